@@ -1,0 +1,44 @@
+// k x k crossbar of an input-buffered switch (seed000 §2.1, §7.2): one
+// arbiter per output port chooses among the inputs requesting it; the winner
+// keeps the output until its tail passes. An input may be connected to
+// several outputs at once (replication). Traversal takes `delay` cycles.
+#pragma once
+
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "rtl_models/params.h"
+
+namespace wormcast::rtl {
+
+enum class Arbitration {
+  round_robin,      // rotate priority past the last winner (default)
+  fixed_priority,   // lowest input index wins
+};
+
+class Crossbar : public sc_core::sc_module {
+ public:
+  Crossbar(sc_core::sc_module_name name, int ports, Arbitration policy, Cycle delay);
+
+  int ports() const { return k_; }
+  Cycle delay() const { return delay_; }
+  // Choose one of the requesting inputs (req[i] != 0) for `out`; -1 if none.
+  int arbitrate(int out, const std::vector<char>& req);
+  // Connection bookkeeping (for statistics and VCD).
+  void connect(int in, int out) { conn_[static_cast<std::size_t>(out)] = in; ++grants_[idx(in, out)]; }
+  void disconnect(int out) { conn_[static_cast<std::size_t>(out)] = -1; }
+  int connected_input(int out) const { return conn_[static_cast<std::size_t>(out)]; }
+  std::uint64_t grants(int in, int out) const { return grants_[idx(in, out)]; }
+
+ private:
+  std::size_t idx(int in, int out) const { return static_cast<std::size_t>(in * k_ + out); }
+  int k_;
+  Arbitration policy_;
+  Cycle delay_;
+  std::vector<int> last_;      // last winner per output
+  std::vector<int> conn_;      // input connected to each output, -1 if none
+  std::vector<std::uint64_t> grants_;
+};
+
+}  // namespace wormcast::rtl

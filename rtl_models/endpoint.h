@@ -1,0 +1,74 @@
+// A processing node's attachment to the network, as used until the NI/host
+// model arrives: it injects packets from a source queue (one flit per cycle,
+// credit flow control toward the switch's input buffer, cut-through
+// admission) and sinks packets (consumes a flit per cycle, returns its credit
+// at once), checking every packet arrives whole, in order, exactly once.
+// Its two link ports (out to the switch, in from the switch) are the seam
+// where the NI coprocessor model plugs in.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <systemc>
+
+#include "rtl_models/link.h"
+#include "rtl_models/sim_context.h"
+#include "rtl_models/traffic.h"
+
+namespace wormcast::rtl {
+
+struct EndpointParams {
+  int rx_buffer_flits = 640;   // receive buffer (credits the switch sees)
+  void visit(ParamVisitor& v) {
+    v.flits("rx_buffer", rx_buffer_flits, "endpoint receive buffer (credits toward the switch)", 1);
+  }
+};
+
+class Endpoint : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Endpoint);
+  Endpoint(sc_core::sc_module_name name, NodeId id, SimContext& ctx, bool vct = false);
+
+  FlitOutPort out;   // to the switch
+  FlitInPort in;     // from the switch
+
+  NodeId id() const { return id_; }
+  // Synthetic traffic (optional). Packets are created until `stop_at`.
+  void set_source(std::unique_ptr<PacketSource> src) { source_ = std::move(src); }
+  void stop_creating_at(Cycle c) { stop_at_ = c; }
+  // Queue a packet for injection now (tests, later the NI firmware). Fills in
+  // id, origin, src and created; registers it with the ledger.
+  void inject(PacketPtr p);
+  // Called for each packet fully received.
+  std::function<void(const Packet&, Cycle)> on_receive;
+
+  std::size_t queued_packets() const { return queue_.size() + (current_ ? 1 : 0); }
+  std::uint64_t packets_received() const { return received_; }
+  std::string describe(Cycle now) const;
+  void trace(sc_core::sc_trace_file* tf);
+
+ private:
+  void end_of_elaboration() override;
+  void tick();
+  void wake_at(Cycle c);
+  void admit(PacketPtr p, Cycle now);
+
+  NodeId id_;
+  SimContext& ctx_;
+  bool vct_;
+  std::unique_ptr<PacketSource> source_;
+  Cycle stop_at_ = UINT64_MAX;
+  std::deque<PacketPtr> queue_;
+  PacketPtr current_;
+  int next_flit_ = 0;
+  PacketPtr rx_pkt_;         // packet being received
+  int rx_next_ = 0;
+  std::uint64_t received_ = 0;
+  Cycle last_tick_ = UINT64_MAX;
+  bool tx_valid_ = false, rx_valid_ = false;
+  int traced_queue_ = 0;
+  sc_core::sc_event wake_;
+};
+
+}  // namespace wormcast::rtl

@@ -1,0 +1,108 @@
+#include "rtl_models/input_buffer.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace wormcast::rtl {
+
+InputBuffer::InputBuffer(sc_core::sc_module_name name, int capacity_flits, int chunk_flits,
+                         NextHeader rule)
+    : sc_core::sc_module(name), capacity_(capacity_flits), chunk_(chunk_flits), rule_(rule) {
+  if (capacity_ < 1 || chunk_ < 1)
+    throw std::invalid_argument(std::string(this->name()) + ": capacity and chunk size must be >= 1 flit");
+}
+
+void InputBuffer::change_occupancy(int delta, Cycle now) {
+  occ_integral_ += static_cast<double>(occupancy_) * static_cast<double>(now - occ_since_);
+  occ_since_ = now;
+  occupancy_ += delta;
+  peak_ = std::max(peak_, occupancy_);
+  traced_occupancy = occupancy_;
+}
+
+BufferEntry& InputBuffer::write(Flit f, Cycle now) {
+  if (occupancy_ >= capacity_)
+    throw std::logic_error(std::string(name()) + ": overflow (flit arrived without a free slot)");
+  if (f.head()) {
+    if (!entries_.empty() && entries_.back()->arrived < entries_.back()->pkt->length)
+      throw std::logic_error(std::string(name()) + ": head flit interleaved into an unfinished packet");
+    auto e = std::make_unique<BufferEntry>();
+    e->pkt = f.pkt;
+    e->head_write = now;
+    const int chunks = (f.pkt->length + chunk_ - 1) / chunk_;
+    e->chunk_count.assign(static_cast<std::size_t>(chunks), 0);
+    entries_.push_back(std::move(e));
+  } else if (entries_.empty() || entries_.back()->pkt != f.pkt ||
+             entries_.back()->arrived != f.index) {
+    throw std::logic_error(std::string(name()) + ": body flit out of order");
+  }
+  BufferEntry& e = *entries_.back();
+  ++e.arrived;
+  e.last_write = now;
+  change_occupancy(+1, now);
+  return e;
+}
+
+BufferEntry* InputBuffer::decode_candidate(Cycle route_delay) {
+  for (auto& up : entries_) {
+    BufferEntry& e = *up;
+    if (!e.decoded) {
+      if (e.ready == UINT64_MAX) e.ready = std::max(e.head_write, released_at_) + route_delay;
+      return &e;
+    }
+    // A decoded packet still holds the decode position until released.
+    if (rule_ == NextHeader::after_drain || e.ungranted > 0) return nullptr;
+  }
+  return nullptr;
+}
+
+std::uint64_t InputBuffer::set_branches(BufferEntry& e, std::vector<Branch> branches) {
+  if (branches.empty() || branches.size() > 0xffff)
+    throw std::logic_error(std::string(name()) + ": decoder produced no output branch");
+  e.branches = std::move(branches);
+  e.decoded = true;
+  e.ungranted = e.unfinished = static_cast<int>(e.branches.size());
+  std::fill(e.chunk_count.begin(), e.chunk_count.end(),
+            static_cast<std::uint16_t>(e.branches.size()));
+  return static_cast<std::uint64_t>(e.branches.size() - 1) * static_cast<std::uint64_t>(e.arrived);
+}
+
+void InputBuffer::grant(BufferEntry& e, Branch& b, Cycle now) {
+  b.granted = true;
+  if (--e.ungranted == 0 && rule_ == NextHeader::after_grant) released_at_ = now;
+}
+
+Flit InputBuffer::read(BufferEntry& e, Branch& b, Cycle now, int& freed) {
+  freed = 0;
+  const int len = e.pkt->length;
+  Flit f{b.pkt, b.next};
+  const int idx = b.next++;
+  const int chunk = idx / chunk_;
+  const bool chunk_end = (idx + 1) % chunk_ == 0 || idx + 1 == len;
+  if (chunk_end && --e.chunk_count[static_cast<std::size_t>(chunk)] == 0) {
+    freed = std::min(len, (chunk + 1) * chunk_) - chunk * chunk_;
+    change_occupancy(-freed, now);
+  }
+  if (b.next == len && --e.unfinished == 0) {
+    if (rule_ == NextHeader::after_drain) released_at_ = now;
+    auto it = std::find_if(entries_.begin(), entries_.end(),
+                           [&](const std::unique_ptr<BufferEntry>& p) { return p.get() == &e; });
+    entries_.erase(it);
+  }
+  return f;
+}
+
+std::uint64_t InputBuffer::pending_copies() const {
+  std::uint64_t n = 0;
+  for (const auto& e : entries_) {
+    if (!e->decoded) {
+      n += static_cast<std::uint64_t>(e->arrived);
+    } else {
+      for (const auto& b : e->branches)
+        n += static_cast<std::uint64_t>(std::max(0, e->arrived - b.next));
+    }
+  }
+  return n;
+}
+
+}  // namespace wormcast::rtl

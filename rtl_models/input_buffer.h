@@ -1,0 +1,122 @@
+// Input buffer of a switch port (seed000 §2.2): a single FIFO of packets with
+// chunk-count replication after [48]. A packet is divided into chunks of
+// `chunk_flits`; when its header is decoded, every chunk gets a count equal to
+// the number of output ports (branches) that must read it. Each branch reads
+// at its own pace, so a blocked branch does not stall the others; a chunk's
+// flits are freed (and credited upstream) when its count reaches zero.
+// Unicast is the one-branch case. Cut-through admission: flits enter as
+// credits allow, before the whole packet fits.
+//
+// Storage is one entry per packet (a packet reference plus counters), never
+// one object per flit (DESIGN.md principle 3).
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "rtl_models/packet.h"
+
+namespace wormcast::rtl {
+
+// When the packet behind the FIFO head may have its header decoded.
+enum class NextHeader {
+  after_grant,   // once every branch of the packet ahead holds its output port
+  after_drain,   // once the packet ahead has been read completely by all branches
+};
+
+struct Branch {
+  int out_port = -1;
+  PacketPtr pkt;          // what this branch emits (a copy when its header differs)
+  int next = 0;           // next flit index to read
+  bool granted = false;
+};
+
+struct BufferEntry {
+  PacketPtr pkt;                      // as received
+  int arrived = 0;                    // flits written so far
+  Cycle head_write = 0;
+  Cycle last_write = 0;
+  Cycle ready = UINT64_MAX;           // cycle at which the decode result is usable
+  bool decoded = false;
+  std::vector<Branch> branches;
+  int ungranted = 0;                  // branches still waiting for their output
+  int unfinished = 0;                 // branches that have not read the tail
+  std::vector<std::uint16_t> chunk_count;   // readers still owed per chunk
+};
+
+class InputBuffer : public sc_core::sc_module {
+ public:
+  InputBuffer(sc_core::sc_module_name name, int capacity_flits, int chunk_flits, NextHeader rule);
+
+  int capacity() const { return capacity_; }
+  int chunk_flits() const { return chunk_; }
+  int occupancy() const { return occupancy_; }
+  int peak_occupancy() const { return peak_; }
+  bool empty() const { return entries_.empty(); }
+  std::size_t packets() const { return entries_.size(); }
+
+  // Store an arriving flit (flits of a packet arrive in order, packets whole).
+  // Returns the entry it joined.
+  BufferEntry& write(Flit f, Cycle now);
+  // The decoded packet whose branches still wait for output ports, if any.
+  BufferEntry* awaiting_grant() {
+    for (auto& e : entries_) {
+      if (!e->decoded) return nullptr;
+      if (e->ungranted > 0) return e.get();
+    }
+    return nullptr;
+  }
+
+  // The packet at the decode position, or nullptr: the first undecoded entry,
+  // provided the packet ahead of it has released the position (NextHeader).
+  // Its `ready` is set to max(head arrival, release cycle) + route_delay.
+  BufferEntry* decode_candidate(Cycle route_delay);
+  // Install the decoder's branches: every chunk's count becomes their number.
+  // Returns the number of extra flit copies created (branches - 1) * arrived.
+  std::uint64_t set_branches(BufferEntry& e, std::vector<Branch> branches);
+  // Flits written later to a decoded multi-branch packet also make copies.
+  std::uint64_t copies_per_write(const BufferEntry& e) const {
+    return e.decoded ? e.branches.size() - 1 : 0;
+  }
+  // Record that branch b of e won its output port at cycle now.
+  void grant(BufferEntry& e, Branch& b, Cycle now);
+
+  // Can branch b read its next flit at cycle now? (flits written this cycle
+  // are readable from the next cycle on)
+  bool readable(const BufferEntry& e, const Branch& b, Cycle now) const {
+    const int avail = e.arrived - (e.last_write == now ? 1 : 0);
+    return b.next < avail;
+  }
+  // Read branch b's next flit. `freed` receives the number of flits whose
+  // chunk count dropped to zero (to be credited upstream). When the last
+  // branch reads the tail, the entry is removed and `e` becomes invalid.
+  Flit read(BufferEntry& e, Branch& b, Cycle now, int& freed);
+
+  // Flit copies waiting in this buffer (undecoded: arrived; decoded: unread
+  // flits per branch), for the flit-conservation invariant.
+  std::uint64_t pending_copies() const;
+  template <class F> void for_each_entry(F f) const {
+    for (const auto& e : entries_) f(*e);
+  }
+  // Time-weighted occupancy integral (flit-cycles) up to `now`.
+  double occupancy_integral(Cycle now) const {
+    return occ_integral_ + static_cast<double>(occupancy_) * static_cast<double>(now - occ_since_);
+  }
+
+  int traced_occupancy = 0;   // mirrors occupancy_ for VCD
+
+ private:
+  void change_occupancy(int delta, Cycle now);
+  int capacity_, chunk_;
+  NextHeader rule_;
+  std::deque<std::unique_ptr<BufferEntry>> entries_;
+  int occupancy_ = 0, peak_ = 0;
+  Cycle released_at_ = 0;     // when the decode position was last released
+  double occ_integral_ = 0;
+  Cycle occ_since_ = 0;
+};
+
+}  // namespace wormcast::rtl

@@ -1,0 +1,103 @@
+// A unidirectional physical channel between two ports (seed000 §2.2, §7.2):
+// one flit per cycle, a propagation delay per flit (default 1 cycle) and a
+// reverse credit path for credit-based flow control. The sender owns the
+// credit counter (initialised to the receiver's buffer size); the receiver
+// returns credits as buffer space frees. A full-duplex link is two Links.
+//
+// The link is a hierarchical channel: the sender binds a FlitOutPort to it,
+// the receiver a FlitInPort; each side can make its process statically
+// sensitive to the link's events through the port (data arrival for the
+// receiver, credit arrival for the sender). The link has no process of its
+// own: it costs nothing while idle.
+#pragma once
+
+#include <deque>
+#include <string>
+#include <systemc>
+
+#include "rtl_models/clock.h"
+#include "rtl_models/packet.h"
+#include "rtl_models/params.h"
+
+namespace wormcast::rtl {
+
+struct LinkParams {
+  Cycle latency = 1;        // cycles from send to arrival, per flit
+  Cycle credit_delay = 1;   // cycles from credit return to credit use
+  void visit(ParamVisitor& v) {
+    v.cycles("latency", latency, "propagation delay of a flit over a link (cycles)", 1);
+    v.cycles("credit_delay", credit_delay, "delay of a returned credit (cycles)", 1);
+  }
+};
+
+// Sender side.
+class LinkTxIf : public virtual sc_core::sc_interface {
+ public:
+  // Credits available at cycle `now` (credits that have arrived by now).
+  virtual int credits(Cycle now) = 0;
+  // Put a flit on the link at cycle `now`; it arrives at now + extra + latency.
+  // Needs a credit and at most one flit per cycle.
+  virtual void send(Flit f, Cycle now, Cycle extra_delay) = 0;
+  // Earliest cycle at which a pending credit arrives (UINT64_MAX if none).
+  virtual Cycle next_credit_arrival() const = 0;
+  virtual const sc_core::sc_event& credit_event() const = 0;
+};
+
+// Receiver side.
+class LinkRxIf : public virtual sc_core::sc_interface {
+ public:
+  // Is there a flit that has arrived by cycle `now`?
+  virtual bool has_flit(Cycle now) const = 0;
+  virtual Flit pop() = 0;
+  // Give back `n` buffer slots at cycle `now`.
+  virtual void return_credits(int n, Cycle now) = 0;
+  virtual Cycle next_flit_arrival() const = 0;
+  virtual const sc_core::sc_event& data_event() const = 0;
+};
+
+class Link : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
+ public:
+  Link(sc_core::sc_module_name name, const Clock& clock, const LinkParams& p, int initial_credits);
+
+  int credits(Cycle now) override;
+  void send(Flit f, Cycle now, Cycle extra_delay) override;
+  Cycle next_credit_arrival() const override;
+  const sc_core::sc_event& credit_event() const override { return credit_event_; }
+
+  bool has_flit(Cycle now) const override {
+    return !flits_.empty() && flits_.front().arrival <= now;
+  }
+  Flit pop() override;
+  void return_credits(int n, Cycle now) override;
+  Cycle next_flit_arrival() const override;
+  const sc_core::sc_event& data_event() const override { return data_event_; }
+
+  // Introspection for invariants, statistics and deadlock reports.
+  std::size_t flits_in_flight() const { return flits_.size(); }
+  std::uint64_t flits_sent() const { return flits_sent_; }
+  int credits_held() const { return credits_; }
+  template <class F> void for_each_flit(F f) const {
+    for (const auto& e : flits_) f(e.flit);
+  }
+  const LinkParams& params() const { return p_; }
+
+ private:
+  struct InFlight { Cycle arrival; Flit flit; };
+  struct CreditReturn { Cycle arrival; int n; };
+  const Clock& clock_;
+  LinkParams p_;
+  int credits_;
+  std::deque<InFlight> flits_;
+  std::deque<CreditReturn> credit_returns_;
+  Cycle last_send_ = UINT64_MAX;
+  std::uint64_t flits_sent_ = 0;
+  sc_core::sc_event data_event_, credit_event_;
+};
+
+// Ports of a module on a link. Unbound ports are allowed (open switch ports).
+// Modules spawn their process in end_of_elaboration() with static
+// sensitivity to the events of the links actually bound.
+using FlitOutPort = sc_core::sc_port<LinkTxIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
+using FlitInPort = sc_core::sc_port<LinkRxIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
+
+}  // namespace wormcast::rtl

@@ -1,0 +1,250 @@
+#include "rtl_models/switch.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace wormcast::rtl {
+
+namespace {
+Arbitration parse_arbitration(const std::string& s) {
+  if (s == "round_robin") return Arbitration::round_robin;
+  if (s == "fixed_priority") return Arbitration::fixed_priority;
+  throw std::invalid_argument("unknown arbitration '" + s + "'");
+}
+NextHeader parse_next_header(const std::string& s) {
+  if (s == "after_grant") return NextHeader::after_grant;
+  if (s == "after_drain") return NextHeader::after_drain;
+  throw std::invalid_argument("unknown next_header rule '" + s + "'");
+}
+}  // namespace
+
+Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchParams& p,
+               SimContext& ctx, const DecoderFactory& make_decoder)
+    : sc_core::sc_module(name), id_(id), k_(ports), p_(p), ctx_(ctx),
+      vct_(p.admission == "virtual_cut_through"),
+      outputs_(static_cast<std::size_t>(ports)),
+      requests_(static_cast<std::size_t>(ports), std::vector<char>(static_cast<std::size_t>(ports), 0)) {
+  if (ports < 1) throw std::invalid_argument(std::string(this->name()) + ": a switch needs >= 1 port");
+  if (p.admission != "cut_through" && !vct_)
+    throw std::invalid_argument("unknown admission rule '" + p.admission + "'");
+  const NextHeader rule = parse_next_header(p.next_header);
+  for (int i = 0; i < ports; ++i) {
+    in.push_back(std::make_unique<FlitInPort>(("in" + std::to_string(i)).c_str()));
+    out.push_back(std::make_unique<FlitOutPort>(("out" + std::to_string(i)).c_str()));
+    buffers_.push_back(std::make_unique<InputBuffer>(("ibuf" + std::to_string(i)).c_str(),
+                                                     p.buffer_flits, p.chunk_flits, rule));
+  }
+  xbar_ = std::make_unique<Crossbar>("crossbar", ports, parse_arbitration(p.arbitration), p.crossbar_delay);
+  decoder_ = make_decoder(id);
+}
+
+void Switch::end_of_elaboration() {
+  if (!decoder_) throw std::logic_error(std::string(name()) + ": no decoder installed");
+  sc_core::sc_spawn_options opts;
+  opts.spawn_method();
+  opts.dont_initialize();
+  opts.set_sensitivity(&wake_);
+  in_bound_.assign(static_cast<std::size_t>(k_), 0);
+  out_bound_.assign(static_cast<std::size_t>(k_), 0);
+  for (int i = 0; i < k_; ++i) {
+    auto& ip = *in[static_cast<std::size_t>(i)];
+    auto& op = *out[static_cast<std::size_t>(i)];
+    if (ip.size() > 0) {
+      in_bound_[static_cast<std::size_t>(i)] = 1;
+      opts.set_sensitivity(&ip->data_event());
+    }
+    if (op.size() > 0) {
+      out_bound_[static_cast<std::size_t>(i)] = 1;
+      opts.set_sensitivity(&op->credit_event());
+    }
+  }
+  sc_core::sc_spawn(sc_core::sc_bind(&Switch::tick, this), sc_core::sc_gen_unique_name("tick"), &opts);
+}
+
+int Switch::free_credits(int o) const {
+  auto& op = *out[static_cast<std::size_t>(o)];
+  return op.size() > 0 ? op->credits(ctx_.clock.now()) : 0;
+}
+
+void Switch::schedule(Cycle next) {
+  if (next != UINT64_MAX) wake_.notify(ctx_.clock.until(next));
+}
+
+void Switch::tick() {
+  const Cycle now = ctx_.clock.now();
+  if (now == last_tick_) return;   // several events in one cycle: one evaluation
+  last_tick_ = now;
+  bool active = false;
+  Cycle next = UINT64_MAX;
+  if (traced_)
+    for (auto& o : outputs_) o.valid = o.head = o.tail = false;
+
+  // 1. Flits arriving from links enter the input buffers.
+  for (int i = 0; i < k_; ++i) {
+    if (!in_bound_[static_cast<std::size_t>(i)]) continue;
+    LinkRxIf* rx = (*in[static_cast<std::size_t>(i)]).operator->();
+    InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
+    while (rx->has_flit(now)) {
+      BufferEntry& e = buf.write(rx->pop(), now);
+      ctx_.flits.extra_copies += buf.copies_per_write(e);
+      active = true;
+    }
+    next = std::min(next, rx->next_flit_arrival());
+  }
+
+  // 2. Decode the header at each FIFO's decode position.
+  for (int i = 0; i < k_; ++i) {
+    InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
+    if (buf.empty()) continue;
+    BufferEntry* e = buf.decode_candidate(p_.route_delay);
+    if (!e) continue;
+    if (e->ready > now) { next = std::min(next, e->ready); continue; }
+    scratch_.clear();
+    decoder_->decode(e->pkt, i, *this, scratch_);
+    for (std::size_t a = 0; a < scratch_.size(); ++a) {
+      const int o = scratch_[a].out_port;
+      if (o < 0 || o >= k_ || !out_bound_[static_cast<std::size_t>(o)])
+        throw std::runtime_error(std::string(name()) + ": packet " + std::to_string(e->pkt->id) +
+                                 " routed to unconnected port " + std::to_string(o));
+      for (std::size_t b = 0; b < a; ++b)
+        if (scratch_[b].out_port == o)
+          throw std::runtime_error(std::string(name()) + ": packet " + std::to_string(e->pkt->id) +
+                                   " replicated twice to port " + std::to_string(o));
+    }
+    ctx_.flits.extra_copies += buf.set_branches(*e, scratch_);
+    active = true;
+  }
+
+  // 3. Per-output arbitration among the branches waiting for a port.
+  std::vector<BufferEntry*> pending(static_cast<std::size_t>(k_), nullptr);
+  bool any_request = false;
+  for (int i = 0; i < k_; ++i) {
+    InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
+    if (buf.empty()) continue;
+    BufferEntry* e = buf.awaiting_grant();
+    if (!e || e->ready > now) continue;
+    pending[static_cast<std::size_t>(i)] = e;
+    for (const Branch& b : e->branches)
+      if (!b.granted) {
+        requests_[static_cast<std::size_t>(b.out_port)][static_cast<std::size_t>(i)] = 1;
+        any_request = true;
+      }
+  }
+  if (any_request) {
+    for (int o = 0; o < k_; ++o) {
+      auto& req = requests_[static_cast<std::size_t>(o)];
+      OutputState& os = outputs_[static_cast<std::size_t>(o)];
+      if (!os.entry) {
+        const int w = xbar_->arbitrate(o, req);
+        if (w >= 0) {
+          BufferEntry* e = pending[static_cast<std::size_t>(w)];
+          for (std::size_t b = 0; b < e->branches.size(); ++b) {
+            if (e->branches[b].out_port == o && !e->branches[b].granted) {
+              buffers_[static_cast<std::size_t>(w)]->grant(*e, e->branches[b], now);
+              os.entry = e;
+              os.branch = static_cast<int>(b);
+              os.input = w;
+              os.busy = true;
+              xbar_->connect(w, o);
+              active = true;
+              break;
+            }
+          }
+        }
+      }
+      std::fill(req.begin(), req.end(), 0);
+    }
+  }
+
+  // 4. Crossbar traversal: each connected output moves one flit if the flit
+  //    is in the buffer and the downstream buffer has a free slot.
+  for (int o = 0; o < k_; ++o) {
+    OutputState& os = outputs_[static_cast<std::size_t>(o)];
+    if (!os.entry) continue;
+    LinkTxIf* tx = (*out[static_cast<std::size_t>(o)]).operator->();
+    BufferEntry& e = *os.entry;
+    Branch& b = e.branches[static_cast<std::size_t>(os.branch)];
+    InputBuffer& buf = *buffers_[static_cast<std::size_t>(os.input)];
+    const int credits = tx->credits(now);
+    if (credits <= 0 || !buf.readable(e, b, now) || (vct_ && b.next == 0 && credits < e.pkt->length)) {
+      next = std::min(next, tx->next_credit_arrival());
+      continue;
+    }
+    const int input = os.input;
+    int freed = 0;
+    Flit f = buf.read(e, b, now, freed);   // may retire the entry
+    const bool tail = f.tail();
+    if (traced_) {
+      os.valid = true;
+      os.head = f.head();
+      os.tail = tail;
+      os.packet = static_cast<std::uint32_t>(f.pkt->id);
+    }
+    tx->send(std::move(f), now, p_.crossbar_delay);
+    ++ctx_.flits.moves;
+    ++ctx_.flits.hops;
+    if (freed > 0) (*in[static_cast<std::size_t>(input)])->return_credits(freed, now);
+    if (tail) {
+      os.entry = nullptr;
+      os.busy = false;
+      xbar_->disconnect(o);
+    }
+    active = true;
+  }
+
+  if (active) next = now + 1;
+  schedule(next);
+}
+
+std::uint64_t Switch::pending_copies() const {
+  std::uint64_t n = 0;
+  for (const auto& b : buffers_) n += b->pending_copies();
+  return n;
+}
+
+std::vector<std::string> Switch::describe_blocked(Cycle now) const {
+  std::vector<std::string> lines;
+  for (int i = 0; i < k_; ++i) {
+    const InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
+    if (buf.empty()) continue;
+    std::string s = std::string(buf.name()) + ": " + std::to_string(buf.occupancy()) + "/" +
+                    std::to_string(buf.capacity()) + " flits;";
+    buf.for_each_entry([&](const BufferEntry& e) {
+      s += " [packet " + std::to_string(e.pkt->id) + " src " + std::to_string(e.pkt->src);
+      if (e.pkt->header.kind == HeaderKind::unicast) s += " dst " + std::to_string(e.pkt->header.dest);
+      s += " " + std::to_string(e.arrived) + "/" + std::to_string(e.pkt->length) + " flits in";
+      if (!e.decoded) s += ", not decoded";
+      for (const Branch& b : e.branches) {
+        s += ", ->out" + std::to_string(b.out_port) + " read " + std::to_string(b.next);
+        const OutputState& os = outputs_[static_cast<std::size_t>(b.out_port)];
+        if (!b.granted) {
+          s += os.entry ? " waiting for output (held by packet " + std::to_string(os.entry->pkt->id) + ")"
+                        : " waiting for grant";
+        } else if (out_bound_[static_cast<std::size_t>(b.out_port)] &&
+                   (*out[static_cast<std::size_t>(b.out_port)])->credits(now) <= 0) {
+          s += " waiting for downstream credits";
+        }
+      }
+      s += "]";
+    });
+    lines.push_back(s);
+  }
+  return lines;
+}
+
+void Switch::trace(sc_core::sc_trace_file* tf) {
+  traced_ = true;
+  const std::string base = name();
+  for (int i = 0; i < k_; ++i) {
+    const std::string n = std::to_string(i);
+    sc_core::sc_trace(tf, buffers_[static_cast<std::size_t>(i)]->traced_occupancy, base + ".in" + n + ".occupancy");
+    OutputState& os = outputs_[static_cast<std::size_t>(i)];
+    sc_core::sc_trace(tf, os.valid, base + ".out" + n + ".valid");
+    sc_core::sc_trace(tf, os.head, base + ".out" + n + ".head");
+    sc_core::sc_trace(tf, os.tail, base + ".out" + n + ".tail");
+    sc_core::sc_trace(tf, os.busy, base + ".out" + n + ".busy");
+    sc_core::sc_trace(tf, os.packet, base + ".out" + n + ".packet");
+  }
+}
+
+}  // namespace wormcast::rtl

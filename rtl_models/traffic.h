@@ -1,0 +1,59 @@
+// Synthetic packet sources for endpoints: uniform random destinations with
+// Bernoulli or Poisson packet arrivals at a load in flits/cycle/node. Arrival
+// gaps are drawn directly (geometric / exponential), so a source costs one
+// wake-up per packet, not one per cycle.
+#pragma once
+
+#include <string>
+
+#include "rtl_models/packet.h"
+#include "rtl_models/params.h"
+#include "rtl_models/rng.h"
+
+namespace wormcast::rtl {
+
+struct TrafficParams {
+  std::string pattern = "uniform";
+  std::string process = "bernoulli";
+  double load = 0.05;          // offered flits / cycle / node
+  int packet_size = 128;       // flits, header included
+  int header_flits = 1;        // unicast header length
+  void visit(ParamVisitor& v) {
+    v.choice("pattern", pattern, {"uniform"}, "destination pattern: uniform random over the other nodes");
+    v.choice("process", process, {"bernoulli", "poisson"},
+             "packet arrival process: Bernoulli trial per cycle, or Poisson (exponential gaps)");
+    v.real("load", load, "flits/cycle/node", "offered load per node", 0.0, 1.0);
+    v.flits("packet_size", packet_size, "packet length, header flits included", 1);
+    v.flits("header_flits", header_flits, "header flits of a unicast packet", 1);
+  }
+};
+
+// Decides when a node creates its next packet and where it goes.
+class PacketSource {
+ public:
+  virtual ~PacketSource() = default;
+  // Cycle of the next packet creation (UINT64_MAX: never).
+  virtual Cycle next_time() const = 0;
+  // Fill in destination/length of the packet created at next_time(), and
+  // advance to the following arrival.
+  virtual void generate(Packet& p) = 0;
+};
+
+class SyntheticSource : public PacketSource {
+ public:
+  SyntheticSource(const TrafficParams& p, NodeId self, int num_nodes, Rng rng, Cycle start = 0);
+  Cycle next_time() const override { return next_; }
+  void generate(Packet& p) override;
+
+ private:
+  Cycle gap();
+  TrafficParams p_;
+  NodeId self_;
+  int nodes_;
+  Rng rng_;
+  double rate_;       // packets per cycle
+  double clock_ = 0;  // continuous time for the Poisson process
+  Cycle next_ = UINT64_MAX;
+};
+
+}  // namespace wormcast::rtl

@@ -1,0 +1,83 @@
+#include "testbenches/lib/experiment.h"
+
+#include <filesystem>
+#include <fstream>
+
+namespace wormcast::tb {
+
+void ExperimentConfig::visit(ParamVisitor& v) {
+  v.text("name", name, "experiment name, used for results file names");
+  v.seed("seed", seed, "seed of the run's random generator (traffic, random port choice)");
+  v.begin_section("clock", "clock");
+  v.time_ps("period", period_ps, "clock period; all delays are in cycles of this clock");
+  v.end_section();
+  v.set_clock_period_ps(period_ps);
+  v.begin_section("topology", "network topology");
+  topology.visit(v);
+  v.end_section();
+  v.begin_section("routing", "up*/down* routing");
+  routing.visit(v);
+  v.end_section();
+  v.begin_section("switch", "input-buffered cut-through switch");
+  sw.visit(v);
+  v.end_section();
+  v.begin_section("link", "links");
+  link.visit(v);
+  v.end_section();
+  v.begin_section("endpoint", "node attachment");
+  endpoint.visit(v);
+  v.end_section();
+  v.begin_section("traffic", "synthetic unicast traffic");
+  traffic.visit(v);
+  v.end_section();
+  v.begin_section("sim", "run control");
+  sim.visit(v);
+  v.end_section();
+}
+
+void ExperimentConfig::validate() const {
+  const std::string where = source_file.empty() ? std::string("configuration") : source_file;
+  if (traffic.packet_size > sw.buffer_flits)
+    throw ConfigError(where + ": traffic.packet_size (" + std::to_string(traffic.packet_size) +
+                      " flits) exceeds switch.buffer (" + std::to_string(sw.buffer_flits) +
+                      " flits): a packet must fit completely in an input buffer (seed000 §2.2)");
+  if (traffic.header_flits > traffic.packet_size)
+    throw ConfigError(where + ": traffic.header_flits (" + std::to_string(traffic.header_flits) +
+                      ") exceeds traffic.packet_size (" + std::to_string(traffic.packet_size) + ")");
+  if (topology.kind == "file" && topology.file.empty())
+    throw ConfigError(where + ": topology.file: required when topology.kind is 'file'");
+  if (topology.kind == "irregular" && !topology.file.empty())
+    throw ConfigError(where + ": topology.file: given but topology.kind is 'irregular' (set kind: file)");
+  if (sw.admission == "virtual_cut_through" && endpoint.rx_buffer_flits < traffic.packet_size)
+    throw ConfigError(where + ": endpoint.rx_buffer (" + std::to_string(endpoint.rx_buffer_flits) +
+                      ") is smaller than a packet; virtual cut-through could never deliver");
+}
+
+ExperimentConfig load_experiment(const std::string& path, const std::vector<Override>& overrides) {
+  ExperimentConfig cfg;
+  YAML::Node root;
+  if (!path.empty()) {
+    if (!std::filesystem::exists(path)) throw ConfigError(path + ": file not found");
+    try {
+      root = YAML::LoadFile(path);
+    } catch (const YAML::ParserException& e) {
+      throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
+    } catch (const YAML::Exception& e) {
+      throw ConfigError(path + ": cannot read: " + e.what());
+    }
+    cfg.source_file = path;
+  }
+  YamlParamReader reader(root, path.empty() ? "defaults" : path, overrides);
+  cfg.visit(reader);
+  reader.finish();
+  if (cfg.topology.kind == "file" && !path.empty() && !cfg.topology.file.empty() &&
+      std::filesystem::path(cfg.topology.file).is_relative()) {
+    // Relative to the experiment file (if it exists there), else to the cwd.
+    auto rel = std::filesystem::path(path).parent_path() / cfg.topology.file;
+    if (std::filesystem::exists(rel)) cfg.topology.file = rel.string();
+  }
+  cfg.validate();
+  return cfg;
+}
+
+}  // namespace wormcast::tb

@@ -1,0 +1,107 @@
+#include "testbenches/lib/results.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace wormcast::tb {
+
+namespace {
+void flatten_into(const nlohmann::json& j, const std::string& prefix, nlohmann::json& out) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      flatten_into(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
+  } else if (j.is_array()) {
+    std::string s;
+    for (const auto& e : j) s += (s.empty() ? "" : ";") + (e.is_string() ? e.get<std::string>() : e.dump());
+    out[prefix] = s;
+  } else {
+    out[prefix] = j;
+  }
+}
+
+std::string csv_cell(const nlohmann::json& v) {
+  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+  if (s.find_first_of(",\"\n") != std::string::npos) {
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  }
+  return s;
+}
+
+std::ofstream open_out(const std::string& path) {
+  const auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent);
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error(path + ": cannot write");
+  return f;
+}
+}  // namespace
+
+nlohmann::json flatten(const nlohmann::json& j) {
+  nlohmann::json out = nlohmann::json::object();
+  flatten_into(j, "", out);
+  return out;
+}
+
+void write_json_file(const nlohmann::json& j, const std::string& path) {
+  auto f = open_out(path);
+  f << j.dump(2) << "\n";
+}
+
+void write_csv_file(const nlohmann::json& j, const std::string& path) {
+  const nlohmann::json flat = flatten(j);
+  auto f = open_out(path);
+  bool first = true;
+  for (auto it = flat.begin(); it != flat.end(); ++it) {
+    f << (first ? "" : ",") << csv_cell(it.key());
+    first = false;
+  }
+  f << "\n";
+  first = true;
+  for (auto it = flat.begin(); it != flat.end(); ++it) {
+    f << (first ? "" : ",") << csv_cell(it.value());
+    first = false;
+  }
+  f << "\n";
+}
+
+void print_summary(const nlohmann::json& j, std::ostream& os) {
+  const auto& m = j.at("metrics");
+  const auto& lat = m.at("latency_cycles");
+  const auto& inv = j.at("invariants");
+  const auto& perf = j.at("performance");
+  auto row = [&](const std::string& k, const std::string& v) { os << fmt::format("  {:<34} {}\n", k, v); };
+  os << fmt::format("wormcast {} — experiment '{}' (seed {})\n", j.value("wormcast_version", "?"),
+                    j.value("experiment", "?"), j.value("seed", 0));
+  row("topology", j.at("topology").value("description", ""));
+  row("switches / nodes / links", fmt::format("{} / {} / {}", j["topology"].value("switches", 0),
+                                               j["topology"].value("nodes", 0), j["topology"].value("links", 0)));
+  row("cycles simulated", fmt::format("{}", m.value("cycles_simulated", 0)));
+  row("packets created / delivered", fmt::format("{} / {}", m.value("packets_created", 0), m.value("packets_delivered", 0)));
+  row("offered load (flits/cycle/node)", fmt::format("{:.4f}", m.value("offered_load", 0.0)));
+  row("accepted throughput (flits/cycle/node)", fmt::format("{:.4f}", m.value("accepted_throughput", 0.0)));
+  if (lat.value("count", 0) > 0) {
+    row("packet latency mean (cycles)", fmt::format("{:.2f}  ({:.3f} us)", lat.value("mean", 0.0), lat.value("mean_us", 0.0)));
+    row("packet latency p50/p95/p99/max", fmt::format("{} / {} / {} / {}", lat.value("p50", 0), lat.value("p95", 0),
+                                                     lat.value("p99", 0), lat.value("max", 0)));
+    row("network latency mean (cycles)", fmt::format("{:.2f}", m.at("network_latency_cycles").value("mean", 0.0)));
+  } else {
+    row("packet latency", "no measured packets");
+  }
+  row("saturated", m.value("saturated", false) ? "yes (measured packets not all delivered in time)" : "no");
+  row("link utilization mean / max", fmt::format("{:.3f} / {:.3f}", m["link_utilization"].value("mean", 0.0),
+                                                  m["link_utilization"].value("max", 0.0)));
+  row("invariants", fmt::format("exactly-once {}, flits conserved {}, deadlock {}",
+                                inv.value("all_packets_delivered", false) ? "ok" : "not all delivered",
+                                inv.value("flits_conserved", false) ? "ok" : "VIOLATED",
+                                inv.value("deadlock", false) ? "YES" : "no"));
+  row("simulation speed", fmt::format("{:.0f} cycles/s, {:.0f} flit-hops/s, {:.2f} s wall",
+                                      perf.value("cycles_per_second", 0.0), perf.value("flit_hops_per_second", 0.0),
+                                      perf.value("wall_seconds", 0.0)));
+}
+
+}  // namespace wormcast::tb

@@ -1,0 +1,194 @@
+// The wormcast command-line tool.
+//   wormcast run EXPERIMENT.yaml [--set key=value]... [--seed N] [--out DIR] [--vcd FILE]
+//   wormcast topo generate|show|export ...
+//   wormcast params
+//   wormcast bench
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <systemc>
+
+#include "testbenches/lib/bench.h"
+#include "testbenches/lib/experiment.h"
+#include "testbenches/lib/results.h"
+#include "testbenches/lib/runner.h"
+#include "topologies/topology_io.h"
+
+using namespace wormcast;
+
+namespace {
+
+int cmd_run(const std::string& file, const std::vector<std::string>& sets, const std::string& seed,
+            std::string out_dir, const tb::RunOptions& ropt) {
+  std::vector<tb::Override> overrides;
+  for (const auto& s : sets) overrides.push_back(tb::parse_override(s));
+  if (!seed.empty()) overrides.push_back({"seed", seed});
+  tb::ExperimentConfig cfg = tb::load_experiment(file, overrides);
+  spdlog::info("running '{}' from {}", cfg.name, file);
+  tb::RunResult r = tb::run_experiment(cfg, ropt);
+  if (!r.ok && r.json.is_null()) {
+    std::cerr << "wormcast: error: " << r.error << "\n";
+    return r.exit_code;
+  }
+  if (out_dir.empty()) out_dir = "results/" + cfg.name;
+  const std::string stem = out_dir + "/" + cfg.name + "_seed" + std::to_string(cfg.seed);
+  tb::write_json_file(r.json, stem + ".json");
+  tb::write_csv_file(r.json, stem + ".csv");
+  tb::print_summary(r.json, std::cout);
+  std::cout << "  results: " << stem << ".json, " << stem << ".csv\n";
+  if (!ropt.vcd_path.empty()) std::cout << "  waveform: " << ropt.vcd_path << "\n";
+  if (!r.ok) std::cerr << "wormcast: simulation error: " << r.error << "\n";
+  return r.exit_code;
+}
+
+void write_topology(const topo::Topology& t, const std::string& format, const std::string& out) {
+  std::ofstream f;
+  std::ostream* os = &std::cout;
+  if (!out.empty()) {
+    f.open(out);
+    if (!f) throw std::runtime_error(out + ": cannot write");
+    os = &f;
+  }
+  if (format == "yaml") topo::write_topology_yaml(t, *os);
+  else if (format == "json") topo::write_topology_json(t, *os);
+  else {
+    const topo::UpDownRouting r(t);
+    topo::write_topology_dot(t, &r, *os);
+  }
+  if (!out.empty()) std::cerr << "wrote " << out << "\n";
+}
+
+void show_topology(const topo::Topology& t) {
+  const topo::UpDownRouting r(t);
+  std::cout << t.description << "\n";
+  std::cout << fmt::format("{} switches x {} ports, {} nodes, {} inter-switch links; up*/down* root {}, {} levels\n",
+                           t.num_switches(), t.ports_per_switch, t.num_nodes(), t.links().size(), r.root(),
+                           r.max_level() + 1);
+  for (int s = 0; s < t.num_switches(); ++s) {
+    std::string line = fmt::format("  sw{:<3} level {}:", s, r.level(s));
+    for (int p = 0; p < t.ports_per_switch; ++p) {
+      const auto& pp = t.peer(s, p);
+      if (pp.kind == topo::PeerKind::node) line += fmt::format(" p{}=node{}", p, pp.id);
+      else if (pp.kind == topo::PeerKind::switch_port)
+        line += fmt::format(" p{}=sw{}.p{}({})", p, pp.id, pp.port, r.is_up_port(s, p) ? "up" : "down");
+      else line += fmt::format(" p{}=-", p);
+    }
+    std::cout << line << "\n";
+  }
+  const auto problems = topo::check_updown(t, r);
+  std::cout << (problems.empty() ? "  up*/down* tables: legal, minimal, deadlock-free (CDG acyclic)\n"
+                                 : "  up*/down* check FAILED: " + problems.front() + "\n");
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);   // keep stdout for our output
+  CLI::App app{"wormcast: cycle-accurate SystemC/TLM-2.0 simulator of multicast in interconnection networks"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("wormcast ") + WORMCAST_VERSION);
+  std::string log_level = "warn";
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error, off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
+
+  // run
+  auto* run = app.add_subcommand("run", "run one experiment file");
+  std::string run_file, run_seed, run_out;
+  std::vector<std::string> run_sets;
+  tb::RunOptions ropt;
+  bool no_progress = false, progress = false;
+  run->add_option("experiment", run_file, "experiment YAML file")->required();
+  run->add_option("--set", run_sets, "override a parameter: --set section.key=value (repeatable)");
+  run->add_option("--seed", run_seed, "run seed (same as --set seed=N)");
+  run->add_option("--out", run_out, "results directory (default results/<name>)");
+  run->add_option("--vcd", ropt.vcd_path, "write a VCD waveform of per-port state to this file");
+  run->add_option("--vcd-filter", ropt.vcd_filter, "glob on module names to trace (e.g. 'net.sw3', 'net.node*')");
+  run->add_flag("--progress", progress, "show a progress line on stderr (default when stderr is a terminal)");
+  run->add_flag("--no-progress", no_progress, "never show the progress line");
+
+  // topo
+  auto* topo_cmd = app.add_subcommand("topo", "generate, show or export topologies");
+  topo_cmd->require_subcommand(1);
+  auto* gen = topo_cmd->add_subcommand("generate", "generate an irregular network (seed000 §7.6)");
+  topo::IrregularParams ip;
+  std::string gen_format = "yaml", gen_out;
+  gen->add_option("--switches", ip.switches, "number of switches")->capture_default_str();
+  gen->add_option("--ports", ip.ports, "ports per switch")->capture_default_str();
+  gen->add_option("--nodes", ip.nodes, "processing nodes")->capture_default_str();
+  gen->add_option("--connectivity", ip.connectivity, "fraction of free ports linked (0,1]")->capture_default_str();
+  gen->add_option("--seed", ip.seed, "generator seed")->capture_default_str();
+  gen->add_option("--format", gen_format, "yaml, json or dot")->check(CLI::IsMember({"yaml", "json", "dot"}));
+  gen->add_option("-o,--output", gen_out, "output file (default stdout)");
+  auto* show = topo_cmd->add_subcommand("show", "print a topology file with its up*/down* structure");
+  std::string show_file;
+  show->add_option("file", show_file, "topology file (YAML/JSON)")->required();
+  auto* exp = topo_cmd->add_subcommand("export", "convert a topology file to yaml, json or dot");
+  std::string exp_file, exp_format = "dot", exp_out;
+  exp->add_option("file", exp_file, "topology file (YAML/JSON)")->required();
+  exp->add_option("--format", exp_format, "yaml, json or dot")->check(CLI::IsMember({"yaml", "json", "dot"}));
+  exp->add_option("-o,--output", exp_out, "output file (default stdout)");
+
+  // params
+  auto* params = app.add_subcommand("params", "list every experiment parameter with default, unit and meaning");
+
+  // bench
+  auto* bench = app.add_subcommand("bench", "measure simulation speed (see docs/performance.md)");
+  tb::BenchOptions bopt;
+  bench->add_flag("--quick", bopt.quick, "short runs");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  auto logger = spdlog::stderr_color_mt("wormcast");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(spdlog::level::from_str(log_level));
+  spdlog::set_pattern("[%l] %v");
+
+  try {
+    if (*run) {
+      ropt.progress = !no_progress && (progress || isatty(STDERR_FILENO));
+      return cmd_run(run_file, run_sets, run_seed, run_out, ropt);
+    }
+    if (*gen) {
+      write_topology(topo::generate_irregular(ip), gen_format, gen_out);
+      return 0;
+    }
+    if (*show) {
+      show_topology(topo::load_topology(show_file));
+      return 0;
+    }
+    if (*exp) {
+      write_topology(topo::load_topology(exp_file), exp_format, exp_out);
+      return 0;
+    }
+    if (*params) {
+      tb::ExperimentConfig cfg;
+      tb::ParamLister lister;
+      cfg.visit(lister);
+      std::cout << fmt::format("{:<26} {:<38} {:<14} {}\n", "key", "type", "default", "description");
+      for (const auto& r : lister.rows)
+        std::cout << fmt::format("{:<26} {:<38} {:<14} {}{}\n", r.key, r.type, r.default_value, r.description,
+                                 r.unit.empty() || r.type == r.unit ? "" : " [" + r.unit + "]");
+      return 0;
+    }
+    if (*bench) return tb::run_bench(bopt, std::cout);
+  } catch (const tb::ConfigError& e) {
+    std::cerr << "wormcast: error: " << e.what() << "\n";
+    return 1;
+  } catch (const topo::TopologyError& e) {
+    std::cerr << "wormcast: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "wormcast: error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}
