@@ -8,17 +8,12 @@
 #include <cmath>
 #include <cstdio>
 
+#include "rtl_models/kernel.h"
 #include "rtl_models/sim_context.h"
 #include "topologies/elaborator.h"
 #include "topologies/topology_io.h"
 
 namespace wormcast::tb {
-
-void reset_systemc_kernel() {
-  // SystemC allows one elaboration per kernel; a new simcontext starts over.
-  sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
-  sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
-}
 
 topo::RootRule parse_root_rule(const std::string& s) {
   if (s == "lowest_id") return topo::RootRule::lowest_id;
@@ -71,8 +66,7 @@ double peak_rss_mb() {
 
 RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
   RunResult res;
-  reset_systemc_kernel();
-  sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_, sc_core::SC_DO_NOTHING);
+  rtl::fresh_kernel();
 
   const topo::Topology topology = build_topology(cfg);
   auto routing = std::make_shared<const topo::UpDownRouting>(topology, parse_root_rule(cfg.routing.root));

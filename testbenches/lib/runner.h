@@ -29,8 +29,6 @@ struct RunResult {
   nlohmann::json json;           // full results document
 };
 
-// Fresh SystemC kernel (discards every module of a previous run).
-void reset_systemc_kernel();
 topo::Topology build_topology(const ExperimentConfig& cfg);
 topo::RootRule parse_root_rule(const std::string& s);
 RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt);
