@@ -88,8 +88,14 @@ void show_topology(const topo::Topology& t) {
 
 }  // namespace
 
+// libsystemc prints its banner before sc_main; our own main switches it off
+// so stdout carries only wormcast's output.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
+
 int sc_main(int argc, char* argv[]) {
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);   // keep stdout for our output
   CLI::App app{"wormcast: cycle-accurate SystemC/TLM-2.0 simulator of multicast in interconnection networks"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("wormcast ") + WORMCAST_VERSION);

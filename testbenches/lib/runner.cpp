@@ -98,7 +98,10 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
     std::string base = opt.vcd_path;
     if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
     tf = sc_core::sc_create_vcd_trace_file(base.c_str());
-    tf->set_time_unit(static_cast<double>(cfg.period_ps), sc_core::SC_PS);
+    // VCD timescales are powers of ten: the largest one dividing the period.
+    std::uint64_t unit_ps = 1;
+    while (cfg.period_ps % (unit_ps * 10) == 0) unit_ps *= 10;
+    tf->set_time_unit(static_cast<double>(unit_ps), sc_core::SC_PS);
     const int n = net.trace(tf, opt.vcd_filter);
     if (n == 0) spdlog::warn("--vcd-filter '{}' matched no module (names look like net.sw0, net.node3)", opt.vcd_filter);
     else spdlog::info("tracing {} modules into {}", n, opt.vcd_path);

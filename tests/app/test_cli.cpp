@@ -1,0 +1,151 @@
+// The wormcast command line as a user meets it: real binary, real files.
+// Bad input must give a clear message (file, key, reason) and a non-zero exit.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+struct Out { int code; std::string text; };
+
+std::string bin() {
+  const char* b = std::getenv("WORMCAST_BIN");
+  return b ? b : "build/wormcast";
+}
+
+Out run(const std::string& args) {
+  const std::string cmd = bin() + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::string text;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), buf.size(), p)) text += buf.data();
+  const int status = pclose(p);
+  return Out{WIFEXITED(status) ? WEXITSTATUS(status) : 128, text};
+}
+
+fs::path tmpdir() {
+  const auto d = fs::temp_directory_path() / "wormcast_test_cli";
+  fs::create_directories(d);
+  return d;
+}
+
+std::string write(const std::string& name, const std::string& text) {
+  const auto p = (tmpdir() / name).string();
+  std::ofstream(p) << text;
+  return p;
+}
+}  // namespace
+
+TEST_CASE("bad input: each a clear error naming file and key, non-zero exit") {
+  struct Case { std::string file, text; std::vector<std::string> expect; };
+  const Case cases[] = {
+      {"malformed.yaml", "topology:\n  switches: [8\n", {"malformed.yaml", "malformed YAML"}},
+      {"unknown.yaml", "traffic:\n  loda: 0.1\n", {"unknown.yaml:2", "traffic.loda", "unknown key"}},
+      {"zero.yaml", "topology:\n  switches: 0\n", {"zero.yaml:2", "topology.switches", "out of range"}},
+      {"toomany.yaml", "topology:\n  switches: 2\n  ports: 4\n  nodes: 9\n", {"nodes", "9"}},
+      {"bigpkt.yaml", "traffic:\n  packet_size: 1000\n", {"bigpkt.yaml", "traffic.packet_size", "switch.buffer"}},
+  };
+  for (const auto& c : cases) {
+    const auto f = write(c.file, c.text);
+    const Out o = run("run " + f + " --no-progress");
+    INFO(c.file << ": " << o.text);
+    CHECK(o.code != 0);
+    for (const auto& e : c.expect) CHECK_THAT(o.text, Catch::Contains(e));
+    CHECK_THAT(o.text, !Catch::Contains("Segmentation"));
+  }
+}
+
+TEST_CASE("bad input: disconnected user topology and missing experiment") {
+  const auto topo = write("split.yaml",
+                          "format: wormcast-topology/1\nports_per_switch: 2\nswitches: 2\nlinks: []\n"
+                          "nodes:\n  - {node: 0, at: [0, 0]}\n  - {node: 1, at: [1, 0]}\n");
+  const auto exp = write("usesplit.yaml", "topology:\n  kind: file\n  file: " + topo + "\n");
+  Out o = run("run " + exp + " --no-progress");
+  INFO(o.text);
+  CHECK(o.code != 0);
+  CHECK_THAT(o.text, Catch::Contains("split.yaml") && Catch::Contains("connected"));
+  o = run("run /nonexistent.yaml");
+  CHECK(o.code != 0);
+  CHECK_THAT(o.text, Catch::Contains("/nonexistent.yaml: file not found"));
+  o = run("run " + exp + " --set switch.nope=1");
+  CHECK(o.code != 0);
+  CHECK_THAT(o.text, Catch::Contains("switch.nope"));
+}
+
+TEST_CASE("run writes JSON and CSV results with the resolved configuration and seed") {
+  const auto exp = write("small.yaml", "name: small\nseed: 9\nsim:\n  warmup: 1000\n  measure: 5000\n");
+  const auto out = (tmpdir() / "out").string();
+  fs::remove_all(out);
+  const Out o = run("run " + exp + " --no-progress --set traffic.load=0.03 --out " + out);
+  INFO(o.text);
+  REQUIRE(o.code == 0);
+  CHECK_THAT(o.text, Catch::Contains("accepted throughput") && Catch::Contains("small_seed9.json"));
+  std::ifstream jf(out + "/small_seed9.json");
+  REQUIRE(jf);
+  const auto j = nlohmann::json::parse(jf);
+  CHECK(j.at("seed") == 9);
+  CHECK(j.at("config").at("traffic").at("load").get<double>() == Approx(0.03));
+  CHECK(j.at("config").at("switch").at("buffer") == 640);
+  CHECK(j.at("config").at("clock").at("period") == "5ns");
+  CHECK(j.at("status") == "ok");
+  CHECK(j.at("invariants").at("flits_conserved") == true);
+  CHECK(j.contains("wormcast_version"));
+  std::ifstream cf(out + "/small_seed9.csv");
+  std::string header, row;
+  std::getline(cf, header);
+  std::getline(cf, row);
+  CHECK_THAT(header, Catch::Contains("metrics.latency_cycles.mean") && Catch::Contains("config.traffic.load"));
+  CHECK(std::count(header.begin(), header.end(), ',') == std::count(row.begin(), row.end(), ','));
+}
+
+TEST_CASE("--vcd writes a waveform of the selected modules only") {
+  const auto exp = write("wave.yaml", "name: wave\nsim:\n  warmup: 0\n  measure: 2000\n");
+  const auto vcd = (tmpdir() / "wave.vcd").string();
+  fs::remove(vcd);
+  const Out o = run("run " + exp + " --no-progress --out " + (tmpdir() / "wout").string() + " --vcd " + vcd +
+                    " --vcd-filter 'net.sw3'");
+  INFO(o.text);
+  REQUIRE(o.code == 0);
+  std::ifstream f(vcd);
+  REQUIRE(f);
+  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  CHECK_THAT(text, Catch::Contains("$enddefinitions"));
+  // Dotted names become nested scopes: net / sw3 / out0 / valid.
+  CHECK_THAT(text, Catch::Contains("$scope module sw3 $end") && Catch::Contains("$scope module out0 $end") &&
+                       Catch::Contains(" valid ") && Catch::Contains(" occupancy "));
+  CHECK_THAT(text, !Catch::Contains("module sw2 ") && !Catch::Contains("module node"));
+  // Time advanced with value changes recorded (sw3 carried traffic).
+  CHECK(std::count(text.begin(), text.end(), '#') > 10);
+}
+
+TEST_CASE("topo generate / show / export round trip") {
+  const auto t = (tmpdir() / "gen.yaml").string();
+  Out o = run("topo generate --switches 4 --ports 8 --nodes 12 --seed 3 -o " + t);
+  REQUIRE(o.code == 0);
+  o = run("topo show " + t);
+  INFO(o.text);
+  REQUIRE(o.code == 0);
+  CHECK_THAT(o.text, Catch::Contains("4 switches x 8 ports, 12 nodes") && Catch::Contains("deadlock-free"));
+  o = run("topo export " + t + " --format dot");
+  REQUIRE(o.code == 0);
+  CHECK_THAT(o.text, Catch::Contains("digraph") && Catch::Contains("s3 ["));
+  o = run("topo generate --switches 0");
+  CHECK(o.code != 0);
+  CHECK_THAT(o.text, Catch::Contains("switches"));
+}
+
+TEST_CASE("params lists every parameter") {
+  const Out o = run("params");
+  REQUIRE(o.code == 0);
+  for (const char* k : {"switch.buffer", "switch.chunk", "link.latency", "traffic.load", "topology.connectivity",
+                        "sim.watchdog", "clock.period"})
+    CHECK_THAT(o.text, Catch::Contains(k));
+}
