@@ -16,8 +16,8 @@ namespace {
 struct Out { int code; std::string text; };
 
 std::string bin() {
-  const char* b = std::getenv("WORMCAST_BIN");
-  return b ? b : "build/wormcast";
+  const char* b = std::getenv("WORMCAST_BIN");   // lets a user test another build
+  return b ? b : WORMCAST_BIN_PATH;
 }
 
 Out run(const std::string& args) {
@@ -106,7 +106,7 @@ TEST_CASE("run writes JSON and CSV results with the resolved configuration and s
   CHECK(std::count(header.begin(), header.end(), ',') == std::count(row.begin(), row.end(), ','));
 }
 
-TEST_CASE("--vcd writes a waveform of the selected modules only") {
+TEST_CASE("VCD option writes a waveform of the selected modules only") {
   const auto exp = write("wave.yaml", "name: wave\nsim:\n  warmup: 0\n  measure: 2000\n");
   const auto vcd = (tmpdir() / "wave.vcd").string();
   fs::remove(vcd);
