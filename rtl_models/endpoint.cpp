@@ -5,20 +5,16 @@
 namespace wormcast::rtl {
 
 Endpoint::Endpoint(sc_core::sc_module_name name, NodeId id, SimContext& ctx, bool vct)
-    : sc_core::sc_module(name), out("out"), in("in"), id_(id), ctx_(ctx), vct_(vct) {}
+    : sc_core::sc_module(name), out("out"), in("in"), id_(id), ctx_(ctx), vct_(vct), wake_(ctx.clock) {}
 
 void Endpoint::end_of_elaboration() {
   sc_core::sc_spawn_options opts;
   opts.spawn_method();
-  opts.set_sensitivity(&wake_);
-  if (out.size() > 0) opts.set_sensitivity(&out->credit_event());
-  if (in.size() > 0) opts.set_sensitivity(&in->data_event());
+  opts.set_sensitivity(&wake_.event());
+  if (out.size() > 0) out->attach_sender(this);
+  if (in.size() > 0) in->attach_receiver(this);
   // Runs once at time 0 to schedule the first packet creation.
   sc_core::sc_spawn(sc_core::sc_bind(&Endpoint::tick, this), sc_core::sc_gen_unique_name("tick"), &opts);
-}
-
-void Endpoint::wake_at(Cycle c) {
-  if (c != UINT64_MAX) wake_.notify(ctx_.clock.until(c));
 }
 
 void Endpoint::admit(PacketPtr p, Cycle now) {
@@ -37,13 +33,14 @@ void Endpoint::inject(PacketPtr p) {
   const Cycle now = ctx_.clock.now();
   admit(std::move(p), now);
   // If this cycle has been evaluated already, the packet starts next cycle.
-  wake_at(last_tick_ == now ? now + 1 : now);
+  wake_.at(last_tick_ == now ? now + 1 : now);
 }
 
 void Endpoint::tick() {
   const Cycle now = ctx_.clock.now();
   if (now == last_tick_) return;
   last_tick_ = now;
+  wake_.fired(now);
   bool active = false;
   Cycle next = UINT64_MAX;
   tx_valid_ = rx_valid_ = false;
@@ -113,7 +110,7 @@ void Endpoint::tick() {
   traced_queue_ = static_cast<int>(queued_packets());
 
   if (active) next = now + 1;
-  wake_at(next);
+  if (next != UINT64_MAX) wake_.at(next);
 }
 
 std::string Endpoint::describe(Cycle) const {

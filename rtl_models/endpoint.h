@@ -25,7 +25,7 @@ struct EndpointParams {
   }
 };
 
-class Endpoint : public sc_core::sc_module {
+class Endpoint : public sc_core::sc_module, private LinkClient {
  public:
   SC_HAS_PROCESS(Endpoint);
   Endpoint(sc_core::sc_module_name name, NodeId id, SimContext& ctx, bool vct = false);
@@ -51,7 +51,7 @@ class Endpoint : public sc_core::sc_module {
  private:
   void end_of_elaboration() override;
   void tick();
-  void wake_at(Cycle c);
+  void link_activity(Cycle at) override { wake_.at(at); }
   void admit(PacketPtr p, Cycle now);
 
   NodeId id_;
@@ -68,7 +68,7 @@ class Endpoint : public sc_core::sc_module {
   Cycle last_tick_ = UINT64_MAX;
   bool tx_valid_ = false, rx_valid_ = false;
   int traced_queue_ = 0;
-  sc_core::sc_event wake_;
+  Wakeup wake_;
 };
 
 }  // namespace wormcast::rtl

@@ -29,9 +29,7 @@ void Link::send(Flit f, Cycle now, Cycle extra_delay) {
   ++flits_sent_;
   const Cycle arrival = now + extra_delay + p_.latency;
   flits_.push_back({arrival, std::move(f)});
-  // Earliest pending notification wins; the receiver reschedules itself from
-  // next_flit_arrival() for flits queued behind the first.
-  data_event_.notify(clock_.until(arrival));
+  if (rx_client_) rx_client_->link_activity(arrival);
 }
 
 Flit Link::pop() {
@@ -47,7 +45,7 @@ void Link::return_credits(int n, Cycle now) {
     credit_returns_.back().n += n;
   else
     credit_returns_.push_back({arrival, n});
-  credit_event_.notify(clock_.until(arrival));
+  if (tx_client_) tx_client_->link_activity(arrival);
 }
 
 Cycle Link::next_flit_arrival() const {

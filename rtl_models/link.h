@@ -30,6 +30,14 @@ struct LinkParams {
   }
 };
 
+// A module attached to a link end: told the cycle at which something (a flit
+// for the receiver, a credit for the sender) becomes visible to it.
+class LinkClient {
+ public:
+  virtual ~LinkClient() = default;
+  virtual void link_activity(Cycle at) = 0;
+};
+
 // Sender side.
 class LinkTxIf : public virtual sc_core::sc_interface {
  public:
@@ -40,7 +48,7 @@ class LinkTxIf : public virtual sc_core::sc_interface {
   virtual void send(Flit f, Cycle now, Cycle extra_delay) = 0;
   // Earliest cycle at which a pending credit arrives (UINT64_MAX if none).
   virtual Cycle next_credit_arrival() const = 0;
-  virtual const sc_core::sc_event& credit_event() const = 0;
+  virtual void attach_sender(LinkClient* c) = 0;
 };
 
 // Receiver side.
@@ -52,7 +60,7 @@ class LinkRxIf : public virtual sc_core::sc_interface {
   // Give back `n` buffer slots at cycle `now`.
   virtual void return_credits(int n, Cycle now) = 0;
   virtual Cycle next_flit_arrival() const = 0;
-  virtual const sc_core::sc_event& data_event() const = 0;
+  virtual void attach_receiver(LinkClient* c) = 0;
 };
 
 class Link : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
@@ -62,7 +70,7 @@ class Link : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   int credits(Cycle now) override;
   void send(Flit f, Cycle now, Cycle extra_delay) override;
   Cycle next_credit_arrival() const override;
-  const sc_core::sc_event& credit_event() const override { return credit_event_; }
+  void attach_sender(LinkClient* c) override { tx_client_ = c; }
 
   bool has_flit(Cycle now) const override {
     return !flits_.empty() && flits_.front().arrival <= now;
@@ -70,7 +78,7 @@ class Link : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   Flit pop() override;
   void return_credits(int n, Cycle now) override;
   Cycle next_flit_arrival() const override;
-  const sc_core::sc_event& data_event() const override { return data_event_; }
+  void attach_receiver(LinkClient* c) override { rx_client_ = c; }
 
   // Introspection for invariants, statistics and deadlock reports.
   std::size_t flits_in_flight() const { return flits_.size(); }
@@ -91,12 +99,34 @@ class Link : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   std::deque<CreditReturn> credit_returns_;
   Cycle last_send_ = UINT64_MAX;
   std::uint64_t flits_sent_ = 0;
-  sc_core::sc_event data_event_, credit_event_;
+  LinkClient* tx_client_ = nullptr;
+  LinkClient* rx_client_ = nullptr;
+};
+
+// A module's wake-up: one event plus the cycle it is already due, so a
+// request for a later (or equal) cycle costs nothing and SystemC's timed
+// queue sees one entry per module and wake-up cycle (DESIGN.md principle 2).
+class Wakeup {
+ public:
+  explicit Wakeup(const Clock& clock) : clock_(clock) {}
+  const sc_core::sc_event& event() const { return ev_; }
+  void at(Cycle c) {
+    if (c >= due_) return;
+    due_ = c;
+    ev_.notify(clock_.until(c));
+  }
+  // Call at the start of the woken process: the pending wake-up has fired.
+  void fired(Cycle now) {
+    if (due_ <= now) due_ = UINT64_MAX;
+  }
+
+ private:
+  const Clock& clock_;
+  sc_core::sc_event ev_;
+  Cycle due_ = UINT64_MAX;
 };
 
 // Ports of a module on a link. Unbound ports are allowed (open switch ports).
-// Modules spawn their process in end_of_elaboration() with static
-// sensitivity to the events of the links actually bound.
 using FlitOutPort = sc_core::sc_port<LinkTxIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
 using FlitInPort = sc_core::sc_port<LinkRxIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
 

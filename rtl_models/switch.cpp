@@ -23,7 +23,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
     : sc_core::sc_module(name), id_(id), k_(ports), p_(p), ctx_(ctx),
       vct_(p.admission == "virtual_cut_through"),
       outputs_(static_cast<std::size_t>(ports)),
-      requests_(static_cast<std::size_t>(ports), std::vector<char>(static_cast<std::size_t>(ports), 0)) {
+      requests_(static_cast<std::size_t>(ports), std::vector<char>(static_cast<std::size_t>(ports), 0)),
+      pending_(static_cast<std::size_t>(ports), nullptr), wake_(ctx.clock) {
   if (ports < 1) throw std::invalid_argument(std::string(this->name()) + ": a switch needs >= 1 port");
   if (p.admission != "cut_through" && !vct_)
     throw std::invalid_argument("unknown admission rule '" + p.admission + "'");
@@ -43,7 +44,7 @@ void Switch::end_of_elaboration() {
   sc_core::sc_spawn_options opts;
   opts.spawn_method();
   opts.dont_initialize();
-  opts.set_sensitivity(&wake_);
+  opts.set_sensitivity(&wake_.event());
   in_bound_.assign(static_cast<std::size_t>(k_), 0);
   out_bound_.assign(static_cast<std::size_t>(k_), 0);
   for (int i = 0; i < k_; ++i) {
@@ -51,11 +52,11 @@ void Switch::end_of_elaboration() {
     auto& op = *out[static_cast<std::size_t>(i)];
     if (ip.size() > 0) {
       in_bound_[static_cast<std::size_t>(i)] = 1;
-      opts.set_sensitivity(&ip->data_event());
+      ip->attach_receiver(this);
     }
     if (op.size() > 0) {
       out_bound_[static_cast<std::size_t>(i)] = 1;
-      opts.set_sensitivity(&op->credit_event());
+      op->attach_sender(this);
     }
   }
   sc_core::sc_spawn(sc_core::sc_bind(&Switch::tick, this), sc_core::sc_gen_unique_name("tick"), &opts);
@@ -66,14 +67,11 @@ int Switch::free_credits(int o) const {
   return op.size() > 0 ? op->credits(ctx_.clock.now()) : 0;
 }
 
-void Switch::schedule(Cycle next) {
-  if (next != UINT64_MAX) wake_.notify(ctx_.clock.until(next));
-}
-
 void Switch::tick() {
   const Cycle now = ctx_.clock.now();
-  if (now == last_tick_) return;   // several events in one cycle: one evaluation
+  if (now == last_tick_) return;   // at most one evaluation per cycle
   last_tick_ = now;
+  wake_.fired(now);
   bool active = false;
   Cycle next = UINT64_MAX;
   if (traced_)
@@ -116,14 +114,15 @@ void Switch::tick() {
   }
 
   // 3. Per-output arbitration among the branches waiting for a port.
-  std::vector<BufferEntry*> pending(static_cast<std::size_t>(k_), nullptr);
+  std::vector<BufferEntry*>& pending = pending_;
   bool any_request = false;
   for (int i = 0; i < k_; ++i) {
     InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
+    pending[static_cast<std::size_t>(i)] = nullptr;
     if (buf.empty()) continue;
     BufferEntry* e = buf.awaiting_grant();
-    if (!e || e->ready > now) continue;
     pending[static_cast<std::size_t>(i)] = e;
+    if (!e || e->ready > now) continue;
     for (const Branch& b : e->branches)
       if (!b.granted) {
         requests_[static_cast<std::size_t>(b.out_port)][static_cast<std::size_t>(i)] = 1;
@@ -193,7 +192,7 @@ void Switch::tick() {
   }
 
   if (active) next = now + 1;
-  schedule(next);
+  if (next != UINT64_MAX) wake_.at(next);
 }
 
 std::uint64_t Switch::pending_copies() const {

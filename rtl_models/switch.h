@@ -53,7 +53,7 @@ struct SwitchParams {
   }
 };
 
-class Switch : public sc_core::sc_module, private OutputPortState {
+class Switch : public sc_core::sc_module, private OutputPortState, private LinkClient {
  public:
   SC_HAS_PROCESS(Switch);
   // Builds the switch's decoder as a child module (called inside the switch's
@@ -86,7 +86,7 @@ class Switch : public sc_core::sc_module, private OutputPortState {
   };
   void end_of_elaboration() override;
   void tick();
-  void schedule(Cycle next);
+  void link_activity(Cycle at) override { wake_.at(at); }
   int free_credits(int o) const override;
   bool busy(int o) const override { return outputs_[static_cast<std::size_t>(o)].entry != nullptr; }
 
@@ -100,10 +100,11 @@ class Switch : public sc_core::sc_module, private OutputPortState {
   std::vector<OutputState> outputs_;
   std::vector<char> in_bound_, out_bound_;
   std::vector<std::vector<char>> requests_;   // [out][in]
+  std::vector<BufferEntry*> pending_;         // per input: packet waiting for grants
   std::vector<Branch> scratch_;
   Cycle last_tick_ = UINT64_MAX;
   bool traced_ = false;
-  sc_core::sc_event wake_;
+  Wakeup wake_;
 };
 
 }  // namespace wormcast::rtl
