@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 
 #include "rtl_models/kernel.h"
 #include "rtl_models/sim_context.h"
@@ -95,6 +97,12 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
 
   sc_core::sc_trace_file* tf = nullptr;
   if (!opt.vcd_path.empty()) {
+    // SystemC does not report a trace file it cannot open (it crashes later),
+    // so make sure the file can be written first.
+    std::error_code ec;
+    const auto parent = std::filesystem::path(opt.vcd_path).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (!std::ofstream(opt.vcd_path)) throw ConfigError("--vcd " + opt.vcd_path + ": cannot create the file");
     std::string base = opt.vcd_path;
     if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
     tf = sc_core::sc_create_vcd_trace_file(base.c_str());
