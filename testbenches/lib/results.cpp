@@ -74,7 +74,7 @@ void print_summary(const nlohmann::json& j, std::ostream& os) {
   const auto& lat = m.at("latency_cycles");
   const auto& inv = j.at("invariants");
   const auto& perf = j.at("performance");
-  auto row = [&](const std::string& k, const std::string& v) { os << fmt::format("  {:<34} {}\n", k, v); };
+  auto row = [&](const std::string& k, const std::string& v) { os << fmt::format("  {:<40} {}\n", k, v); };
   os << fmt::format("wormcast {} — experiment '{}' (seed {})\n", j.value("wormcast_version", "?"),
                     j.value("experiment", "?"), j.value("seed", 0));
   row("topology", j.at("topology").value("description", ""));
