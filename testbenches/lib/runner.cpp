@@ -72,6 +72,9 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
 
   const topo::Topology topology = build_topology(cfg);
   auto routing = std::make_shared<const topo::UpDownRouting>(topology, parse_root_rule(cfg.routing.root));
+  spdlog::info("topology: {} ({} switches, {} nodes, {} links); up*/down* root {}, {} levels", topology.description,
+               topology.num_switches(), topology.num_nodes(), topology.links().size(), routing->root(),
+               routing->max_level() + 1);
   const auto problems = topo::check_updown(topology, *routing);
   if (!problems.empty()) {
     res.exit_code = 3;
@@ -135,16 +138,21 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     // Warm-up and measurement window.
     while (now < measure_end && !net.watchdog().tripped()) advance_to(std::min(measure_end, now + chunk));
+    spdlog::debug("cycle {}: measurement window closed, {} of {} measured packets delivered", now,
+                  ctx.stats.measured_delivered, ctx.stats.measured_created);
     // Keep the load on until every measured packet has arrived.
     while (!net.watchdog().tripped() && ctx.stats.measured_delivered < ctx.stats.measured_created && now < hard_end)
       advance_to(std::min(hard_end, now + 1000));
     saturated = ctx.stats.measured_delivered < ctx.stats.measured_created;
     // Stop creating packets and drain what is left, so every packet can be
     // checked for delivery.
+    spdlog::debug("cycle {}: measured packets {}; stopping packet creation, draining {} packets", now,
+                  saturated ? "NOT all delivered (saturated)" : "all delivered", ctx.ledger.outstanding());
     for (auto& ep : net.endpoints) ep->stop_creating_at(now);
     while (!net.watchdog().tripped() && ctx.ledger.outstanding() > 0 && now < hard_end)
       advance_to(std::min(hard_end, now + 1000));
     drained = ctx.ledger.outstanding() == 0;
+    spdlog::debug("cycle {}: {}", now, drained ? "network drained" : "drain limit reached");
   } catch (const std::exception& e) {
     error = e.what();
   }

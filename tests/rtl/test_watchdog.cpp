@@ -5,6 +5,8 @@
 
 #include "rtl_models/endpoint.h"
 #include "rtl_models/kernel.h"
+#include "rtl_models/switch.h"
+#include "rtl_models/updown_decoder.h"
 #include "rtl_models/watchdog.h"
 
 using namespace wormcast;
@@ -63,4 +65,45 @@ TEST_CASE("watchdog stays quiet while flits move and sleeps when the network is 
   CHECK_FALSE(wd.tripped());
   CHECK(received == 1);
   CHECK(ctx.ledger.outstanding() == 0);
+}
+
+TEST_CASE("deadlock report names the switch buffer, the packet and what it waits for") {
+  fresh_kernel();
+  SimContext ctx(5000);
+  // One 2-port switch: node0 on port 0, node1 on port 1. The link toward
+  // node1 starts with zero credits, so the packet is stuck inside the switch.
+  topo::Topology t;
+  t.ports_per_switch = 2;
+  t.ports.assign(1, std::vector<topo::PortPeer>(2));
+  t.ports[0][0] = {topo::PeerKind::node, 0, -1};
+  t.ports[0][1] = {topo::PeerKind::node, 1, -1};
+  t.node_attach = {{0, 0}, {0, 1}};
+  auto routing = std::make_shared<const topo::UpDownRouting>(t);
+  Switch sw("sw", 0, 2, SwitchParams{}, ctx, [&](int id) -> std::unique_ptr<Decoder> {
+    return std::make_unique<UpDownDecoder>("decoder", id, routing, PortSelection::deterministic, Rng(1));
+  });
+  Endpoint a("a", 0, ctx), b("b", 1, ctx);
+  Link a_sw("a_sw", ctx.clock, LinkParams{}, 640), sw_a("sw_a", ctx.clock, LinkParams{}, 640);
+  Link b_sw("b_sw", ctx.clock, LinkParams{}, 640), sw_b("sw_b", ctx.clock, LinkParams{}, 0);
+  a.out.bind(a_sw);
+  sw.in[0]->bind(a_sw);
+  sw.out[0]->bind(sw_a);
+  a.in.bind(sw_a);
+  b.out.bind(b_sw);
+  sw.in[1]->bind(b_sw);
+  sw.out[1]->bind(sw_b);
+  b.in.bind(sw_b);
+  Watchdog wd("wd", ctx, 300, [&](Cycle now) { return sw.describe_blocked(now); });
+  ctx.on_first_outstanding = [&] { wd.arm(); };
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  auto p = std::make_shared<Packet>();
+  p->header.dest = 1;
+  p->length = 16;
+  a.inject(p);
+  sc_core::sc_start(ctx.clock.delay(3000));
+  REQUIRE(wd.tripped());
+  const std::string& r = wd.report();
+  CHECK_THAT(r, Catch::Contains("sw.ibuf0: 16/640 flits"));
+  CHECK_THAT(r, Catch::Contains("packet 1 src 0 dst 1 16/16 flits in"));
+  CHECK_THAT(r, Catch::Contains("->out1 read 0 waiting for downstream credits"));
 }
