@@ -5,7 +5,8 @@
 namespace wormcast::rtl {
 
 Endpoint::Endpoint(sc_core::sc_module_name name, NodeId id, SimContext& ctx, bool vct)
-    : sc_core::sc_module(name), out("out"), in("in"), id_(id), ctx_(ctx), vct_(vct), wake_(ctx.clock) {}
+    : sc_core::sc_module(name), out("out"), in("in"), id_(id), ctx_(ctx), injector_(ctx, vct),
+      assembler_(ctx, this->name(), /*return_credits_at_once=*/true), wake_(ctx.clock) {}
 
 void Endpoint::end_of_elaboration() {
   sc_core::sc_spawn_options opts;
@@ -26,7 +27,7 @@ void Endpoint::admit(PacketPtr p, Cycle now) {
   p->created = now;
   p->measured = ctx_.window.contains(now);
   ctx_.on_created(*p);
-  queue_.push_back(std::move(p));
+  injector_.push(std::move(p));
 }
 
 void Endpoint::inject(PacketPtr p) {
@@ -56,56 +57,20 @@ void Endpoint::tick() {
   }
 
   // Injection: one flit per cycle while the switch's input buffer has room.
-  if (!current_ && !queue_.empty()) {
-    current_ = std::move(queue_.front());
-    queue_.pop_front();
-    next_flit_ = 0;
-  }
-  if (current_ && out.size() > 0) {
-    const int credits = out->credits(now);
-    if (credits > 0 && !(vct_ && next_flit_ == 0 && credits < current_->length)) {
-      if (next_flit_ == 0) current_->injected = now;
-      const bool tail = next_flit_ == current_->length - 1;
-      out->send(Flit{current_, next_flit_++}, now, 0);
-      ++ctx_.flits.injected;
-      ++ctx_.flits.moves;
-      if (ctx_.window.contains(now)) ++ctx_.stats.window_flits_injected;
-      tx_valid_ = true;
-      if (tail) current_.reset();
-      active = true;
-    } else {
-      next = std::min(next, out->next_credit_arrival());
-    }
+  if (out.size() > 0 && injector_.step(*out.operator->(), now, next)) {
+    tx_valid_ = true;
+    active = true;
   }
 
   // Sink: every arrived flit is consumed and its slot credited back.
-  if (in.size() > 0) {
-    while (in->has_flit(now)) {
-      Flit f = in->pop();
-      in->return_credits(1, now);
-      ++ctx_.flits.ejected;
-      if (ctx_.window.contains(now)) ++ctx_.stats.window_flits_ejected;
-      if (f.head()) {
-        if (rx_pkt_)
-          throw InvariantViolation(std::string(name()) + ": head of packet " + std::to_string(f.pkt->id) +
-                                   " arrived inside packet " + std::to_string(rx_pkt_->id));
-        rx_pkt_ = f.pkt;
-        rx_next_ = 0;
-      }
-      if (!rx_pkt_ || f.pkt != rx_pkt_ || f.index != rx_next_)
-        throw InvariantViolation(std::string(name()) + ": flit " + std::to_string(f.index) + " of packet " +
-                                 std::to_string(f.pkt->id) + " arrived out of order");
-      ++rx_next_;
-      rx_valid_ = true;
-      active = true;
-      if (f.tail()) {
+  if (in.size() > 0 &&
+      assembler_.step(*in.operator->(), now, next, [&](const PacketPtr& p, Cycle at) {
         ++received_;
-        ctx_.on_delivered(*rx_pkt_, id_, now);
-        if (on_receive) on_receive(*rx_pkt_, now);
-        rx_pkt_.reset();
-      }
-    }
-    next = std::min(next, in->next_flit_arrival());
+        ctx_.on_delivered(*p, id_, at);
+        if (on_receive) on_receive(*p, at);
+      })) {
+    rx_valid_ = true;
+    active = true;
   }
   traced_queue_ = static_cast<int>(queued_packets());
 
@@ -114,12 +79,8 @@ void Endpoint::tick() {
 }
 
 std::string Endpoint::describe(Cycle) const {
-  std::string s = std::string(name()) + ": " + std::to_string(queued_packets()) + " packets queued";
-  if (current_)
-    s += ", injecting packet " + std::to_string(current_->id) + " (" + std::to_string(next_flit_) + "/" +
-         std::to_string(current_->length) + " flits sent)";
-  if (rx_pkt_)
-    s += ", receiving packet " + std::to_string(rx_pkt_->id) + " (" + std::to_string(rx_next_) + " flits in)";
+  std::string s = std::string(name()) + ": " + injector_.describe();
+  if (assembler_.receiving()) s += ", " + assembler_.describe();
   return s;
 }
 

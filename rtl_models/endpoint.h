@@ -13,6 +13,7 @@
 #include <systemc>
 
 #include "rtl_models/link.h"
+#include "rtl_models/link_interface.h"
 #include "rtl_models/sim_context.h"
 #include "rtl_models/traffic.h"
 
@@ -43,7 +44,7 @@ class Endpoint : public sc_core::sc_module, private LinkClient {
   // Called for each packet fully received.
   std::function<void(const Packet&, Cycle)> on_receive;
 
-  std::size_t queued_packets() const { return queue_.size() + (current_ ? 1 : 0); }
+  std::size_t queued_packets() const { return injector_.queued(); }
   std::uint64_t packets_received() const { return received_; }
   std::string describe(Cycle now) const;
   void trace(sc_core::sc_trace_file* tf);
@@ -56,14 +57,10 @@ class Endpoint : public sc_core::sc_module, private LinkClient {
 
   NodeId id_;
   SimContext& ctx_;
-  bool vct_;
   std::unique_ptr<PacketSource> source_;
   Cycle stop_at_ = UINT64_MAX;
-  std::deque<PacketPtr> queue_;
-  PacketPtr current_;
-  int next_flit_ = 0;
-  PacketPtr rx_pkt_;         // packet being received
-  int rx_next_ = 0;
+  PacketInjector injector_;
+  PacketAssembler assembler_;
   std::uint64_t received_ = 0;
   Cycle last_tick_ = UINT64_MAX;
   bool tx_valid_ = false, rx_valid_ = false;
