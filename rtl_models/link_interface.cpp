@@ -20,7 +20,11 @@ bool PacketInjector::step(LinkTxIf& tx, Cycle now, Cycle& next) {
   ++ctx_.flits.injected;
   ++ctx_.flits.moves;
   if (ctx_.window.contains(now)) ++ctx_.stats.window_flits_injected;
-  if (tail) current_.reset();
+  if (tail) {
+    PacketPtr done = std::move(current_);
+    current_.reset();
+    if (on_sent) on_sent(done, now);
+  }
   return true;
 }
 

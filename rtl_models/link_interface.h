@@ -29,6 +29,8 @@ class PacketInjector {
   std::size_t queued() const { return queue_.size() + (current_ ? 1 : 0); }
   bool busy() const { return current_ != nullptr || !queue_.empty(); }
   std::string describe() const;
+  // Called when a packet's tail flit has left.
+  std::function<void(const PacketPtr&, Cycle)> on_sent;
 
  private:
   SimContext& ctx_;

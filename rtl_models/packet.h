@@ -43,6 +43,12 @@ struct Packet {
   Cycle created = 0;            // cycle the packet was generated at its source
   Cycle injected = 0;           // cycle its head flit left the source
   bool measured = false;        // created inside the measurement window
+  // Node model: position in its message and sender-side timestamps.
+  int msg_index = 0, msg_packets = 1;
+  int payload_bytes = 0;        // message bytes carried (1 flit = 1 byte)
+  int msg_bytes = 0;            // length of the whole message
+  Cycle dma_in_done = 0, ns_done = 0;   // at the sending NI
+  Cycle arrived = 0, nr_done = 0;       // at the receiving NI
 };
 
 using PacketPtr = std::shared_ptr<Packet>;

@@ -27,6 +27,8 @@ class ParamVisitor {
   // A time in picoseconds; files write "5ns", "5000ps", "2.5us".
   virtual void time_ps(const char* key, std::uint64_t& v, const char* desc,
                        std::uint64_t min = 1) = 0;
+  // Bytes per second; files write "266MB/s", "1.2GB/s".
+  virtual void bandwidth(const char* key, double& v, const char* desc) = 0;
   virtual void integer(const char* key, std::int64_t& v, const char* unit, const char* desc,
                        std::int64_t min, std::int64_t max) = 0;
   virtual void count(const char* key, int& v, const char* desc, int min, int max) = 0;

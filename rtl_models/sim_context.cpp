@@ -1,6 +1,7 @@
 #include "rtl_models/sim_context.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace wormcast::rtl {
 
@@ -46,7 +47,7 @@ std::vector<std::string> DeliveryLedger::describe_outstanding(std::size_t limit)
 }
 
 void SimContext::on_created(const Packet& p) {
-  const bool was_empty = ledger.outstanding() == 0;
+  const bool was_empty = idle();
   ledger.expect(p);
   if (p.measured) {
     ++stats.measured_created;
@@ -62,6 +63,92 @@ void SimContext::on_delivered(const Packet& p, NodeId at, Cycle now) {
     stats.latency.push_back(static_cast<std::uint32_t>(now - p.created));
     stats.network_latency.push_back(static_cast<std::uint32_t>(now - p.injected));
   }
+}
+
+void MessageLedger::expect(std::uint64_t id, NodeId src, std::vector<NodeId> dests, int bytes, Cycle send_call,
+                           bool measured) {
+  std::sort(dests.begin(), dests.end());
+  if (dests.empty()) throw InvariantViolation("message " + std::to_string(id) + " has no destination");
+  if (std::adjacent_find(dests.begin(), dests.end()) != dests.end())
+    throw InvariantViolation("message " + std::to_string(id) + " names a destination twice");
+  if (!pending_.emplace(id, Record{src, std::move(dests), bytes, send_call, measured}).second)
+    throw InvariantViolation("message " + std::to_string(id) + " sent twice");
+}
+
+bool MessageLedger::deliver(std::uint64_t id, NodeId at, Cycle now) {
+  auto it = pending_.find(id);
+  if (it == pending_.end())
+    throw InvariantViolation("cycle " + std::to_string(now) + ": message " + std::to_string(id) +
+                             " received at node " + std::to_string(at) +
+                             " but it is not outstanding (duplicate delivery or never sent)");
+  auto& rest = it->second.remaining;
+  auto pos = std::lower_bound(rest.begin(), rest.end(), at);
+  if (pos == rest.end() || *pos != at)
+    throw InvariantViolation("cycle " + std::to_string(now) + ": message " + std::to_string(id) +
+                             " received at node " + std::to_string(at) + ", which is not an outstanding destination");
+  rest.erase(pos);
+  if (!rest.empty()) return false;
+  pending_.erase(it);
+  return true;
+}
+
+void MessageLedger::set_posted(std::uint64_t id, Cycle c) {
+  auto it = pending_.find(id);
+  if (it != pending_.end()) it->second.posted = c;
+}
+
+std::pair<Cycle, Cycle> MessageLedger::sender_times(std::uint64_t id) const {
+  auto it = pending_.find(id);
+  if (it == pending_.end()) return {0, 0};
+  return {it->second.send_call, it->second.posted};
+}
+
+bool MessageLedger::measured(std::uint64_t id) const {
+  auto it = pending_.find(id);
+  return it != pending_.end() && it->second.measured;
+}
+
+std::vector<std::string> MessageLedger::describe_outstanding(std::size_t limit) const {
+  std::vector<std::string> out;
+  for (const auto& [id, r] : pending_) {
+    if (out.size() >= limit) break;
+    std::string s = "message " + std::to_string(id) + " from node " + std::to_string(r.src) + " (" +
+                    std::to_string(r.bytes) + " bytes, sent at cycle " + std::to_string(r.send_call) + ") -> nodes";
+    for (NodeId d : r.remaining) s += " " + std::to_string(d);
+    out.push_back(s);
+  }
+  return out;
+}
+
+void SimContext::on_message_sent(std::uint64_t id, NodeId src, const std::vector<NodeId>& dests, int bytes,
+                                 Cycle now) {
+  const bool measured = window.contains(now);
+  const bool was_empty = idle();
+  messages.expect(id, src, dests, bytes, now, measured);
+  msg_stats.created += dests.size();
+  if (measured) {
+    ++msg_stats.measured_created;
+    msg_stats.measured_expected += dests.size();
+  }
+  if (was_empty && on_first_outstanding) on_first_outstanding();
+}
+
+void SimContext::on_message_received(std::uint64_t id, NodeId at, MessageTimes t) {
+  const bool measured = messages.measured(id);
+  std::tie(t.send_call, t.posted) = messages.sender_times(id);
+  messages.deliver(id, at, t.received);
+  ++msg_stats.delivered;
+  if (!measured) return;
+  ++msg_stats.measured_delivered;
+  msg_stats.latency.push_back(static_cast<std::uint32_t>(t.received - t.send_call));
+  auto d = [](Cycle a, Cycle b) { return static_cast<double>(b - a); };
+  msg_stats.host_send += d(t.send_call, t.posted);
+  msg_stats.io_bus_send += d(t.posted, t.dma_in_done);
+  msg_stats.ni_send += d(t.dma_in_done, t.ns_done);
+  msg_stats.network += d(t.ns_done, t.arrived);
+  msg_stats.ni_receive += d(t.arrived, t.nr_done);
+  msg_stats.io_bus_receive += d(t.nr_done, t.dma_out_done);
+  msg_stats.host_receive += d(t.dma_out_done, t.received);
 }
 
 }  // namespace wormcast::rtl

@@ -62,6 +62,55 @@ struct RunStats {
   std::uint64_t window_flits_injected = 0;
 };
 
+// Cycle stamps along a message's path to one destination (node model). The
+// stamps after `posted` are those of the packet that completed the message,
+// so the components below add up exactly to the end-to-end latency.
+struct MessageTimes {
+  Cycle send_call = 0;     // host software called send
+  Cycle posted = 0;        // end of t_hs: descriptor posted to the NI
+  Cycle dma_in_done = 0;   // packet in the NI send queue (I/O bus)
+  Cycle ns_done = 0;       // NI firmware done (t_ns): packet handed to the link
+  Cycle arrived = 0;       // tail in the receiving NI
+  Cycle nr_done = 0;       // receiving NI firmware done (t_nr)
+  Cycle dma_out_done = 0;  // message complete in host memory (I/O bus)
+  Cycle received = 0;      // end of t_hr at the receiving host
+};
+
+// Messages sent by host software: each must reach each destination host once.
+class MessageLedger {
+ public:
+  void expect(std::uint64_t id, NodeId src, std::vector<NodeId> dests, int bytes, Cycle send_call, bool measured);
+  // Returns true when the message has now reached all its destinations.
+  bool deliver(std::uint64_t id, NodeId at, Cycle now);
+  std::size_t outstanding() const { return pending_.size(); }
+  bool measured(std::uint64_t id) const;
+  void set_posted(std::uint64_t id, Cycle c);
+  // Send-call and posted cycles of an outstanding message.
+  std::pair<Cycle, Cycle> sender_times(std::uint64_t id) const;
+  std::vector<std::string> describe_outstanding(std::size_t limit) const;
+
+ private:
+  struct Record {
+    NodeId src;
+    std::vector<NodeId> remaining;
+    int bytes;
+    Cycle send_call;
+    bool measured;
+    Cycle posted = 0;
+  };
+  std::map<std::uint64_t, Record> pending_;
+};
+
+struct MessageStats {
+  std::uint64_t created = 0, delivered = 0;                  // message deliveries (per destination)
+  std::uint64_t measured_created = 0, measured_delivered = 0;
+  std::vector<std::uint32_t> latency;                        // measured: send call -> end of t_hr
+  // Sums over measured deliveries of each component of the latency.
+  double host_send = 0, io_bus_send = 0, ni_send = 0, network = 0, ni_receive = 0, io_bus_receive = 0,
+         host_receive = 0;
+  std::uint64_t measured_expected = 0;                       // destinations of measured messages
+};
+
 class SimContext {
  public:
   explicit SimContext(std::uint64_t period_ps) : clock(period_ps) {}
@@ -70,9 +119,23 @@ class SimContext {
   DeliveryLedger ledger;
   MeasureWindow window;
   RunStats stats;
+  MessageLedger messages;
+  MessageStats msg_stats;
   std::uint64_t next_packet_id = 1;
+  std::uint64_t next_message_id = 1;
+  std::uint64_t node_progress = 0;   // completed node activities (overheads, DMA transfers)
+
+  // Anything that counts as progress for the deadlock watchdog.
+  std::uint64_t progress() const { return flits.moves + node_progress; }
+  bool idle() const { return ledger.outstanding() == 0 && messages.outstanding() == 0; }
 
   PacketId new_packet_id() { return next_packet_id++; }
+  std::uint64_t new_message_id() { return next_message_id++; }
+  // Host software sent a message / a destination host finished receiving it.
+  void on_message_sent(std::uint64_t id, NodeId src, const std::vector<NodeId>& dests, int bytes, Cycle now);
+  void on_message_posted(std::uint64_t id, Cycle now) { messages.set_posted(id, now); }
+  // `t` holds the receive-side stamps; the sender's are filled in here.
+  void on_message_received(std::uint64_t id, NodeId at, MessageTimes t);
   // A source created a packet (before injection).
   void on_created(const Packet& p);
   // A sink received the tail of p.

@@ -13,29 +13,31 @@ Watchdog::Watchdog(sc_core::sc_module_name name, SimContext& ctx, Cycle interval
 void Watchdog::arm() {
   if (armed_ || tripped_) return;
   armed_ = true;
-  last_moves_ = ctx_.flits.moves;
+  last_moves_ = ctx_.progress();
   wake_.notify(ctx_.clock.delay(interval_));
 }
 
 void Watchdog::check() {
-  if (ctx_.ledger.outstanding() == 0) {   // network drained: sleep until re-armed
+  if (ctx_.idle()) {   // nothing outstanding: sleep until re-armed
     armed_ = false;
     return;
   }
-  if (ctx_.flits.moves == last_moves_) {
+  if (ctx_.progress() == last_moves_) {
     tripped_ = true;
     armed_ = false;
     const Cycle now = ctx_.clock.now();
     report_ = "no flit moved for " + std::to_string(interval_) + " cycles (until cycle " + std::to_string(now) +
-              ") with " + std::to_string(ctx_.ledger.outstanding()) + " packets outstanding: deadlock or livelock.\n";
+              ") with " + std::to_string(ctx_.ledger.outstanding()) + " packets and " +
+              std::to_string(ctx_.messages.outstanding()) + " messages outstanding: deadlock or livelock.\n";
     report_ += "Blocked resources:\n";
     for (const auto& line : describe_(now)) report_ += "  " + line + "\n";
     report_ += "Outstanding packets (first 20):\n";
     for (const auto& line : ctx_.ledger.describe_outstanding(20)) report_ += "  " + line + "\n";
+    for (const auto& line : ctx_.messages.describe_outstanding(20)) report_ += "  " + line + "\n";
     sc_core::sc_stop();
     return;
   }
-  last_moves_ = ctx_.flits.moves;
+  last_moves_ = ctx_.progress();
   wake_.notify(ctx_.clock.delay(interval_));
 }
 

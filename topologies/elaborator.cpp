@@ -25,8 +25,15 @@ Network::Network(sc_core::sc_module_name name, const Topology& t, std::shared_pt
     switches.push_back(std::make_unique<rtl::Switch>(("sw" + std::to_string(s)).c_str(), s, t.ports_per_switch,
                                                      p.sw, ctx, make_decoder));
   }
-  for (int n = 0; n < t.num_nodes(); ++n)
-    endpoints.push_back(std::make_unique<rtl::Endpoint>(("node" + std::to_string(n)).c_str(), n, ctx, vct));
+  const bool host_ni = p.node_model == "host_ni";
+  if (!host_ni && p.node_model != "endpoint") throw std::invalid_argument("unknown node model '" + p.node_model + "'");
+  for (int n = 0; n < t.num_nodes(); ++n) {
+    const std::string nm = "node" + std::to_string(n);
+    if (host_ni)
+      nodes.push_back(std::make_unique<rtl::ComputeNode>(nm.c_str(), n, t.num_nodes(), p.host, p.bus, p.ni, ctx, vct));
+    else
+      endpoints.push_back(std::make_unique<rtl::Endpoint>(nm.c_str(), n, ctx, vct));
+  }
 
   auto make_link = [&](const std::string& nm, int credits) -> rtl::Link& {
     links.push_back(std::make_unique<rtl::Link>(nm.c_str(), ctx.clock, p.link, credits));
@@ -53,13 +60,19 @@ Network::Network(sc_core::sc_module_name name, const Topology& t, std::shared_pt
                          p.sw.buffer_flits);
     auto& down = make_link("link_sw" + std::to_string(at.sw) + "p" + std::to_string(at.port) + "_to_node" +
                                std::to_string(n),
-                           p.endpoint.rx_buffer_flits);
-    auto& ep = *endpoints[static_cast<std::size_t>(n)];
+                           host_ni ? p.ni.receive_queue : p.endpoint.rx_buffer_flits);
     auto& sw = *switches[static_cast<std::size_t>(at.sw)];
-    ep.out.bind(up);
     sw.in[static_cast<std::size_t>(at.port)]->bind(up);
     sw.out[static_cast<std::size_t>(at.port)]->bind(down);
-    ep.in.bind(down);
+    if (host_ni) {
+      auto& ni = nodes[static_cast<std::size_t>(n)]->ni;
+      ni.out.bind(up);
+      ni.in.bind(down);
+    } else {
+      auto& ep = *endpoints[static_cast<std::size_t>(n)];
+      ep.out.bind(up);
+      ep.in.bind(down);
+    }
   }
   watchdog_ = std::make_unique<rtl::Watchdog>("watchdog", ctx, p.watchdog,
                                               [this](Cycle now) { return describe_blocked(now); });
@@ -79,6 +92,10 @@ std::vector<std::string> Network::describe_blocked(Cycle now) const {
     for (auto& l : s->describe_blocked(now)) lines.push_back(std::move(l));
   for (const auto& e : endpoints)
     if (e->queued_packets() > 0) lines.push_back(e->describe(now));
+  for (const auto& n : nodes)
+    if (n->ni.occupancy_flits() > 0 || n->host.messages_waiting() > 0)
+      lines.push_back(n->ni.describe() + "; host: " + std::to_string(n->host.messages_waiting()) +
+                      " messages waiting to be received");
   return lines;
 }
 

@@ -1,6 +1,7 @@
 // The elaborator: turns a switch-level Topology into SystemC hardware — one
 // Switch per switch (with its up*/down* decoder), one Link per direction of
-// every inter-switch link and node attachment, one Endpoint per node — binds
+// every inter-switch link and node attachment, one Endpoint or ComputeNode
+// (host + I/O bus + NI) per node — binds
 // every port, and sets each link's initial credits to the receiving buffer's
 // size. It also gathers whole-network views used by the invariant checks,
 // the deadlock report and VCD tracing.
@@ -11,6 +12,7 @@
 #include <systemc>
 #include <vector>
 
+#include "rtl_models/compute_node.h"
 #include "rtl_models/endpoint.h"
 #include "rtl_models/link.h"
 #include "rtl_models/rng.h"
@@ -25,7 +27,11 @@ namespace wormcast::topo {
 struct NetworkParams {
   rtl::SwitchParams sw;
   rtl::LinkParams link;
+  std::string node_model = "endpoint";   // endpoint | host_ni
   rtl::EndpointParams endpoint;
+  rtl::HostParams host;
+  rtl::IoBusParams bus;
+  rtl::NiParams ni;
   rtl::PortSelection selection = rtl::PortSelection::deterministic;
   Cycle watchdog = 20000;
 };
@@ -38,7 +44,8 @@ class Network : public sc_core::sc_module {
           const NetworkParams& p, rtl::SimContext& ctx, const Rng& rng);
 
   std::vector<std::unique_ptr<rtl::Switch>> switches;
-  std::vector<std::unique_ptr<rtl::Endpoint>> endpoints;
+  std::vector<std::unique_ptr<rtl::Endpoint>> endpoints;     // node_model endpoint
+  std::vector<std::unique_ptr<rtl::ComputeNode>> nodes;      // node_model host_ni
   std::vector<std::unique_ptr<rtl::Link>> links;
 
   rtl::Watchdog& watchdog() { return *watchdog_; }

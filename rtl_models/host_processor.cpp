@@ -1,0 +1,106 @@
+#include "rtl_models/host_processor.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace wormcast::rtl {
+
+HostProcessor::HostProcessor(sc_core::sc_module_name name, NodeId id, int num_nodes, const HostParams& p,
+                             SimContext& ctx)
+    : sc_core::sc_module(name), ni("ni"), memory("memory"), id_(id), num_nodes_(num_nodes), p_(p), ctx_(ctx) {
+  memory.register_b_transport(this, &HostProcessor::memory_b_transport);
+  SC_THREAD(program_thread);
+}
+
+void HostProcessor::program_thread() {
+  if (program_) program_(*this);
+}
+
+void HostProcessor::busy_for(Cycle c) {
+  if (c == 0) return;
+  sc_core::wait(ctx_.clock.delay(c));
+  busy_ += c;
+  ++ctx_.node_progress;
+}
+
+std::uint64_t HostProcessor::send(NodeId dest, int bytes) {
+  if (dest < 0 || dest >= num_nodes_)
+    throw std::invalid_argument(std::string(name()) + ": message to node " + std::to_string(dest) +
+                                ", which does not exist (nodes 0.." + std::to_string(num_nodes_ - 1) + ")");
+  if (dest == id_) throw std::invalid_argument(std::string(name()) + ": message to itself");
+  if (bytes <= 0)
+    throw std::invalid_argument(std::string(name()) + ": message of " + std::to_string(bytes) +
+                                " bytes (must be at least 1)");
+  const std::uint64_t id = ctx_.new_message_id();
+  ctx_.on_message_sent(id, id_, {dest}, bytes, now());
+  busy_for(p_.t_hs);
+  ctx_.on_message_posted(id, now());
+  tlm::SendDescriptor d;
+  d.message = id;
+  d.dest = dest;
+  d.bytes = static_cast<std::uint32_t>(bytes);
+  d.host_addr = 0x1000'0000ULL;
+  ::tlm::tlm_generic_payload t;
+  t.set_write();
+  t.set_address(tlm::kRegSendDoorbell);
+  t.set_data_ptr(reinterpret_cast<unsigned char*>(&d));
+  t.set_data_length(sizeof d);
+  t.set_streaming_width(sizeof d);
+  t.set_response_status(::tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  ni->b_transport(t, delay);
+  if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+  if (t.is_response_error())
+    throw std::runtime_error(std::string(name()) + ": NI rejected the send descriptor: " + t.get_response_string());
+  return id;
+}
+
+bool HostProcessor::wait_for_message(Cycle until) {
+  if (!completions_.empty()) return true;
+  if (until == UINT64_MAX) {
+    sc_core::wait(arrival_event_);
+  } else if (until > now()) {
+    sc_core::wait(ctx_.clock.until(until), arrival_event_);
+  }
+  return !completions_.empty();
+}
+
+ReceivedMessage HostProcessor::receive() {
+  while (completions_.empty()) sc_core::wait(arrival_event_);
+  const tlm::CompletionExtension c = completions_.front();
+  const Cycle completed = completion_times_.front();
+  completions_.pop_front();
+  completion_times_.pop_front();
+  busy_for(p_.t_hr);
+  MessageTimes t;
+  t.dma_in_done = c.dma_in_done;
+  t.ns_done = c.ns_done;
+  t.arrived = c.arrived;
+  t.nr_done = c.nr_done;
+  t.dma_out_done = completed;
+  t.received = now();
+  ctx_.on_message_received(c.message, id_, t);
+  return ReceivedMessage{c.message, c.src, static_cast<int>(c.bytes), completed, t.received};
+}
+
+void HostProcessor::compute(Cycle cycles) { busy_for(cycles); }
+
+void HostProcessor::memory_b_transport(::tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+  // Host memory for DMA: data is not stored (no model computes on it); the
+  // access is checked and counted, and completions are queued.
+  if (trans.get_data_ptr() == nullptr || trans.get_data_length() == 0 || trans.get_byte_enable_ptr()) {
+    trans.set_response_status(::tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  dma_bytes_ += trans.get_data_length();
+  if (trans.is_write()) {
+    if (auto* c = trans.get_extension<tlm::CompletionExtension>()) {
+      completions_.push_back(*c);
+      completion_times_.push_back(ctx_.clock.now());
+      arrival_event_.notify(sc_core::SC_ZERO_TIME);
+    }
+  }
+  trans.set_response_status(::tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace wormcast::rtl

@@ -1,0 +1,102 @@
+// Host processor (seed000 §2.3–2.4, §7.2): one CPU running a program as an
+// SC_THREAD. Software uses the HostApi; each call charges the modelled
+// software overheads on this CPU (t_hs per message sent, t_hr per message
+// received), so sending and receiving serialise on the host. The host talks
+// to its NI over TLM-2.0: descriptor writes on `ni` (the NI's target
+// socket), and the NI's DMA reads/writes host memory through the `memory`
+// target socket; a DMA write carrying a CompletionExtension is a message
+// arriving (the host's completion queue).
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+
+#include "rtl_models/sim_context.h"
+#include "tlm/ni_protocol.h"
+
+namespace wormcast::rtl {
+
+struct HostParams {
+  Cycle t_hs = 1000;   // host send overhead per message (includes DMA initiation)
+  Cycle t_hr = 1000;   // host receive overhead per message
+  void visit(ParamVisitor& v) {
+    v.cycles("t_hs", t_hs, "host send overhead per message, incl. DMA initiation (seed000: 1000 cycles = 5us)");
+    v.cycles("t_hr", t_hr, "host receive overhead per message (seed000: t_hr = t_hs)");
+  }
+};
+
+struct ReceivedMessage {
+  std::uint64_t id = 0;
+  NodeId src = -1;
+  int bytes = 0;
+  Cycle completed = 0;   // in host memory (before t_hr)
+  Cycle received = 0;    // end of t_hr
+};
+
+// What host software can do. Calls block the calling program thread for the
+// modelled time.
+class HostApi {
+ public:
+  virtual ~HostApi() = default;
+  virtual NodeId node() const = 0;
+  virtual int num_nodes() const = 0;
+  virtual Cycle now() const = 0;
+  // Send `bytes` to `dest` (t_hs); returns the message id. Throws
+  // std::invalid_argument for a destination that does not exist, the node
+  // itself, or a zero-length message.
+  virtual std::uint64_t send(NodeId dest, int bytes) = 0;
+  // Next message (waits for one), then t_hr.
+  virtual ReceivedMessage receive() = 0;
+  virtual bool message_waiting() const = 0;
+  // Wait until a message is waiting or cycle `until` (UINT64_MAX: no limit).
+  virtual bool wait_for_message(Cycle until) = 0;
+  virtual void compute(Cycle cycles) = 0;
+};
+
+using HostProgram = std::function<void(HostApi&)>;
+
+class HostProcessor : public sc_core::sc_module, public HostApi {
+ public:
+  SC_HAS_PROCESS(HostProcessor);
+  HostProcessor(sc_core::sc_module_name name, NodeId id, int num_nodes, const HostParams& p, SimContext& ctx);
+
+  tlm_utils::simple_initiator_socket<HostProcessor> ni;       // to the NI's target socket
+  tlm_utils::simple_target_socket<HostProcessor> memory;      // NI DMA (through the I/O bus)
+
+  void set_program(HostProgram program) { program_ = std::move(program); }
+  Cycle busy_cycles() const { return busy_; }
+  std::size_t messages_waiting() const { return completions_.size(); }
+
+  // HostApi
+  NodeId node() const override { return id_; }
+  int num_nodes() const override { return num_nodes_; }
+  Cycle now() const override { return ctx_.clock.now(); }
+  std::uint64_t send(NodeId dest, int bytes) override;
+  ReceivedMessage receive() override;
+  bool message_waiting() const override { return !completions_.empty(); }
+  bool wait_for_message(Cycle until) override;
+  void compute(Cycle cycles) override;
+
+ private:
+  void program_thread();
+  void memory_b_transport(::tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  void busy_for(Cycle c);
+
+  NodeId id_;
+  int num_nodes_;
+  HostParams p_;
+  SimContext& ctx_;
+  HostProgram program_;
+  std::deque<tlm::CompletionExtension> completions_;
+  std::deque<Cycle> completion_times_;
+  Cycle busy_ = 0;
+  std::uint64_t dma_bytes_ = 0;
+  sc_core::sc_event arrival_event_;
+};
+
+}  // namespace wormcast::rtl

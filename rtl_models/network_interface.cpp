@@ -1,0 +1,275 @@
+#include "rtl_models/network_interface.h"
+
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+namespace wormcast::rtl {
+
+std::unique_ptr<NiFirmware> make_firmware(const std::string& kind) {
+  if (kind == "conventional") return std::make_unique<ConventionalFirmware>();
+  throw std::invalid_argument("unknown NI firmware '" + kind + "'");
+}
+
+NetworkInterface::NetworkInterface(sc_core::sc_module_name name, NodeId id, const NiParams& p, SimContext& ctx,
+                                   bool vct)
+    : sc_core::sc_module(name), host_port("host_port"), dma("dma"), out("out"), in("in"), id_(id), p_(p),
+      ctx_(ctx), fw_(make_firmware(p.firmware)), injector_(ctx, vct),
+      assembler_(ctx, this->name(), /*return_credits_at_once=*/false), wake_(ctx.clock) {
+  host_port.register_b_transport(this, &NetworkInterface::b_transport);
+  injector_.on_sent = [this](const PacketPtr& c, Cycle) {
+    auto it = copy_of_.find(c.get());
+    if (it == copy_of_.end()) return;
+    const Packet* parent = it->second;
+    copy_of_.erase(it);
+    release(parent);
+  };
+  SC_THREAD(send_dma_thread);
+  SC_THREAD(processor_thread);
+  SC_THREAD(receive_dma_thread);
+}
+
+void NetworkInterface::end_of_elaboration() {
+  sc_core::sc_spawn_options opts;
+  opts.spawn_method();
+  opts.dont_initialize();
+  opts.set_sensitivity(&wake_.event());
+  if (out.size() > 0) out->attach_sender(this);
+  if (in.size() > 0) in->attach_receiver(this);
+  sc_core::sc_spawn(sc_core::sc_bind(&NetworkInterface::link_tick, this), sc_core::sc_gen_unique_name("link"), &opts);
+}
+
+void NetworkInterface::b_transport(::tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  (void)delay;   // descriptor posting costs no time here: t_hs covers it
+  trans.set_response_status(::tlm::TLM_OK_RESPONSE);
+  if (trans.is_write() && trans.get_address() == tlm::kRegSendDoorbell &&
+      trans.get_data_length() == sizeof(tlm::SendDescriptor)) {
+    SendJob job;
+    std::memcpy(&job.d, trans.get_data_ptr(), sizeof job.d);
+    if (job.d.bytes == 0) {
+      trans.set_response_status(::tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    if (auto* mc = trans.get_extension<tlm::MulticastHeaderExtension>())
+      job.dests.assign(mc->dests.begin(), mc->dests.end());
+    job.posted = ctx_.clock.now();
+    jobs_.push_back(std::move(job));
+    job_event_.notify(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  if (trans.is_read() && trans.get_address() == tlm::kRegStatus &&
+      trans.get_data_length() == sizeof(tlm::NiStatus)) {
+    tlm::NiStatus st;
+    st.send_queue_packets = static_cast<std::uint32_t>(send_queue_packets_);
+    st.receive_queue_flits = static_cast<std::uint32_t>(occupancy_);
+    st.firmware_busy = processing_ ? 1 : 0;
+    std::memcpy(trans.get_data_ptr(), &st, sizeof st);
+    return;
+  }
+  trans.set_response_status(::tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+void NetworkInterface::change_occupancy(int delta) {
+  const Cycle now = ctx_.clock.now();
+  stats_.occupancy_integral += static_cast<double>(occupancy_) * static_cast<double>(now - occ_since_);
+  occ_since_ = now;
+  occupancy_ += delta;
+  stats_.peak_flits = std::max(stats_.peak_flits, occupancy_);
+}
+
+NiStats NetworkInterface::stats() const {
+  NiStats s = stats_;
+  s.occupancy_integral += static_cast<double>(occupancy_) * static_cast<double>(ctx_.clock.now() - occ_since_);
+  return s;
+}
+
+void NetworkInterface::release(const Packet* p) {
+  auto it = held_.find(p);
+  if (it == held_.end()) throw std::logic_error(std::string(name()) + ": release of a packet not in NI memory");
+  if (--it->second.refs > 0) return;
+  const int flits = it->second.flits;
+  const bool received = it->second.received;
+  held_.erase(it);
+  change_occupancy(-flits);
+  if (received) {
+    in->return_credits(flits, ctx_.clock.now());   // receive-queue space back to the switch
+  } else {
+    --send_queue_packets_;
+    send_space_event_.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+void NetworkInterface::send_dma_thread() {
+  std::vector<unsigned char> scratch(static_cast<std::size_t>(p_.packet_size));
+  for (;;) {
+    while (jobs_.empty()) sc_core::wait(job_event_);
+    SendJob job = std::move(jobs_.front());
+    jobs_.pop_front();
+    const int total = static_cast<int>(job.d.bytes);
+    const int packets = (total + p_.packet_size - 1) / p_.packet_size;
+    for (int i = 0; i < packets; ++i) {
+      while (send_queue_packets_ >= p_.send_queue) sc_core::wait(send_space_event_);
+      const int bytes = std::min(p_.packet_size, total - i * p_.packet_size);
+      ::tlm::tlm_generic_payload t;
+      t.set_read();
+      t.set_address(job.d.host_addr + static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(p_.packet_size));
+      t.set_data_ptr(scratch.data());
+      t.set_data_length(static_cast<unsigned>(bytes));
+      t.set_streaming_width(static_cast<unsigned>(bytes));
+      t.set_response_status(::tlm::TLM_INCOMPLETE_RESPONSE);
+      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+      dma->b_transport(t, delay);
+      if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+      if (t.is_response_error())
+        throw std::runtime_error(std::string(name()) + ": send DMA read failed: " + t.get_response_string());
+      ++ctx_.node_progress;
+      auto pkt = std::make_shared<Packet>();
+      pkt->message = job.d.message;
+      pkt->src = id_;
+      if (job.dests.empty()) {
+        pkt->header.dest = job.d.dest;
+      } else {
+        pkt->header.kind = HeaderKind::multicast;
+        pkt->header.dests = job.dests;
+      }
+      pkt->length = bytes + p_.header_flits;
+      pkt->header_flits = std::max(1, p_.header_flits);
+      pkt->payload_bytes = bytes;
+      pkt->msg_bytes = total;
+      pkt->msg_index = i;
+      pkt->msg_packets = packets;
+      pkt->dma_in_done = ctx_.clock.now();
+      held_[pkt.get()] = Held{1, pkt->length, false, pkt};
+      ++send_queue_packets_;
+      change_occupancy(+pkt->length);
+      work_.push_back(Work{false, pkt});
+      work_event_.notify(sc_core::SC_ZERO_TIME);
+    }
+  }
+}
+
+void NetworkInterface::processor_thread() {
+  for (;;) {
+    while (work_.empty()) sc_core::wait(work_event_);
+    Work w = std::move(work_.front());
+    work_.pop_front();
+    processing_ = true;
+    if (w.receive) {
+      sc_core::wait(ctx_.clock.delay(p_.t_nr));
+      stats_.busy += p_.t_nr;
+      ++ctx_.node_progress;
+      w.pkt->nr_done = ctx_.clock.now();
+      fw_->on_receive(*this, w.pkt);
+    } else {
+      fw_->on_send_queue(*this, w.pkt);
+    }
+    release(w.pkt.get());   // the processor's own reference
+    processing_ = false;
+  }
+}
+
+void NetworkInterface::send_copy(const PacketPtr& pkt, NodeId dest) {
+  sc_core::wait(ctx_.clock.delay(p_.t_ns));
+  stats_.busy += p_.t_ns;
+  ++ctx_.node_progress;
+  const Cycle now = ctx_.clock.now();
+  auto c = std::make_shared<Packet>(*pkt);
+  c->id = ctx_.new_packet_id();
+  c->origin = c->id;
+  c->src = id_;
+  c->header = PacketHeader{};
+  c->header.dest = dest;
+  c->created = now;
+  c->measured = ctx_.window.contains(now);
+  c->ns_done = now;
+  ctx_.on_created(*c);
+  ++held_.at(pkt.get()).refs;
+  copy_of_[c.get()] = pkt.get();
+  ++stats_.packets_sent;
+  handoff_.emplace_back(now + 1, std::move(c));   // registered hand-off to the link interface
+  wake_.at(now + 1);
+}
+
+void NetworkInterface::deliver_to_host(const PacketPtr& pkt) {
+  ++held_.at(pkt.get()).refs;
+  to_host_.push_back(pkt);
+  to_host_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void NetworkInterface::receive_dma_thread() {
+  std::vector<unsigned char> scratch(static_cast<std::size_t>(p_.packet_size));
+  for (;;) {
+    while (to_host_.empty()) sc_core::wait(to_host_event_);
+    PacketPtr pkt = std::move(to_host_.front());
+    to_host_.pop_front();
+    ::tlm::tlm_generic_payload t;
+    t.set_write();
+    t.set_address(tlm::kHostReceiveBuffer +
+                  static_cast<std::uint64_t>(pkt->msg_index) * static_cast<std::uint64_t>(p_.packet_size));
+    t.set_data_ptr(scratch.data());
+    t.set_data_length(static_cast<unsigned>(pkt->payload_bytes));
+    t.set_streaming_width(static_cast<unsigned>(pkt->payload_bytes));
+    t.set_response_status(::tlm::TLM_INCOMPLETE_RESPONSE);
+    int& done = arrived_packets_[pkt->message];
+    ++done;
+    tlm::CompletionExtension ext;
+    const bool completes = done == pkt->msg_packets;
+    if (completes) {
+      arrived_packets_.erase(pkt->message);
+      ext.message = pkt->message;
+      ext.src = pkt->src;
+      ext.bytes = static_cast<std::uint32_t>(pkt->msg_bytes);
+      ext.dma_in_done = pkt->dma_in_done;
+      ext.ns_done = pkt->ns_done;
+      ext.arrived = pkt->arrived;
+      ext.nr_done = pkt->nr_done;
+      t.set_extension(&ext);
+    }
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    dma->b_transport(t, delay);
+    if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+    if (completes) t.clear_extension(&ext);
+    if (t.is_response_error())
+      throw std::runtime_error(std::string(name()) + ": receive DMA write failed: " + t.get_response_string());
+    ++ctx_.node_progress;
+    release(pkt.get());
+  }
+}
+
+void NetworkInterface::link_tick() {
+  const Cycle now = ctx_.clock.now();
+  if (now == last_tick_) return;
+  last_tick_ = now;
+  wake_.fired(now);
+  bool active = false;
+  Cycle next = UINT64_MAX;
+  while (!handoff_.empty() && handoff_.front().first <= now) {
+    injector_.push(std::move(handoff_.front().second));
+    handoff_.pop_front();
+  }
+  if (!handoff_.empty()) next = handoff_.front().first;
+  if (out.size() > 0 && injector_.step(*out.operator->(), now, next)) active = true;
+  if (in.size() > 0 && assembler_.step(*in.operator->(), now, next, [&](const PacketPtr& p, Cycle at) {
+        p->arrived = at;
+        ctx_.on_delivered(*p, id_, at);
+        held_[p.get()] = Held{1, p->length, true, p};
+        change_occupancy(+p->length);
+        ++stats_.packets_received;
+        work_.push_back(Work{true, p});
+        work_event_.notify(sc_core::SC_ZERO_TIME);
+      }))
+    active = true;
+  if (active) next = now + 1;
+  if (next != UINT64_MAX) wake_.at(next);
+}
+
+std::string NetworkInterface::describe() const {
+  std::string s = std::string(name()) + ": " + std::to_string(jobs_.size()) + " descriptors, " +
+                  std::to_string(work_.size()) + " firmware items, " + std::to_string(to_host_.size()) +
+                  " packets waiting for DMA to host, " + std::to_string(occupancy_) + " flits in NI memory; link: " +
+                  injector_.describe();
+  if (assembler_.receiving()) s += ", " + assembler_.describe();
+  return s;
+}
+
+}  // namespace wormcast::rtl

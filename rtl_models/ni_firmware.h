@@ -1,0 +1,55 @@
+// Firmware of the NI coprocessor (seed000 §2.3–2.4, seed002 §2). The NI
+// processor runs one firmware handler at a time; handlers act through the
+// NiFirmwareApi, whose calls take the modelled time (t_ns per packet copy
+// sent). Conventional firmware (this file) sends each outgoing packet to its
+// destination and hands every received packet to the host; smart firmware
+// (FCFS/FPFS forwarding, the multicast issues) plugs in through the same
+// interface.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "rtl_models/packet.h"
+
+namespace wormcast::rtl {
+
+class NiFirmwareApi {
+ public:
+  virtual ~NiFirmwareApi() = default;
+  virtual NodeId node() const = 0;
+  // Send a copy of `pkt` to `dest`: costs t_ns of NI processor time, then the
+  // copy joins the link's injection queue.
+  virtual void send_copy(const PacketPtr& pkt, NodeId dest) = 0;
+  // Start the DMA of a received packet into host memory (no processor time;
+  // the receive DMA engine works in parallel).
+  virtual void deliver_to_host(const PacketPtr& pkt) = 0;
+};
+
+class NiFirmware {
+ public:
+  virtual ~NiFirmware() = default;
+  virtual std::string kind() const = 0;
+  // A packet of an outgoing message has reached the send queue.
+  virtual void on_send_queue(NiFirmwareApi& api, const PacketPtr& pkt) = 0;
+  // A packet has arrived in the receive queue; t_nr has been charged.
+  virtual void on_receive(NiFirmwareApi& api, const PacketPtr& pkt) = 0;
+};
+
+// Conventional NI: no forwarding; hosts do all multicast work.
+class ConventionalFirmware : public NiFirmware {
+ public:
+  std::string kind() const override { return "conventional"; }
+  void on_send_queue(NiFirmwareApi& api, const PacketPtr& pkt) override {
+    if (pkt->header.kind == HeaderKind::unicast) {
+      api.send_copy(pkt, pkt->header.dest);
+    } else {
+      for (NodeId d : pkt->header.dests) api.send_copy(pkt, d);   // separate addressing
+    }
+  }
+  void on_receive(NiFirmwareApi& api, const PacketPtr& pkt) override { api.deliver_to_host(pkt); }
+};
+
+std::unique_ptr<NiFirmware> make_firmware(const std::string& kind);
+
+}  // namespace wormcast::rtl
