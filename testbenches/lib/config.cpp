@@ -86,6 +86,10 @@ void YamlParamReader::time_ps(const char* key, std::uint64_t& v, const char*, st
   })
 }
 
+void YamlParamReader::bandwidth(const char* key, double& v, const char*) {
+  WORMCAST_READ({ v = parse_bandwidth(raw); })
+}
+
 void YamlParamReader::integer(const char* key, std::int64_t& v, const char*, const char*, std::int64_t min,
                               std::int64_t max) {
   WORMCAST_READ({
@@ -204,6 +208,9 @@ void ParamLister::flits(const char* key, int& v, const char* desc, int, int) {
 void ParamLister::time_ps(const char* key, std::uint64_t& v, const char* desc, std::uint64_t) {
   add(key, "time", format_time_ps(v), "", desc);
 }
+void ParamLister::bandwidth(const char* key, double& v, const char* desc) {
+  add(key, "bandwidth", format_bandwidth(v), "", desc);
+}
 void ParamLister::integer(const char* key, std::int64_t& v, const char* unit, const char* desc, std::int64_t,
                           std::int64_t) {
   add(key, "integer", std::to_string(v), unit, desc);
@@ -244,5 +251,6 @@ nlohmann::json& JsonParamWriter::cur() {
 void JsonParamWriter::time_ps(const char* key, std::uint64_t& v, const char*, std::uint64_t) {
   cur()[key] = format_time_ps(v);
 }
+void JsonParamWriter::bandwidth(const char* key, double& v, const char*) { cur()[key] = format_bandwidth(v); }
 
 }  // namespace wormcast::tb

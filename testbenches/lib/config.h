@@ -37,6 +37,7 @@ class YamlParamReader : public ParamVisitor {
   void cycles(const char* key, Cycle& v, const char* desc, Cycle min, Cycle max) override;
   void flits(const char* key, int& v, const char* desc, int min, int max) override;
   void time_ps(const char* key, std::uint64_t& v, const char* desc, std::uint64_t min) override;
+  void bandwidth(const char* key, double& v, const char* desc) override;
   void integer(const char* key, std::int64_t& v, const char* unit, const char* desc, std::int64_t min,
                std::int64_t max) override;
   void count(const char* key, int& v, const char* desc, int min, int max) override;
@@ -81,6 +82,7 @@ class ParamLister : public ParamVisitor {
   void cycles(const char* key, Cycle& v, const char* desc, Cycle, Cycle) override;
   void flits(const char* key, int& v, const char* desc, int, int) override;
   void time_ps(const char* key, std::uint64_t& v, const char* desc, std::uint64_t) override;
+  void bandwidth(const char* key, double& v, const char* desc) override;
   void integer(const char* key, std::int64_t& v, const char* unit, const char* desc, std::int64_t,
                std::int64_t) override;
   void count(const char* key, int& v, const char* desc, int, int) override;
@@ -106,6 +108,7 @@ class JsonParamWriter : public ParamVisitor {
   void cycles(const char* key, Cycle& v, const char*, Cycle, Cycle) override { cur()[key] = v; }
   void flits(const char* key, int& v, const char*, int, int) override { cur()[key] = v; }
   void time_ps(const char* key, std::uint64_t& v, const char*, std::uint64_t) override;
+  void bandwidth(const char* key, double& v, const char*) override;
   void integer(const char* key, std::int64_t& v, const char*, const char*, std::int64_t, std::int64_t) override {
     cur()[key] = v;
   }

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace wormcast::tb {
@@ -118,6 +119,17 @@ std::string format_time_ps(std::uint64_t ps) {
   if (ps % 1000000 == 0) return std::to_string(ps / 1000000) + "us";
   if (ps % 1000 == 0) return std::to_string(ps / 1000) + "ns";
   return std::to_string(ps) + "ps";
+}
+
+std::string format_bandwidth(double b) {
+  const char* unit = "B/s";
+  double v = b;
+  if (b >= 1e9 && std::fmod(b, 1e7) == 0) { v = b / 1e9; unit = "GB/s"; }
+  else if (b >= 1e6) { v = b / 1e6; unit = "MB/s"; }
+  else if (b >= 1e3) { v = b / 1e3; unit = "kB/s"; }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g%s", v, unit);
+  return buf;
 }
 
 }  // namespace wormcast::tb

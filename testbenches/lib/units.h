@@ -24,5 +24,6 @@ double parse_bandwidth(const std::string& text);
 double parse_real(const std::string& text, bool percent_ok);
 std::int64_t parse_integer(const std::string& text);
 std::string format_time_ps(std::uint64_t ps);
+std::string format_bandwidth(double bytes_per_s);   // "266MB/s"
 
 }  // namespace wormcast::tb
