@@ -24,11 +24,26 @@ void ExperimentConfig::visit(ParamVisitor& v) {
   v.begin_section("link", "links");
   link.visit(v);
   v.end_section();
-  v.begin_section("endpoint", "node attachment");
+  v.begin_section("node", "node model");
+  node.visit(v);
+  v.end_section();
+  v.begin_section("endpoint", "packet endpoint (node.model endpoint)");
   endpoint.visit(v);
   v.end_section();
-  v.begin_section("traffic", "synthetic unicast traffic");
+  v.begin_section("host", "host processor (node.model host_ni)");
+  host.visit(v);
+  v.end_section();
+  v.begin_section("iobus", "host I/O bus (node.model host_ni)");
+  iobus.visit(v);
+  v.end_section();
+  v.begin_section("ni", "NI coprocessor (node.model host_ni)");
+  ni.visit(v);
+  v.end_section();
+  v.begin_section("traffic", "synthetic traffic: packets (endpoint) or messages (host_ni)");
   traffic.visit(v);
+  v.end_section();
+  v.begin_section("message", "messages (node.model host_ni)");
+  message.visit(v);
   v.end_section();
   v.begin_section("sim", "run control");
   sim.visit(v);
@@ -37,7 +52,14 @@ void ExperimentConfig::visit(ParamVisitor& v) {
 
 void ExperimentConfig::validate() const {
   const std::string where = source_file.empty() ? std::string("configuration") : source_file;
-  if (traffic.packet_size > sw.buffer_flits)
+  if (node.model == "host_ni" && ni.packet_size + ni.header_flits > sw.buffer_flits)
+    throw ConfigError(where + ": ni.packet_size + ni.header_flits (" + std::to_string(ni.packet_size + ni.header_flits) +
+                      " flits) exceeds switch.buffer (" + std::to_string(sw.buffer_flits) +
+                      " flits): a packet must fit completely in an input buffer (seed000 §2.2)");
+  if (node.model == "host_ni" && ni.packet_size + ni.header_flits > ni.receive_queue)
+    throw ConfigError(where + ": ni.receive_queue (" + std::to_string(ni.receive_queue) +
+                      " flits) is smaller than one packet");
+  if (node.model == "endpoint" && traffic.packet_size > sw.buffer_flits)
     throw ConfigError(where + ": traffic.packet_size (" + std::to_string(traffic.packet_size) +
                       " flits) exceeds switch.buffer (" + std::to_string(sw.buffer_flits) +
                       " flits): a packet must fit completely in an input buffer (seed000 §2.2)");

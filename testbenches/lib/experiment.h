@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "rtl_models/endpoint.h"
+#include "rtl_models/host_processor.h"
+#include "rtl_models/io_bus.h"
+#include "rtl_models/network_interface.h"
 #include "rtl_models/link.h"
 #include "rtl_models/switch.h"
 #include "rtl_models/traffic.h"
@@ -44,6 +47,22 @@ struct RoutingSection {
   }
 };
 
+struct NodeSection {
+  std::string model = "endpoint";
+  void visit(ParamVisitor& v) {
+    v.choice("model", model, {"endpoint", "host_ni"},
+             "what sits at each node: endpoint (packet source/sink at the link) or host_ni "
+             "(host processor + I/O bus + NI coprocessor, message traffic)");
+  }
+};
+
+struct MessageSection {
+  int size = 128;   // bytes (= flits) per message
+  void visit(ParamVisitor& v) {
+    v.flits("size", size, "message length (node.model host_ni); 1 flit = 1 byte, split into ni.packet_size packets");
+  }
+};
+
 struct SimSection {
   Cycle warmup = 10000;
   Cycle measure = 50000;
@@ -67,8 +86,13 @@ struct ExperimentConfig {
   RoutingSection routing;
   rtl::SwitchParams sw;
   rtl::LinkParams link;
+  NodeSection node;
   rtl::EndpointParams endpoint;
+  rtl::HostParams host;
+  rtl::IoBusParams iobus;
+  rtl::NiParams ni;
   rtl::TrafficParams traffic;
+  MessageSection message;
   SimSection sim;
   std::string source_file;   // not a parameter: where it was loaded from
 

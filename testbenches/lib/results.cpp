@@ -92,6 +92,29 @@ void print_summary(const nlohmann::json& j, std::ostream& os) {
   } else {
     row("packet latency", "no measured packets");
   }
+  if (m.contains("messages")) {
+    const auto& mm = m.at("messages");
+    const auto& ml = mm.at("latency_cycles");
+    row("messages sent / received", fmt::format("{} / {}", mm.value("sent", 0), mm.value("received", 0)));
+    if (ml.value("count", 0) > 0) {
+      row("message latency mean (cycles)", fmt::format("{:.2f}  ({:.3f} us)", ml.value("mean", 0.0), ml.value("mean_us", 0.0)));
+      row("message latency p50/p95/p99/max", fmt::format("{} / {} / {} / {}", ml.value("p50", 0), ml.value("p95", 0),
+                                                        ml.value("p99", 0), ml.value("max", 0)));
+      const auto& b = mm.at("breakdown_mean_cycles");
+      row("  host send / I/O bus / NI send", fmt::format("{:.1f} / {:.1f} / {:.1f}", b.value("host_send", 0.0),
+                                                          b.value("io_bus_send", 0.0), b.value("ni_send", 0.0)));
+      row("  network", fmt::format("{:.1f}", b.value("network", 0.0)));
+      row("  NI receive / I/O bus / host receive",
+          fmt::format("{:.1f} / {:.1f} / {:.1f}", b.value("ni_receive", 0.0), b.value("io_bus_receive", 0.0),
+                      b.value("host_receive", 0.0)));
+    }
+    const auto& nd = m.at("nodes");
+    row("host / NI busy, I/O bus util (mean)",
+        fmt::format("{:.3f} / {:.3f}, {:.3f}", nd["host_busy_fraction"].value("mean", 0.0),
+                    nd["ni_busy_fraction"].value("mean", 0.0), nd["io_bus_utilization"].value("mean", 0.0)));
+    row("NI memory peak / mean (flits)", fmt::format("{} / {:.1f}", nd["ni_memory_flits"].value("peak", 0),
+                                                      nd["ni_memory_flits"].value("time_weighted_mean", 0.0)));
+  }
   row("saturated", m.value("saturated", false) ? "yes (measured packets not all delivered in time)" : "no");
   row("link utilization mean / max", fmt::format("{:.3f} / {:.3f}", m["link_utilization"].value("mean", 0.0),
                                                   m["link_utilization"].value("max", 0.0)));

@@ -12,6 +12,7 @@
 
 #include "rtl_models/kernel.h"
 #include "rtl_models/sim_context.h"
+#include "testbenches/lib/message_traffic.h"
 #include "topologies/elaborator.h"
 #include "topologies/topology_io.h"
 
@@ -89,14 +90,32 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
   topo::NetworkParams np;
   np.sw = cfg.sw;
   np.link = cfg.link;
+  np.node_model = cfg.node.model;
   np.endpoint = cfg.endpoint;
+  np.host = cfg.host;
+  np.bus = cfg.iobus;
+  np.ni = cfg.ni;
   np.selection = topo::parse_selection(cfg.routing.selection);
   np.watchdog = cfg.sim.watchdog;
   topo::Network net("net", topology, routing, np, ctx, run_rng);
+  const bool host_ni = cfg.node.model == "host_ni";
   for (auto& ep : net.endpoints)
     ep->set_source(std::make_unique<rtl::SyntheticSource>(
         cfg.traffic, ep->id(), topology.num_nodes(),
         run_rng.fork(0x7100000000ULL + static_cast<std::uint64_t>(ep->id()))));
+  std::vector<std::shared_ptr<MessageTrafficProgram>> programs;
+  for (auto& node : net.nodes) {
+    const auto id = static_cast<std::uint64_t>(node->host.node());
+    auto prog = std::make_shared<MessageTrafficProgram>(cfg.traffic, cfg.message.size, node->host.node(),
+                                                        topology.num_nodes(), run_rng.fork(0x7200000000ULL + id));
+    programs.push_back(prog);
+    node->host.set_program([prog](rtl::HostApi& h) { (*prog)(h); });
+  }
+  // Work measured in the window that has not completed yet.
+  auto measured_pending = [&] {
+    return host_ni ? ctx.msg_stats.measured_delivered < ctx.msg_stats.measured_expected
+                   : ctx.stats.measured_delivered < ctx.stats.measured_created;
+  };
 
   sc_core::sc_trace_file* tf = nullptr;
   if (!opt.vcd_path.empty()) {
@@ -141,17 +160,17 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
     spdlog::debug("cycle {}: measurement window closed, {} of {} measured packets delivered", now,
                   ctx.stats.measured_delivered, ctx.stats.measured_created);
     // Keep the load on until every measured packet has arrived.
-    while (!net.watchdog().tripped() && ctx.stats.measured_delivered < ctx.stats.measured_created && now < hard_end)
+    while (!net.watchdog().tripped() && measured_pending() && now < hard_end)
       advance_to(std::min(hard_end, now + 1000));
-    saturated = ctx.stats.measured_delivered < ctx.stats.measured_created;
+    saturated = measured_pending();
     // Stop creating packets and drain what is left, so every packet can be
     // checked for delivery.
     spdlog::debug("cycle {}: measured packets {}; stopping packet creation, draining {} packets", now,
                   saturated ? "NOT all delivered (saturated)" : "all delivered", ctx.ledger.outstanding());
     for (auto& ep : net.endpoints) ep->stop_creating_at(now);
-    while (!net.watchdog().tripped() && ctx.ledger.outstanding() > 0 && now < hard_end)
-      advance_to(std::min(hard_end, now + 1000));
-    drained = ctx.ledger.outstanding() == 0;
+    for (auto& prog : programs) prog->stop_at(now);
+    while (!net.watchdog().tripped() && !ctx.idle() && now < hard_end) advance_to(std::min(hard_end, now + 1000));
+    drained = ctx.idle();
     spdlog::debug("cycle {}: {}", now, drained ? "network drained" : "drain limit reached");
   } catch (const std::exception& e) {
     error = e.what();
@@ -214,7 +233,46 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
   for (const auto& s : net.switches)
     for (int p = 0; p < s->ports(); ++p) peak = std::max(peak, s->buffer(p).peak_occupancy());
   m["input_buffer_peak_flits"] = peak;
+  if (host_ni) {
+    auto& mm = m["messages"];
+    const double n = static_cast<double>(std::max<std::uint64_t>(1, ctx.msg_stats.measured_delivered));
+    mm["sent"] = ctx.msg_stats.created;
+    mm["received"] = ctx.msg_stats.delivered;
+    mm["measured_expected"] = ctx.msg_stats.measured_expected;
+    mm["measured_received"] = ctx.msg_stats.measured_delivered;
+    mm["latency_cycles"] = summarize(ctx.msg_stats.latency, us);
+    mm["breakdown_mean_cycles"] = {{"host_send", ctx.msg_stats.host_send / n},
+                                   {"io_bus_send", ctx.msg_stats.io_bus_send / n},
+                                   {"ni_send", ctx.msg_stats.ni_send / n},
+                                   {"network", ctx.msg_stats.network / n},
+                                   {"ni_receive", ctx.msg_stats.ni_receive / n},
+                                   {"io_bus_receive", ctx.msg_stats.io_bus_receive / n},
+                                   {"host_receive", ctx.msg_stats.host_receive / n}};
+    double host_sum = 0, host_max = 0, ni_sum = 0, ni_max = 0, bus_sum = 0, bus_max = 0, occ_sum = 0;
+    int ni_peak = 0;
+    const double cyc = std::max<double>(1.0, static_cast<double>(now));
+    for (const auto& node : net.nodes) {
+      const double h = static_cast<double>(node->host.busy_cycles()) / cyc;
+      const rtl::NiStats st = node->ni.stats();
+      const double b = static_cast<double>(st.busy) / cyc;
+      const double u = static_cast<double>(node->bus.busy_cycles()) / cyc;
+      host_sum += h;
+      host_max = std::max(host_max, h);
+      ni_sum += b;
+      ni_max = std::max(ni_max, b);
+      bus_sum += u;
+      bus_max = std::max(bus_max, u);
+      occ_sum += st.occupancy_integral / cyc;
+      ni_peak = std::max(ni_peak, st.peak_flits);
+    }
+    const double nn = std::max<double>(1.0, static_cast<double>(net.nodes.size()));
+    m["nodes"] = {{"host_busy_fraction", {{"mean", host_sum / nn}, {"max", host_max}}},
+                  {"ni_busy_fraction", {{"mean", ni_sum / nn}, {"max", ni_max}}},
+                  {"io_bus_utilization", {{"mean", bus_sum / nn}, {"max", bus_max}}},
+                  {"ni_memory_flits", {{"peak", ni_peak}, {"time_weighted_mean", occ_sum / nn}}}};
+  }
   j["invariants"] = {{"exactly_once_checked_per_delivery", true},
+                     {"messages_outstanding_at_end", ctx.messages.outstanding()},
                      {"all_packets_delivered", drained},
                      {"packets_outstanding_at_end", ctx.ledger.outstanding()},
                      {"flits_injected", ctx.flits.injected},
