@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 #include <systemc>
 
+#include <spdlog/spdlog.h>
+
 #include <cstdlib>
 
 int main(int argc, char* argv[]) {
@@ -11,4 +13,7 @@ int main(int argc, char* argv[]) {
   return sc_core::sc_elab_and_sim(argc, argv);
 }
 
-int sc_main(int argc, char* argv[]) { return Catch::Session().run(argc, argv); }
+int sc_main(int argc, char* argv[]) {
+  spdlog::set_level(spdlog::level::warn);   // runs log progress at info
+  return Catch::Session().run(argc, argv);
+}

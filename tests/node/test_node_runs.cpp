@@ -1,0 +1,80 @@
+// Whole runs with the host/NI node model: invariants under load, message
+// metrics, and configuration errors.
+#include <catch2/catch.hpp>
+
+#include "testbenches/lib/runner.h"
+
+using namespace wormcast;
+using namespace wormcast::tb;
+
+namespace {
+ExperimentConfig node_cfg(double load) {
+  ExperimentConfig cfg;
+  cfg.node.model = "host_ni";
+  cfg.traffic.load = load;
+  cfg.sim.warmup = 5000;
+  cfg.sim.measure = 40000;
+  return cfg;
+}
+}  // namespace
+
+TEST_CASE("host/NI runs deliver every message exactly once under load") {
+  for (int variant = 0; variant < 4; ++variant) {
+    ExperimentConfig cfg = node_cfg(0.01);
+    if (variant == 1) cfg.message.size = 700;              // multi-packet messages
+    if (variant == 2) { cfg.ni.t_ns = 200; cfg.ni.t_nr = 200; cfg.traffic.load = 0.03; }   // R = 5
+    if (variant == 3) { cfg.ni.receive_queue = 128; cfg.ni.send_queue = 1; cfg.message.size = 512; }   // tight NI memory
+    INFO("variant " << variant);
+    const RunResult r = run_experiment(cfg, RunOptions{});
+    INFO(r.error);
+    REQUIRE(r.ok);
+    const auto& inv = r.json.at("invariants");
+    CHECK(inv.at("all_packets_delivered").get<bool>());
+    CHECK(inv.at("messages_outstanding_at_end") == 0);
+    CHECK(inv.at("flits_conserved").get<bool>());
+    const auto& mm = r.json.at("metrics").at("messages");
+    CHECK(mm.at("sent").get<std::uint64_t>() > 20);
+    CHECK(mm.at("sent") == mm.at("received"));
+    CHECK(mm.at("measured_received") == mm.at("measured_expected"));
+    // Breakdown components add up to the mean latency.
+    double sum = 0;
+    for (auto& [k, v] : mm.at("breakdown_mean_cycles").items()) sum += v.get<double>();
+    CHECK(sum == Approx(mm.at("latency_cycles").at("mean").get<double>()));
+  }
+}
+
+TEST_CASE("at low load the message latency approaches the zero-load sum") {
+  ExperimentConfig cfg = node_cfg(0.002);
+  cfg.sim.measure = 200000;
+  const RunResult r = run_experiment(cfg, RunOptions{});
+  REQUIRE(r.ok);
+  const auto& lat = r.json.at("metrics").at("messages").at("latency_cycles");
+  // Zero load: 4 * 1000 + 2 * 97 + (1 + 1 + 3H + 127), H = 1..5 switches on this network.
+  CHECK(lat.at("min").get<int>() >= 4000 + 194 + 129 + 3);
+  CHECK(lat.at("p50").get<int>() <= 4000 + 194 + 129 + 15);
+}
+
+TEST_CASE("node-model configuration errors") {
+  SECTION("packet larger than the switch input buffer") {
+    CHECK_THROWS_WITH(load_experiment("", {{"node.model", "host_ni"}, {"ni.packet_size", "700"}}),
+                      Catch::Contains("ni.packet_size") && Catch::Contains("switch.buffer"));
+  }
+  SECTION("negative overhead") {
+    CHECK_THROWS_WITH(load_experiment("", {{"ni.t_ns", "-5"}}),
+                      Catch::Contains("--set ni.t_ns=-5") && Catch::Contains("non-negative"));
+    CHECK_THROWS_WITH(load_experiment("", {{"host.t_hs", "-1us"}}), Catch::Contains("host.t_hs"));
+  }
+  SECTION("zero-length message") {
+    CHECK_THROWS_WITH(load_experiment("", {{"message.size", "0"}}),
+                      Catch::Contains("message.size") && Catch::Contains("out of range"));
+  }
+  SECTION("bad bandwidth") {
+    CHECK_THROWS_WITH(load_experiment("", {{"iobus.bandwidth", "fast"}}), Catch::Contains("iobus.bandwidth"));
+    CHECK_THROWS_WITH(load_experiment("", {{"iobus.bandwidth", "0MB/s"}}), Catch::Contains("positive"));
+  }
+  SECTION("overheads written as times are converted with the clock") {
+    const auto cfg = load_experiment("", {{"host.t_hs", "5us"}, {"ni.t_ns", "2.5us"}});
+    CHECK(cfg.host.t_hs == 1000);
+    CHECK(cfg.ni.t_ns == 500);
+  }
+}
