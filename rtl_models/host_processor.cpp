@@ -41,12 +41,7 @@ std::uint64_t HostProcessor::send(NodeId dest, int bytes) {
   d.bytes = static_cast<std::uint32_t>(bytes);
   d.host_addr = 0x1000'0000ULL;
   ::tlm::tlm_generic_payload t;
-  t.set_write();
-  t.set_address(tlm::kRegSendDoorbell);
-  t.set_data_ptr(reinterpret_cast<unsigned char*>(&d));
-  t.set_data_length(sizeof d);
-  t.set_streaming_width(sizeof d);
-  t.set_response_status(::tlm::TLM_INCOMPLETE_RESPONSE);
+  tlm::prepare(t, ::tlm::TLM_WRITE_COMMAND, tlm::kRegSendDoorbell, &d, sizeof d);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   ni->b_transport(t, delay);
   if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);

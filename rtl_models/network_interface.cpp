@@ -111,12 +111,9 @@ void NetworkInterface::send_dma_thread() {
       while (send_queue_packets_ >= p_.send_queue) sc_core::wait(send_space_event_);
       const int bytes = std::min(p_.packet_size, total - i * p_.packet_size);
       ::tlm::tlm_generic_payload t;
-      t.set_read();
-      t.set_address(job.d.host_addr + static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(p_.packet_size));
-      t.set_data_ptr(scratch.data());
-      t.set_data_length(static_cast<unsigned>(bytes));
-      t.set_streaming_width(static_cast<unsigned>(bytes));
-      t.set_response_status(::tlm::TLM_INCOMPLETE_RESPONSE);
+      tlm::prepare(t, ::tlm::TLM_READ_COMMAND,
+                   job.d.host_addr + static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(p_.packet_size),
+                   scratch.data(), static_cast<unsigned>(bytes));
       sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
       dma->b_transport(t, delay);
       if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
@@ -203,13 +200,10 @@ void NetworkInterface::receive_dma_thread() {
     PacketPtr pkt = std::move(to_host_.front());
     to_host_.pop_front();
     ::tlm::tlm_generic_payload t;
-    t.set_write();
-    t.set_address(tlm::kHostReceiveBuffer +
-                  static_cast<std::uint64_t>(pkt->msg_index) * static_cast<std::uint64_t>(p_.packet_size));
-    t.set_data_ptr(scratch.data());
-    t.set_data_length(static_cast<unsigned>(pkt->payload_bytes));
-    t.set_streaming_width(static_cast<unsigned>(pkt->payload_bytes));
-    t.set_response_status(::tlm::TLM_INCOMPLETE_RESPONSE);
+    tlm::prepare(t, ::tlm::TLM_WRITE_COMMAND,
+                 tlm::kHostReceiveBuffer +
+                     static_cast<std::uint64_t>(pkt->msg_index) * static_cast<std::uint64_t>(p_.packet_size),
+                 scratch.data(), static_cast<unsigned>(pkt->payload_bytes));
     int& done = arrived_packets_[pkt->message];
     ++done;
     tlm::CompletionExtension ext;

@@ -55,11 +55,7 @@ struct UserCpu : sc_core::sc_module {
   }
   void transact(bool write, std::uint64_t addr, void* data, unsigned len) {
     tlm::tlm_generic_payload t;
-    if (write) t.set_write(); else t.set_read();
-    t.set_address(addr);
-    t.set_data_ptr(static_cast<unsigned char*>(data));
-    t.set_data_length(len);
-    t.set_streaming_width(len);
+    wtlm::prepare(t, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, data, len);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     ni->b_transport(t, delay);
     if (t.is_response_error()) {
@@ -102,12 +98,8 @@ int sc_main(int argc, char* argv[]) {
   rtl::SimContext ctx(5000);
 
   // One 2-port switch; node 0 on port 0, node 1 on port 1.
-  topo::Topology t;
-  t.ports_per_switch = 2;
-  t.ports.assign(1, std::vector<topo::PortPeer>(2));
-  t.ports[0][0] = {topo::PeerKind::node, 0, -1};
-  t.ports[0][1] = {topo::PeerKind::node, 1, -1};
-  t.node_attach = {{0, 0}, {0, 1}};
+  auto t = topo::Topology::empty(1, 2, "one switch, two nodes");
+  t.attach(0, 0, 0).attach(1, 0, 1);
   auto routing = std::make_shared<const topo::UpDownRouting>(t);
   rtl::SwitchParams sp;
   rtl::Switch sw("switch", 0, 2, sp, ctx, [&](int id) -> std::unique_ptr<rtl::Decoder> {

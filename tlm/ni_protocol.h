@@ -42,6 +42,18 @@ struct NiStatus {
   std::uint32_t firmware_busy = 0;
 };
 
+// Fill a generic payload for a plain (non-streaming, no byte-enable) access.
+inline void prepare(::tlm::tlm_generic_payload& t, ::tlm::tlm_command cmd, std::uint64_t addr, void* data,
+                    unsigned len) {
+  t.set_command(cmd);
+  t.set_address(addr);
+  t.set_data_ptr(static_cast<unsigned char*>(data));
+  t.set_data_length(len);
+  t.set_streaming_width(len);
+  t.set_byte_enable_ptr(nullptr);
+  t.set_response_status(::tlm::TLM_INCOMPLETE_RESPONSE);
+}
+
 // Multicast header handed from host software to the NI with a send descriptor
 // (the destination set; the multicast issues add their encodings here).
 class MulticastHeaderExtension : public ::tlm::tlm_extension<MulticastHeaderExtension> {

@@ -303,6 +303,27 @@ std::vector<NodeId> Topology::nodes_at(SwitchId s) const {
   return out;
 }
 
+Topology Topology::empty(int switches, int ports, std::string description) {
+  Topology t;
+  t.ports_per_switch = ports;
+  t.ports.assign(static_cast<std::size_t>(switches), std::vector<PortPeer>(static_cast<std::size_t>(ports)));
+  t.description = std::move(description);
+  return t;
+}
+
+Topology& Topology::connect(SwitchId a, PortId pa, SwitchId b, PortId pb) {
+  ports.at(static_cast<std::size_t>(a)).at(static_cast<std::size_t>(pa)) = {PeerKind::switch_port, b, pb};
+  ports.at(static_cast<std::size_t>(b)).at(static_cast<std::size_t>(pb)) = {PeerKind::switch_port, a, pa};
+  return *this;
+}
+
+Topology& Topology::attach(NodeId n, SwitchId s, PortId p) {
+  ports.at(static_cast<std::size_t>(s)).at(static_cast<std::size_t>(p)) = {PeerKind::node, n, -1};
+  if (static_cast<int>(node_attach.size()) <= n) node_attach.resize(static_cast<std::size_t>(n) + 1);
+  node_attach[static_cast<std::size_t>(n)] = {s, p};
+  return *this;
+}
+
 bool Topology::connected() const {
   if (num_switches() == 0) return false;
   const std::vector<char> seen = reachable_from(*this, 0);

@@ -47,6 +47,14 @@ struct Topology {
   std::vector<PortRef> node_attach;           // node id -> (switch, port)
   std::string description;                    // how it was made (generator + params, or file)
 
+  // Building by hand (tests, examples, users' own networks in code):
+  // `switches` switches of `ports` open ports; then connect and attach.
+  static Topology empty(int switches, int ports, std::string description = "built in code");
+  // Full-duplex link: switch a port pa <-> switch b port pb.
+  Topology& connect(SwitchId a, PortId pa, SwitchId b, PortId pb);
+  // Node n on switch s port p (node ids must end up 0..N-1).
+  Topology& attach(NodeId n, SwitchId s, PortId p);
+
   int num_switches() const { return static_cast<int>(ports.size()); }
   int num_nodes() const { return static_cast<int>(node_attach.size()); }
   const PortPeer& peer(SwitchId s, PortId p) const { return ports.at(s).at(p); }

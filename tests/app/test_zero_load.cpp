@@ -8,28 +8,14 @@
 #include "rtl_models/kernel.h"
 #include "testbenches/lib/runner.h"
 #include "topologies/elaborator.h"
+#include "../node/node_fixture.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;
 
 namespace {
 
-// Chain sw0 - sw1 - sw2 (k = 4): node0 and node3 on sw0, node2 on sw1, node1 on sw2.
-topo::Topology chain() {
-  topo::Topology t;
-  t.ports_per_switch = 4;
-  t.ports.assign(3, std::vector<topo::PortPeer>(4));
-  auto link = [&](int a, int pa, int b, int pb) {
-    t.ports[a][pa] = {topo::PeerKind::switch_port, b, pb};
-    t.ports[b][pb] = {topo::PeerKind::switch_port, a, pa};
-  };
-  link(0, 0, 1, 0);
-  link(1, 1, 2, 0);
-  t.node_attach = {{0, 1}, {2, 1}, {1, 2}, {0, 2}};
-  for (int n = 0; n < 4; ++n) t.ports[t.node_attach[n].sw][t.node_attach[n].port] = {topo::PeerKind::node, n, -1};
-  t.validate();
-  return t;
-}
+topo::Topology chain() { return test::chain3(); }
 
 struct Timing { Cycle route, xbar, link; int length; };
 

@@ -11,17 +11,9 @@ namespace wormcast::test {
 
 // sw0 - sw1 - sw2 (k = 4): node0, node3 on sw0; node2 on sw1; node1 on sw2.
 inline topo::Topology chain3() {
-  topo::Topology t;
-  t.ports_per_switch = 4;
-  t.ports.assign(3, std::vector<topo::PortPeer>(4));
-  auto link = [&](int a, int pa, int b, int pb) {
-    t.ports[a][pa] = {topo::PeerKind::switch_port, b, pb};
-    t.ports[b][pb] = {topo::PeerKind::switch_port, a, pa};
-  };
-  link(0, 0, 1, 0);
-  link(1, 1, 2, 0);
-  t.node_attach = {{0, 1}, {2, 1}, {1, 2}, {0, 2}};
-  for (int n = 0; n < 4; ++n) t.ports[t.node_attach[n].sw][t.node_attach[n].port] = {topo::PeerKind::node, n, -1};
+  auto t = topo::Topology::empty(3, 4);
+  t.connect(0, 0, 1, 0).connect(1, 1, 2, 0);
+  t.attach(0, 0, 1).attach(1, 2, 1).attach(2, 1, 2).attach(3, 0, 2);
   t.validate();
   return t;
 }

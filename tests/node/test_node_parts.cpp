@@ -7,6 +7,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "node_fixture.h"
+#include "tlm/ni_protocol.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;
@@ -24,11 +25,7 @@ struct DmaMaster : sc_core::sc_module {
   void run() {
     sc_core::wait(clock.delay(at_));
     ::tlm::tlm_generic_payload t;
-    t.set_read();
-    t.set_address(0x1000);
-    t.set_data_ptr(data.data());
-    t.set_data_length(bytes_);
-    t.set_streaming_width(bytes_);
+    wormcast::tlm::prepare(t, ::tlm::TLM_READ_COMMAND, 0x1000, data.data(), bytes_);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     socket->b_transport(t, d);
     ok = t.is_response_ok();
@@ -86,11 +83,7 @@ TEST_CASE("host <-> NI over TLM: descriptor write, status read, errors") {
   n.host(0).set_program([&](HostApi&) {
     auto transact = [&](bool write, std::uint64_t addr, void* data, unsigned len, wormcast::tlm::MulticastHeaderExtension* ext) {
       ::tlm::tlm_generic_payload t;
-      if (write) t.set_write(); else t.set_read();
-      t.set_address(addr);
-      t.set_data_ptr(static_cast<unsigned char*>(data));
-      t.set_data_length(len);
-      t.set_streaming_width(len);
+      wormcast::tlm::prepare(t, write ? ::tlm::TLM_WRITE_COMMAND : ::tlm::TLM_READ_COMMAND, addr, data, len);
       if (ext) t.set_extension(ext);
       sc_core::sc_time d = sc_core::SC_ZERO_TIME;
       n.host(0).ni->b_transport(t, d);

@@ -17,25 +17,9 @@ using namespace wormcast::rtl;
 
 namespace {
 topo::Topology hand_topology() {
-  topo::Topology t;
-  t.ports_per_switch = 4;
-  t.ports.assign(3, std::vector<topo::PortPeer>(4));
-  auto link = [&](int a, int pa, int b, int pb) {
-    t.ports[a][pa] = {topo::PeerKind::switch_port, b, pb};
-    t.ports[b][pb] = {topo::PeerKind::switch_port, a, pa};
-  };
-  link(0, 0, 1, 0);
-  link(0, 1, 2, 0);
-  link(1, 1, 2, 1);
-  link(1, 3, 2, 3);
-  auto node = [&](int n, int s, int p) {
-    t.ports[s][p] = {topo::PeerKind::node, n, -1};
-    if (static_cast<int>(t.node_attach.size()) <= n) t.node_attach.resize(static_cast<std::size_t>(n + 1));
-    t.node_attach[static_cast<std::size_t>(n)] = {s, p};
-  };
-  node(0, 1, 2);
-  node(1, 2, 2);
-  node(2, 0, 2);
+  auto t = topo::Topology::empty(3, 4);
+  t.connect(0, 0, 1, 0).connect(0, 1, 2, 0).connect(1, 1, 2, 1).connect(1, 3, 2, 3);
+  t.attach(0, 1, 2).attach(1, 2, 2).attach(2, 0, 2);
   t.validate();
   return t;
 }

@@ -72,12 +72,8 @@ TEST_CASE("deadlock report names the switch buffer, the packet and what it waits
   SimContext ctx(5000);
   // One 2-port switch: node0 on port 0, node1 on port 1. The link toward
   // node1 starts with zero credits, so the packet is stuck inside the switch.
-  topo::Topology t;
-  t.ports_per_switch = 2;
-  t.ports.assign(1, std::vector<topo::PortPeer>(2));
-  t.ports[0][0] = {topo::PeerKind::node, 0, -1};
-  t.ports[0][1] = {topo::PeerKind::node, 1, -1};
-  t.node_attach = {{0, 0}, {0, 1}};
+  auto t = topo::Topology::empty(1, 2);
+  t.attach(0, 0, 0).attach(1, 0, 1);
   auto routing = std::make_shared<const topo::UpDownRouting>(t);
   Switch sw("sw", 0, 2, SwitchParams{}, ctx, [&](int id) -> std::unique_ptr<Decoder> {
     return std::make_unique<UpDownDecoder>("decoder", id, routing, PortSelection::deterministic, Rng(1));
