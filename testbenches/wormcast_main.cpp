@@ -3,6 +3,7 @@
 //   wormcast topo generate|show|export ...
 //   wormcast params
 //   wormcast bench
+//   wormcast sweep SWEEP.yaml [-j N] [--out DIR] [--dry-run] [--emit-jobs] [--force]
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -18,6 +19,7 @@
 #include "testbenches/lib/experiment.h"
 #include "testbenches/lib/results.h"
 #include "testbenches/lib/runner.h"
+#include "testbenches/lib/sweep.h"
 #include "topologies/topology_io.h"
 
 using namespace wormcast;
@@ -148,6 +150,18 @@ int sc_main(int argc, char* argv[]) {
   tb::BenchOptions bopt;
   bench->add_flag("--quick", bopt.quick, "short runs");
 
+  // sweep
+  auto* sweep = app.add_subcommand("sweep", "run a parameter sweep: grid x trials, in parallel processes, cached (docs/sweeps.md)");
+  std::string sweep_file;
+  tb::SweepOptions sopt;
+  sopt.jobs = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+  sweep->add_option("sweep", sweep_file, "sweep YAML file")->required();
+  sweep->add_option("-j,--jobs", sopt.jobs, "runs at once (default: number of CPUs)")->check(CLI::Range(1, 4096));
+  sweep->add_option("--out", sopt.out_dir, "output directory (default results/<sweep name>)");
+  sweep->add_flag("--dry-run", sopt.dry_run, "list the runs (parameters, seed, hash, cached or not); run nothing");
+  sweep->add_flag("--emit-jobs", sopt.emit_jobs, "print one shell command per run still to do (for GNU parallel); run nothing");
+  sweep->add_flag("--force", sopt.force, "rerun every run, ignoring cached results");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -186,6 +200,7 @@ int sc_main(int argc, char* argv[]) {
       return 0;
     }
     if (*bench) return tb::run_bench(bopt, std::cout);
+    if (*sweep) return tb::run_sweep(sweep_file, sopt, std::cout, std::cerr);
   } catch (const tb::ConfigError& e) {
     std::cerr << "wormcast: error: " << e.what() << "\n";
     return 1;

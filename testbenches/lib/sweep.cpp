@@ -1,0 +1,691 @@
+#include "testbenches/lib/sweep.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "testbenches/lib/results.h"
+#include "testbenches/lib/units.h"
+
+extern char** environ;
+
+namespace wormcast::tb {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
+
+std::string line_of(const std::string& file, const YAML::Node& n) {
+  return file + ":" + std::to_string(n.Mark().line + 1);
+}
+
+// A scalar sweep-file value (not a list, mapping or null).
+std::string scalar(const std::string& file, const YAML::Node& n, const std::string& key) {
+  if (!n || n.IsNull()) throw ConfigError(line_of(file, n) + ": " + key + ": missing value");
+  if (!n.IsScalar())
+    throw ConfigError(line_of(file, n) + ": " + key + ": expected a single value, found a " +
+                      (n.IsMap() ? "mapping" : "list"));
+  return n.Scalar();
+}
+
+std::int64_t integer_value(const std::string& file, const YAML::Node& n, const std::string& key, std::int64_t min,
+                           std::int64_t max) {
+  const std::string raw = scalar(file, n, key);
+  std::int64_t v = 0;
+  try {
+    v = parse_integer(raw);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(line_of(file, n) + ": " + key + ": " + e.what());
+  }
+  if (v < min || v > max)
+    throw ConfigError(line_of(file, n) + ": " + key + ": '" + raw + "' out of range " + std::to_string(min) + ".." +
+                      std::to_string(max));
+  return v;
+}
+
+// load_experiment names overrides as command-line --set options; in a sweep
+// they come from the sweep file, so its errors are re-addressed to the sweep
+// file's line and key. `grid_params` are the swept values of this point.
+ExperimentConfig load_checked(const SweepSpec& spec, const std::vector<Override>& overrides,
+                              const std::vector<std::pair<std::string, std::string>>& grid_params) {
+  try {
+    return load_experiment(spec.experiment, overrides);
+  } catch (const ConfigError& e) {
+    const std::string msg = e.what();
+    for (const auto& o : overrides) {
+      const std::string p1 = "command line (--set " + o.path + "=" + o.value + "): ";
+      const std::string p2 = "command line: --set " + o.path + "=" + o.value + ": ";
+      std::string reason;
+      if (starts_with(msg, p1)) reason = msg.substr(p1.size());
+      else if (starts_with(msg, p2)) reason = msg.substr(p2.size());
+      else continue;
+      if (starts_with(reason, o.path + ": ")) reason = reason.substr(o.path.size() + 2);
+      for (const auto& a : spec.grid)
+        if (a.key == o.path)
+          throw ConfigError(spec.file + ":" + std::to_string(a.line) + ": grid: " + o.path + ": value '" + o.value +
+                            "': " + reason);
+      for (std::size_t i = 0; i < spec.set.size(); ++i)
+        if (spec.set[i].path == o.path)
+          throw ConfigError(spec.file + ":" + std::to_string(spec.set_lines[i]) + ": set: " + o.path + ": " + reason);
+    }
+    std::string point;
+    for (const auto& [k, v] : grid_params) point += (point.empty() ? "" : " ") + k + "=" + v;
+    throw ConfigError(spec.file + ": " + (point.empty() ? std::string() : "grid point " + point + ": ") + msg);
+  }
+}
+
+std::string hex16(std::uint64_t v) { return fmt::format("{:016x}", v); }
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:+-,@%") ==
+                        std::string::npos)
+    return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string number(double v) { return fmt::format("{}", v); }
+
+std::ofstream open_out(const std::string& path) {
+  const auto parent = fs::path(path).parent_path();
+  if (!parent.empty()) fs::create_directories(parent);
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error(path + ": cannot write");
+  return f;
+}
+
+// Every numeric field of a run's results that the CSVs carry: the metrics
+// (booleans as 0/1, so their mean is a fraction of trials) and the wall time.
+std::map<std::string, double> numeric_fields(const nlohmann::json& results) {
+  std::map<std::string, double> out;
+  if (results.is_object() && results.contains("metrics")) {
+    const auto flat = flatten(results.at("metrics"));
+    for (auto it = flat.begin(); it != flat.end(); ++it) {
+      if (it.value().is_number()) out["metrics." + it.key()] = it.value().get<double>();
+      else if (it.value().is_boolean()) out["metrics." + it.key()] = it.value().get<bool>() ? 1.0 : 0.0;
+    }
+  }
+  if (results.is_object() && results.contains("performance") && results["performance"].contains("wall_seconds") &&
+      results["performance"]["wall_seconds"].is_number())
+    out["performance.wall_seconds"] = results["performance"]["wall_seconds"].get<double>();
+  return out;
+}
+
+std::vector<std::string> metric_columns(const std::vector<RunOutcome>& outcomes) {
+  std::set<std::string> cols;
+  for (const auto& o : outcomes)
+    if (o.good())
+      for (const auto& [k, v] : numeric_fields(o.results)) cols.insert(k);
+  return {cols.begin(), cols.end()};
+}
+
+const char* status_text(const RunOutcome& o) {
+  switch (o.state) {
+    case RunOutcome::State::cached:
+    case RunOutcome::State::ok: return "ok";
+    case RunOutcome::State::error: return "error";
+    case RunOutcome::State::failed: return "failed";
+    case RunOutcome::State::pending: break;
+  }
+  return "not run";
+}
+
+std::string run_label(const SweepRun& r) {
+  return fmt::format("point {} trial {} seed {}", describe_point(r), r.trial, r.seed);
+}
+
+std::string last_lines(const std::string& path, std::size_t n) {
+  std::ifstream f(path);
+  std::deque<std::string> lines;
+  std::string line;
+  while (std::getline(f, line)) {
+    lines.push_back(line);
+    if (lines.size() > n) lines.pop_front();
+  }
+  std::string out;
+  for (const auto& l : lines) out += "      | " + l + "\n";
+  return out;
+}
+
+// Reads a run's results file. Returns false (with the reason) when there is
+// none, it is not valid JSON, or it belongs to another configuration.
+bool read_results(const std::string& path, const std::string& hash, nlohmann::json& j, std::string& why) {
+  std::ifstream f(path);
+  if (!f) {
+    why = "no results file " + path;
+    return false;
+  }
+  try {
+    j = nlohmann::json::parse(f);
+  } catch (const std::exception& e) {
+    why = path + ": not valid JSON (" + e.what() + ")";
+    return false;
+  }
+  if (!j.is_object() || !j.contains("config") || config_hash(j["config"]) != hash) {
+    why = path + ": results of a different configuration";
+    return false;
+  }
+  return true;
+}
+
+struct Paths {
+  fs::path out, runs;
+  fs::path dir(const SweepRun& r) const { return runs / r.hash; }
+  fs::path json(const SweepRun& r) const {
+    return dir(r) / (r.experiment_name + "_seed" + std::to_string(r.seed) + ".json");
+  }
+  fs::path log(const SweepRun& r) const { return dir(r) / "log.txt"; }
+};
+
+std::vector<std::string> child_args(const SweepRun& r, const std::string& experiment, const std::string& dir) {
+  std::vector<std::string> a = {"run", experiment};
+  for (const auto& o : r.overrides) {
+    a.push_back("--set");
+    a.push_back(o.path + "=" + o.value);
+  }
+  a.insert(a.end(), {"--seed", std::to_string(r.seed), "--out", dir, "--no-progress"});
+  return a;
+}
+
+std::string command_line(const std::string& exe, const std::vector<std::string>& args) {
+  std::string s = shell_quote(exe);
+  for (const auto& a : args) s += " " + shell_quote(a);
+  return s;
+}
+
+// Starts `exe args...` with stdin from /dev/null and stdout+stderr appended
+// to `log`. Returns the pid, or -errno.
+pid_t spawn(const std::string& exe, const std::vector<std::string>& args, const std::string& log) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+  std::vector<std::string> argv_s = {"wormcast"};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& s : argv_s) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  return rc == 0 ? pid : -rc;
+}
+
+std::string exe_path(const std::string& exe) {
+  std::error_code ec;
+  if (exe == "/proc/self/exe") {
+    const auto p = fs::read_symlink(exe, ec);
+    if (!ec) return p.string();
+  }
+  return fs::absolute(exe, ec).string();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+
+SweepSpec load_sweep(const std::string& path) {
+  SweepSpec s;
+  s.file = path;
+  if (!fs::exists(path)) throw ConfigError(path + ": file not found");
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(path + ": cannot read: " + e.what());
+  }
+  if (!root.IsMap())
+    throw ConfigError(path + ": a sweep file must be a YAML mapping with keys experiment, grid, name, seed, set, trials");
+  static const std::set<std::string> known = {"experiment", "grid", "name", "seed", "set", "trials"};
+  std::set<std::string> seen;
+  for (const auto& kv : root) {
+    const std::string k = kv.first.Scalar();
+    if (!known.count(k))
+      throw ConfigError(line_of(path, kv.first) + ": " + k +
+                        ": unknown key (known: experiment, grid, name, seed, set, trials)");
+    if (!seen.insert(k).second) throw ConfigError(line_of(path, kv.first) + ": " + k + ": given twice");
+  }
+
+  s.name = fs::path(path).stem().string();
+  if (root["name"]) {
+    s.name = scalar(path, root["name"], "name");
+    if (s.name.empty() || s.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+                              std::string::npos)
+      throw ConfigError(line_of(path, root["name"]) + ": name: '" + s.name +
+                        "' must be a file name (letters, digits, '_', '.', '-')");
+  }
+
+  if (!root["experiment"])
+    throw ConfigError(path + ": experiment: required (the base experiment file, relative to the sweep file)");
+  const std::string exp = scalar(path, root["experiment"], "experiment");
+  fs::path ep(exp);
+  if (ep.is_relative()) ep = fs::path(path).parent_path() / ep;
+  ep = ep.lexically_normal();
+  if (!fs::is_regular_file(ep))
+    throw ConfigError(line_of(path, root["experiment"]) + ": experiment: '" + exp + "' not found (looked for " +
+                      ep.string() + ")");
+  s.experiment = ep.string();
+
+  if (root["trials"]) s.trials = static_cast<int>(integer_value(path, root["trials"], "trials", 1, 100000));
+  if (root["seed"]) {
+    s.has_seed = true;
+    s.seed0 = static_cast<std::uint64_t>(integer_value(path, root["seed"], "seed", 0, INT64_MAX));
+  }
+
+  auto check_key = [&](const YAML::Node& k, const std::string& section) {
+    const std::string key = k.Scalar();
+    if (key == "seed")
+      throw ConfigError(line_of(path, k) + ": " + section + ": seed: the run seed is set per trial (seed0, seed0+1, "
+                        "...); use the sweep's `seed:` and `trials:` keys");
+    return key;
+  };
+
+  std::set<std::string> set_keys;
+  if (const YAML::Node set = root["set"]; set && !set.IsNull()) {
+    if (!set.IsMap())
+      throw ConfigError(line_of(path, set) + ": set: expected a mapping of dotted parameter keys to values");
+    for (const auto& kv : set) {
+      const std::string key = check_key(kv.first, "set");
+      if (kv.second.IsMap())
+        throw ConfigError(line_of(path, kv.first) + ": set: " + key +
+                          ": expected a single value (write dotted keys, e.g. sim.measure: 2000)");
+      if (!set_keys.insert(key).second) throw ConfigError(line_of(path, kv.first) + ": set: " + key + ": given twice");
+      s.set.push_back(Override{key, scalar(path, kv.second, "set: " + key)});
+      s.set_lines.push_back(kv.first.Mark().line + 1);
+    }
+  }
+
+  if (const YAML::Node grid = root["grid"]; grid && !grid.IsNull()) {
+    if (!grid.IsMap())
+      throw ConfigError(line_of(path, grid) + ": grid: expected a mapping of dotted parameter keys to lists of values");
+    std::set<std::string> keys;
+    for (const auto& kv : grid) {
+      GridAxis a;
+      a.key = check_key(kv.first, "grid");
+      a.line = kv.first.Mark().line + 1;
+      const std::string where = path + ":" + std::to_string(a.line) + ": grid: " + a.key;
+      if (!keys.insert(a.key).second) throw ConfigError(where + ": given twice");
+      if (set_keys.count(a.key)) throw ConfigError(where + ": also fixed under `set`; keep one of them");
+      if (!kv.second.IsSequence())
+        throw ConfigError(where + ": expected a list of values, e.g. [0.02, 0.05] (a fixed value belongs under `set`)");
+      if (kv.second.size() == 0) throw ConfigError(where + ": empty list: give at least one value");
+      std::set<std::string> vals;
+      for (const auto& v : kv.second) {
+        const std::string text = scalar(path, v, "grid: " + a.key);
+        if (!vals.insert(text).second) throw ConfigError(where + ": value '" + text + "' listed twice");
+        a.values.push_back(text);
+      }
+      s.grid.push_back(std::move(a));
+    }
+  }
+  return s;
+}
+
+SweepPlan plan_sweep(const SweepSpec& spec) {
+  SweepPlan plan;
+  plan.spec = spec;
+  const ExperimentConfig base = load_checked(spec, spec.set, {});
+  const std::uint64_t seed0 = spec.has_seed ? spec.seed0 : base.seed;
+
+  std::size_t points = 1;
+  for (const auto& a : spec.grid) {
+    if (points > 1000000 / a.values.size())
+      throw ConfigError(spec.file + ": grid: more than a million points; split the sweep");
+    points *= a.values.size();
+  }
+  if (points * static_cast<std::size_t>(spec.trials) > 1000000)
+    throw ConfigError(spec.file + ": grid × trials: more than a million runs; split the sweep");
+  plan.points = points;
+
+  std::map<std::string, std::size_t> first_with_hash;
+  std::vector<std::size_t> idx(spec.grid.size(), 0);
+  for (std::size_t p = 0; p < points; ++p) {
+    std::vector<std::pair<std::string, std::string>> params;
+    std::vector<Override> overrides = spec.set;
+    for (std::size_t a = 0; a < spec.grid.size(); ++a) {
+      params.emplace_back(spec.grid[a].key, spec.grid[a].values[idx[a]]);
+      overrides.push_back(Override{spec.grid[a].key, spec.grid[a].values[idx[a]]});
+    }
+    ExperimentConfig cfg = load_checked(spec, overrides, params);
+    for (int t = 0; t < spec.trials; ++t) {
+      SweepRun r;
+      r.point = p;
+      r.params = params;
+      r.trial = t;
+      r.seed = seed0 + static_cast<std::uint64_t>(t);
+      r.overrides = overrides;
+      cfg.seed = r.seed;   // exactly what the child's --seed does
+      r.hash = config_hash(cfg);
+      r.experiment_name = cfg.name;
+      const auto [it, fresh] = first_with_hash.emplace(r.hash, plan.runs.size());
+      if (!fresh) r.same_as = it->second;
+      plan.runs.push_back(std::move(r));
+    }
+    // Odometer: the last axis varies fastest.
+    for (std::size_t a = spec.grid.size(); a-- > 0;) {
+      if (++idx[a] < spec.grid[a].values.size()) break;
+      idx[a] = 0;
+    }
+  }
+  return plan;
+}
+
+std::string describe_point(const SweepRun& r) {
+  if (r.params.empty()) return "(base)";
+  std::string s;
+  for (const auto& [k, v] : r.params) s += (s.empty() ? "" : " ") + k + "=" + v;
+  return s;
+}
+
+std::uint64_t fnv1a64(std::string_view data) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : data) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+std::string config_hash(const nlohmann::json& resolved_config) {
+  nlohmann::json j = resolved_config;
+  // A topology file is identified by its content, so editing the file is
+  // seen and the path's spelling does not matter.
+  if (j.is_object() && j.contains("topology") && j["topology"].value("kind", "") == "file" &&
+      j["topology"].contains("file") && j["topology"]["file"].is_string()) {
+    std::ifstream f(j["topology"]["file"].get<std::string>(), std::ios::binary);
+    if (f) {
+      const std::string content((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+      j["topology"]["file"] = "content-fnv1a64:" + hex16(fnv1a64(content));
+    }
+  }
+  return hex16(fnv1a64(j.dump()));
+}
+
+std::string config_hash(const ExperimentConfig& cfg) {
+  JsonParamWriter w;
+  ExperimentConfig copy = cfg;
+  copy.visit(w);
+  return config_hash(w.out);
+}
+
+double t95(int df) {
+  // Two-sided 95% quantiles t_{0.975, df} of Student's t distribution.
+  static const double table[30] = {12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281,
+                                   2.2010,  2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
+                                   2.0796,  2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423};
+  if (df < 1) return 0.0;
+  if (df <= 30) return table[df - 1];
+  return 1.96;
+}
+
+SampleStats sample_stats(const std::vector<double>& xs) {
+  SampleStats s;
+  s.n = xs.size();
+  if (xs.empty()) return s;
+  double sum = 0;
+  for (double x : xs) sum += x;
+  s.mean = sum / static_cast<double>(s.n);
+  if (s.n < 2) return s;
+  double ss = 0;
+  for (double x : xs) ss += (x - s.mean) * (x - s.mean);
+  s.std = std::sqrt(ss / static_cast<double>(s.n - 1));
+  s.ci95 = t95(static_cast<int>(s.n) - 1) * s.std / std::sqrt(static_cast<double>(s.n));
+  return s;
+}
+
+void write_runs_csv(const SweepPlan& plan, const std::vector<RunOutcome>& outcomes, const std::string& path) {
+  const auto cols = metric_columns(outcomes);
+  auto f = open_out(path);
+  std::string header;
+  for (const auto& a : plan.spec.grid) header += csv_cell(a.key) + ",";
+  header += "trial,seed,hash,status";
+  for (const auto& c : cols) header += "," + csv_cell(c);
+  f << header << "\n";
+  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+    const auto& r = plan.runs[i];
+    const auto& o = outcomes[i];
+    std::string row;
+    for (const auto& [k, v] : r.params) row += csv_cell(v) + ",";
+    row += fmt::format("{},{},{},{}", r.trial, r.seed, r.hash, status_text(o));
+    const auto vals = o.good() ? numeric_fields(o.results) : std::map<std::string, double>{};
+    for (const auto& c : cols) {
+      const auto it = vals.find(c);
+      row += "," + (it == vals.end() ? std::string() : number(it->second));
+    }
+    f << row << "\n";
+  }
+}
+
+void write_summary_csv(const SweepPlan& plan, const std::vector<RunOutcome>& outcomes, const std::string& path) {
+  const auto cols = metric_columns(outcomes);
+  auto f = open_out(path);
+  std::string header;
+  for (const auto& a : plan.spec.grid) header += csv_cell(a.key) + ",";
+  header += "n";
+  for (const auto& c : cols) header += "," + csv_cell(c + ".mean") + "," + csv_cell(c + ".ci95") + "," + csv_cell(c + ".std");
+  f << header << "\n";
+  std::size_t i = 0;
+  for (std::size_t p = 0; p < plan.points; ++p) {
+    const std::size_t begin = i;
+    while (i < plan.runs.size() && plan.runs[i].point == p) ++i;
+    if (begin == i) continue;
+    std::map<std::string, std::vector<double>> samples;
+    std::size_t n = 0;
+    for (std::size_t k = begin; k < i; ++k) {
+      if (!outcomes[k].good()) continue;
+      ++n;
+      for (const auto& [c, v] : numeric_fields(outcomes[k].results)) samples[c].push_back(v);
+    }
+    std::string row;
+    for (const auto& [k, v] : plan.runs[begin].params) row += csv_cell(v) + ",";
+    row += std::to_string(n);
+    for (const auto& c : cols) {
+      const auto it = samples.find(c);
+      if (it == samples.end() || it->second.empty()) {
+        row += ",,,";
+        continue;
+      }
+      const SampleStats s = sample_stats(it->second);
+      row += "," + number(s.mean) + "," + number(s.ci95) + "," + number(s.std);
+    }
+    f << row << "\n";
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+int run_sweep(const std::string& sweep_file, const SweepOptions& opt, std::ostream& out, std::ostream& err) {
+  if (opt.jobs < 1) throw ConfigError("-j " + std::to_string(opt.jobs) + ": must be at least 1");
+  const SweepPlan plan = plan_sweep(load_sweep(sweep_file));
+  const SweepSpec& spec = plan.spec;
+  Paths paths;
+  paths.out = opt.out_dir.empty() ? fs::path("results") / spec.name : fs::path(opt.out_dir);
+  paths.runs = paths.out / "runs";
+
+  // Distinct configurations, and which of them are already done.
+  std::vector<RunOutcome> outcomes(plan.runs.size());
+  std::vector<std::size_t> distinct, todo;
+  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+    const auto& r = plan.runs[i];
+    if (r.same_as != SIZE_MAX) continue;
+    distinct.push_back(i);
+    std::string why;
+    nlohmann::json j;
+    if (!opt.force && read_results(paths.json(r).string(), r.hash, j, why) && j.value("status", "") == "ok") {
+      outcomes[i].state = RunOutcome::State::cached;
+      outcomes[i].results = std::move(j);
+    } else {
+      todo.push_back(i);
+    }
+  }
+  const std::size_t total = distinct.size();
+  const std::string counts =
+      fmt::format("{} point{} x {} trial{} = {} runs", plan.points, plan.points == 1 ? "" : "s", spec.trials,
+                  spec.trials == 1 ? "" : "s", plan.runs.size()) +
+      (total != plan.runs.size() ? fmt::format(" ({} distinct configurations)", total) : std::string()) +
+      fmt::format(", {} cached, {} to run", total - todo.size(), todo.size());
+
+  if (opt.dry_run) {
+    out << "sweep '" << spec.name << "' (" << spec.file << ", experiment " << spec.experiment << "): " << counts
+        << "; output " << paths.out.string() << "\n";
+    for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+      const auto& r = plan.runs[i];
+      const std::string state = r.same_as != SIZE_MAX ? fmt::format("same configuration as #{}", r.same_as + 1)
+                                : outcomes[i].state == RunOutcome::State::cached ? "cached"
+                                                                                 : "to run";
+      out << fmt::format("  #{:<4} {}  hash {}  {}\n", i + 1, run_label(r), r.hash, state);
+    }
+    return 0;
+  }
+
+  if (opt.emit_jobs) {
+    // Absolute paths, so the lines work from any folder and on other hosts
+    // that share the file system.
+    const std::string exe = exe_path(opt.exe);
+    const std::string experiment = fs::absolute(spec.experiment).lexically_normal().string();
+    for (std::size_t i : todo) {
+      const auto& r = plan.runs[i];
+      const std::string dir = fs::absolute(paths.dir(r)).lexically_normal().string();
+      out << "mkdir -p " << shell_quote(dir) << " && " << command_line(exe, child_args(r, experiment, dir))
+          << " > " << shell_quote(dir + "/log.txt") << " 2>&1\n";
+    }
+    err << "sweep '" << spec.name << "': " << counts << "; printed " << todo.size()
+        << " command lines. Run them (e.g. with GNU parallel), then run this sweep again to collect the CSVs.\n";
+    return 0;
+  }
+
+  err << "sweep '" << spec.name << "': " << counts << ", " << opt.jobs << " at a time; output "
+      << paths.out.string() << "\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  std::size_t k = 0;
+  for (std::size_t i : distinct)
+    if (outcomes[i].state == RunOutcome::State::cached)
+      err << fmt::format("[{}/{}] {} done (cached)\n", ++k, total, run_label(plan.runs[i]));
+
+  struct Running {
+    std::size_t run;
+    std::chrono::steady_clock::time_point start;
+  };
+  std::map<pid_t, Running> running;
+  std::size_t next = 0;
+  auto finish = [&](std::size_t i, int status, double seconds) {
+    const auto& r = plan.runs[i];
+    RunOutcome& o = outcomes[i];
+    o.seconds = seconds;
+    std::string how;
+    if (WIFEXITED(status)) {
+      o.exit_code = WEXITSTATUS(status);
+      how = fmt::format("exit code {}", o.exit_code);
+    } else if (WIFSIGNALED(status)) {
+      o.exit_code = 128 + WTERMSIG(status);
+      how = fmt::format("killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    }
+    std::string why;
+    nlohmann::json j;
+    const bool have = read_results(paths.json(r).string(), r.hash, j, why);
+    if (have && o.exit_code == 0 && j.value("status", "") == "ok") {
+      o.state = RunOutcome::State::ok;
+    } else if (have && j.value("status", "") == "error") {
+      o.state = RunOutcome::State::error;
+      std::string e = j.value("error", "");
+      o.message = how + ", simulation error: " + e.substr(0, e.find('\n'));
+    } else {
+      o.state = RunOutcome::State::failed;
+      o.message = how + ", " + (have ? "results status '" + j.value("status", "") + "'" : why);
+    }
+    if (have) o.results = std::move(j);
+    err << fmt::format("[{}/{}] {} done ({}) {:.1f} s\n", ++k, total, run_label(r),
+                       o.state == RunOutcome::State::ok ? "ok" : "FAILED", seconds);
+    if (o.state != RunOutcome::State::ok)
+      err << "    " << o.message << "\n    " << paths.log(r).string() << " (last lines):\n"
+          << last_lines(paths.log(r).string(), 10);
+  };
+
+  while (next < todo.size() || !running.empty()) {
+    while (running.size() < static_cast<std::size_t>(opt.jobs) && next < todo.size()) {
+      const std::size_t i = todo[next++];
+      const auto& r = plan.runs[i];
+      std::error_code ec;
+      fs::create_directories(paths.dir(r), ec);
+      fs::remove(paths.json(r), ec);   // never mistake an old result for this run's
+      const auto args = child_args(r, spec.experiment, paths.dir(r).string());
+      {
+        std::ofstream log(paths.log(r));
+        log << "# " << command_line(exe_path(opt.exe), args) << "\n";
+      }
+      const pid_t pid = spawn(opt.exe, args, paths.log(r).string());
+      if (pid < 0) {
+        outcomes[i].state = RunOutcome::State::failed;
+        outcomes[i].message = std::string("cannot start ") + opt.exe + ": " + std::strerror(-pid);
+        err << fmt::format("[{}/{}] {} done (FAILED)\n    {}\n", ++k, total, run_label(r), outcomes[i].message);
+        continue;
+      }
+      running[pid] = Running{i, std::chrono::steady_clock::now()};
+    }
+    if (running.empty()) continue;
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+    }
+    const auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - it->second.start).count();
+    const std::size_t i = it->second.run;
+    running.erase(it);
+    finish(i, status, seconds);
+  }
+  for (std::size_t i = 0; i < plan.runs.size(); ++i)
+    if (plan.runs[i].same_as != SIZE_MAX) outcomes[i] = outcomes[plan.runs[i].same_as];
+
+  const std::string runs_csv = (paths.out / (spec.name + "_runs.csv")).string();
+  const std::string summary_csv = (paths.out / (spec.name + "_summary.csv")).string();
+  write_runs_csv(plan, outcomes, runs_csv);
+  write_summary_csv(plan, outcomes, summary_csv);
+
+  std::size_t n_ok = 0, n_cached = 0, n_failed = 0;
+  for (std::size_t i : distinct) {
+    if (outcomes[i].state == RunOutcome::State::ok) ++n_ok;
+    else if (outcomes[i].state == RunOutcome::State::cached) ++n_cached;
+    else ++n_failed;
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  err << fmt::format("sweep '{}': {} runs in {:.1f} s: {} ok, {} cached, {} failed\n", spec.name, total, wall, n_ok,
+                     n_cached, n_failed);
+  for (std::size_t i : distinct)
+    if (!outcomes[i].good())
+      err << "  FAILED: " << run_label(plan.runs[i]) << " (" << paths.dir(plan.runs[i]).string()
+          << "): " << outcomes[i].message << "\n";
+  out << "  runs:    " << runs_csv << "\n  summary: " << summary_csv << "\n";
+  return n_failed ? 3 : 0;
+}
+
+}  // namespace wormcast::tb
