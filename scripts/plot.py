@@ -212,8 +212,15 @@ def main(argv=None):
         try:
             plot(series, categorical, args, err_col)
         except ImportError as e:
+            # A python3 first on PATH (pyenv, venv) may lack Debian's
+            # matplotlib: rerun under the system interpreter that has it.
+            system = "/usr/bin/python3"
+            if os.path.realpath(sys.executable) != os.path.realpath(system) and os.access(system, os.X_OK) \
+                    and not os.environ.get("WORMCAST_PLOT_REEXEC"):
+                os.environ["WORMCAST_PLOT_REEXEC"] = "1"
+                os.execv(system, [system] + sys.argv)
             fail(f"matplotlib is not available to {sys.executable} ({e}); on Debian: apt-get install "
-                 f"python3-matplotlib and run /usr/bin/python3 {sys.argv[0]}")
+                 f"python3-matplotlib")
     if args.print_series:
         json.dump(series, sys.stdout, indent=None)
         sys.stdout.write("\n")

@@ -78,7 +78,8 @@ ExperimentConfig load_checked(const SweepSpec& spec, const std::vector<Override>
       if (starts_with(reason, o.path + ": ")) reason = reason.substr(o.path.size() + 2);
       for (const auto& a : spec.grid)
         if (a.key == o.path)
-          throw ConfigError(spec.file + ":" + std::to_string(a.line) + ": grid: " + o.path + ": value '" + o.value +
+          throw ConfigError(spec.file + ":" + std::to_string(a.line) + (a.zipped ? ": zip: " : ": grid: ") + o.path +
+                            ": value '" + o.value +
                             "': " + reason);
       for (std::size_t i = 0; i < spec.set.size(); ++i)
         if (spec.set[i].path == o.path)
@@ -262,14 +263,14 @@ SweepSpec load_sweep(const std::string& path) {
     throw ConfigError(path + ": cannot read: " + e.what());
   }
   if (!root.IsMap())
-    throw ConfigError(path + ": a sweep file must be a YAML mapping with keys experiment, grid, name, seed, set, trials");
-  static const std::set<std::string> known = {"experiment", "grid", "name", "seed", "set", "trials"};
+    throw ConfigError(path + ": a sweep file must be a YAML mapping with keys experiment, grid, name, seed, set, trials, zip");
+  static const std::set<std::string> known = {"experiment", "grid", "name", "seed", "set", "trials", "zip"};
   std::set<std::string> seen;
   for (const auto& kv : root) {
     const std::string k = kv.first.Scalar();
     if (!known.count(k))
       throw ConfigError(line_of(path, kv.first) + ": " + k +
-                        ": unknown key (known: experiment, grid, name, seed, set, trials)");
+                        ": unknown key (known: experiment, grid, name, seed, set, trials, zip)");
     if (!seen.insert(k).second) throw ConfigError(line_of(path, kv.first) + ": " + k + ": given twice");
   }
 
@@ -322,29 +323,43 @@ SweepSpec load_sweep(const std::string& path) {
     }
   }
 
-  if (const YAML::Node grid = root["grid"]; grid && !grid.IsNull()) {
-    if (!grid.IsMap())
-      throw ConfigError(line_of(path, grid) + ": grid: expected a mapping of dotted parameter keys to lists of values");
-    std::set<std::string> keys;
-    for (const auto& kv : grid) {
+  std::set<std::string> axis_keys;
+  auto read_axes = [&](const char* section, bool zipped) {
+    const YAML::Node node = root[section];
+    if (!node || node.IsNull()) return;
+    if (!node.IsMap())
+      throw ConfigError(line_of(path, node) + ": " + section +
+                        ": expected a mapping of dotted parameter keys to lists of values");
+    std::size_t zip_len = 0;
+    for (const auto& kv : node) {
       GridAxis a;
-      a.key = check_key(kv.first, "grid");
+      a.key = check_key(kv.first, section);
       a.line = kv.first.Mark().line + 1;
-      const std::string where = path + ":" + std::to_string(a.line) + ": grid: " + a.key;
-      if (!keys.insert(a.key).second) throw ConfigError(where + ": given twice");
+      a.zipped = zipped;
+      const std::string where = path + ":" + std::to_string(a.line) + ": " + section + ": " + a.key;
+      if (!axis_keys.insert(a.key).second) throw ConfigError(where + ": given twice (in grid or zip)");
       if (set_keys.count(a.key)) throw ConfigError(where + ": also fixed under `set`; keep one of them");
       if (!kv.second.IsSequence())
         throw ConfigError(where + ": expected a list of values, e.g. [0.02, 0.05] (a fixed value belongs under `set`)");
       if (kv.second.size() == 0) throw ConfigError(where + ": empty list: give at least one value");
       std::set<std::string> vals;
       for (const auto& v : kv.second) {
-        const std::string text = scalar(path, v, "grid: " + a.key);
-        if (!vals.insert(text).second) throw ConfigError(where + ": value '" + text + "' listed twice");
+        const std::string text = scalar(path, v, std::string(section) + ": " + a.key);
+        // Zipped lists may repeat a value (another key varies beside it).
+        if (!vals.insert(text).second && !zipped) throw ConfigError(where + ": value '" + text + "' listed twice");
         a.values.push_back(text);
+      }
+      if (zipped) {
+        if (zip_len != 0 && a.values.size() != zip_len)
+          throw ConfigError(where + ": has " + std::to_string(a.values.size()) + " values but the keys before it have " +
+                            std::to_string(zip_len) + "; zipped lists go together and must be equally long");
+        zip_len = a.values.size();
       }
       s.grid.push_back(std::move(a));
     }
-  }
+  };
+  read_axes("grid", false);
+  read_axes("zip", true);
   return s;
 }
 
@@ -354,24 +369,38 @@ SweepPlan plan_sweep(const SweepSpec& spec) {
   const ExperimentConfig base = load_checked(spec, spec.set, {});
   const std::uint64_t seed0 = spec.has_seed ? spec.seed0 : base.seed;
 
+  // Dimensions of the odometer: the zip axis (all zipped keys together,
+  // slowest), then each grid axis in file order (the last varies fastest).
+  std::vector<std::vector<std::size_t>> dims;
+  std::vector<std::size_t> zipped;
+  for (std::size_t a = 0; a < spec.grid.size(); ++a)
+    if (spec.grid[a].zipped) zipped.push_back(a);
+  if (!zipped.empty()) dims.push_back(zipped);
+  for (std::size_t a = 0; a < spec.grid.size(); ++a)
+    if (!spec.grid[a].zipped) dims.push_back({a});
+  auto dim_size = [&](std::size_t d) { return spec.grid[dims[d].front()].values.size(); };
+
   std::size_t points = 1;
-  for (const auto& a : spec.grid) {
-    if (points > 1000000 / a.values.size())
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    if (points > 1000000 / dim_size(d))
       throw ConfigError(spec.file + ": grid: more than a million points; split the sweep");
-    points *= a.values.size();
+    points *= dim_size(d);
   }
   if (points * static_cast<std::size_t>(spec.trials) > 1000000)
     throw ConfigError(spec.file + ": grid × trials: more than a million runs; split the sweep");
   plan.points = points;
 
   std::map<std::string, std::size_t> first_with_hash;
-  std::vector<std::size_t> idx(spec.grid.size(), 0);
+  std::vector<std::size_t> idx(dims.size(), 0);
+  std::vector<std::size_t> value_of(spec.grid.size(), 0);
   for (std::size_t p = 0; p < points; ++p) {
+    for (std::size_t d = 0; d < dims.size(); ++d)
+      for (std::size_t a : dims[d]) value_of[a] = idx[d];
     std::vector<std::pair<std::string, std::string>> params;
     std::vector<Override> overrides = spec.set;
     for (std::size_t a = 0; a < spec.grid.size(); ++a) {
-      params.emplace_back(spec.grid[a].key, spec.grid[a].values[idx[a]]);
-      overrides.push_back(Override{spec.grid[a].key, spec.grid[a].values[idx[a]]});
+      params.emplace_back(spec.grid[a].key, spec.grid[a].values[value_of[a]]);
+      overrides.push_back(Override{spec.grid[a].key, spec.grid[a].values[value_of[a]]});
     }
     ExperimentConfig cfg = load_checked(spec, overrides, params);
     for (int t = 0; t < spec.trials; ++t) {
@@ -388,10 +417,10 @@ SweepPlan plan_sweep(const SweepSpec& spec) {
       if (!fresh) r.same_as = it->second;
       plan.runs.push_back(std::move(r));
     }
-    // Odometer: the last axis varies fastest.
-    for (std::size_t a = spec.grid.size(); a-- > 0;) {
-      if (++idx[a] < spec.grid[a].values.size()) break;
-      idx[a] = 0;
+    // Odometer: the last dimension varies fastest.
+    for (std::size_t d = dims.size(); d-- > 0;) {
+      if (++idx[d] < dim_size(d)) break;
+      idx[d] = 0;
     }
   }
   return plan;

@@ -25,6 +25,7 @@ struct GridAxis {
   std::string key;                  // dotted parameter key, as in `wormcast params`
   std::vector<std::string> values;  // as written in the sweep file
   int line = 0;                     // 1-based line of the key in the sweep file
+  bool zipped = false;              // from `zip:`: steps together with the other zipped keys
 };
 
 struct SweepSpec {
@@ -36,7 +37,10 @@ struct SweepSpec {
   std::uint64_t seed0 = 0;
   std::vector<Override> set;      // fixed overrides for every run
   std::vector<int> set_lines;     // line of each `set` key
-  std::vector<GridAxis> grid;     // in file order; the last axis varies fastest
+  // `grid:` axes in file order, then the `zip:` keys (which form one axis:
+  // their i-th values go together). The zip axis varies slowest, the last
+  // grid axis fastest.
+  std::vector<GridAxis> grid;
 };
 
 // Reads and checks the sweep file itself (keys, types, lists); the

@@ -158,6 +158,40 @@ TEST_CASE("sweep: grid x trials expand in a fixed order, each point validated, s
   CHECK(tb::describe_point(p2.runs[0]) == "(base)");
 }
 
+TEST_CASE("sweep: zipped keys step together as one axis (slowest), crossed with the grid") {
+  const TempDir tmp("zip");
+  const fs::path& d = tmp.path;
+  write(d, "base.yaml", kBase);
+  // R = t_hs / t_ns with t_nr = t_ns (seed000 §7.2): both NI overheads move together.
+  const auto file = write(d, "z.yaml",
+                          "experiment: base.yaml\ngrid:\n  traffic.load: [0.02, 0.05]\n"
+                          "zip:\n  ni.t_ns: [2000, 500, 200]\n  ni.t_nr: [2000, 500, 200]\n");
+  const tb::SweepPlan plan = tb::plan_sweep(tb::load_sweep(file));
+  CHECK(plan.points == 6);
+  REQUIRE(plan.runs.size() == 6);
+  const std::vector<std::array<std::string, 3>> expect = {{"0.02", "2000", "2000"}, {"0.05", "2000", "2000"},
+                                                          {"0.02", "500", "500"},   {"0.05", "500", "500"},
+                                                          {"0.02", "200", "200"},   {"0.05", "200", "200"}};
+  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+    INFO("run " << i);
+    const auto& p = plan.runs[i].params;
+    REQUIRE(p.size() == 3);   // every zipped key keeps its own column
+    CHECK(p[0] == std::make_pair(std::string("traffic.load"), expect[i][0]));
+    CHECK(p[1] == std::make_pair(std::string("ni.t_ns"), expect[i][1]));
+    CHECK(p[2] == std::make_pair(std::string("ni.t_nr"), expect[i][2]));
+  }
+  // Zipped lists may repeat a value; they must be equally long.
+  const auto rep = write(d, "rep.yaml", "experiment: base.yaml\nzip:\n  ni.t_ns: [100, 200]\n  host.t_hs: [1000, 1000]\n");
+  CHECK(tb::plan_sweep(tb::load_sweep(rep)).points == 2);
+  const auto bad = write(d, "bad.yaml", "experiment: base.yaml\nzip:\n  ni.t_ns: [100, 200]\n  ni.t_nr: [100]\n");
+  CHECK_THROWS_WITH(tb::load_sweep(bad), Catch::Contains("bad.yaml:4") && Catch::Contains("zip: ni.t_nr") &&
+                                             Catch::Contains("equally long"));
+  const auto dup = write(d, "dup.yaml", "experiment: base.yaml\ngrid:\n  ni.t_ns: [1]\nzip:\n  ni.t_ns: [2]\n");
+  CHECK_THROWS_WITH(tb::load_sweep(dup), Catch::Contains("dup.yaml:5") && Catch::Contains("given twice"));
+  const auto val = write(d, "val.yaml", "experiment: base.yaml\nzip:\n  ni.t_ns: [100, -3]\n");
+  CHECK_THROWS_WITH(tb::plan_sweep(tb::load_sweep(val)), Catch::Contains("val.yaml:3: zip: ni.t_ns: value '-3'"));
+}
+
 TEST_CASE("sweep: the hash identifies the resolved configuration") {
   tb::ExperimentConfig a = tb::load_experiment("", {{"clock.period", "5ns"}, {"traffic.load", "0.05"}});
   tb::ExperimentConfig b = tb::load_experiment("", {{"clock.period", "5000ps"}, {"traffic.load", "5e-2"}});
