@@ -237,12 +237,13 @@ void NetworkInterface::link_tick() {
   wake_.fired(now);
   bool active = false;
   Cycle next = UINT64_MAX;
+  tx_valid_ = rx_valid_ = false;
   while (!handoff_.empty() && handoff_.front().first <= now) {
     injector_.push(std::move(handoff_.front().second));
     handoff_.pop_front();
   }
   if (!handoff_.empty()) next = handoff_.front().first;
-  if (out.size() > 0 && injector_.step(*out.operator->(), now, next)) active = true;
+  if (out.size() > 0 && injector_.step(*out.operator->(), now, next)) active = tx_valid_ = true;
   if (in.size() > 0 && assembler_.step(*in.operator->(), now, next, [&](const PacketPtr& p, Cycle at) {
         p->arrived = at;
         ctx_.on_delivered(*p, id_, at);
@@ -252,9 +253,18 @@ void NetworkInterface::link_tick() {
         work_.push_back(Work{true, p});
         work_event_.notify(sc_core::SC_ZERO_TIME);
       }))
-    active = true;
+    active = rx_valid_ = true;
   if (active) next = now + 1;
   if (next != UINT64_MAX) wake_.at(next);
+}
+
+void NetworkInterface::trace(sc_core::sc_trace_file* tf) {
+  const std::string base = name();
+  sc_core::sc_trace(tf, occupancy_, base + ".memory_flits");
+  sc_core::sc_trace(tf, send_queue_packets_, base + ".send_queue_packets");
+  sc_core::sc_trace(tf, processing_, base + ".firmware_busy");
+  sc_core::sc_trace(tf, tx_valid_, base + ".tx_valid");
+  sc_core::sc_trace(tf, rx_valid_, base + ".rx_valid");
 }
 
 std::string NetworkInterface::describe() const {

@@ -76,6 +76,8 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
   NiStats stats() const;
   int occupancy_flits() const { return occupancy_; }
   std::string describe() const;
+  // VCD: NI memory occupancy, send-queue packets, firmware busy, link valid.
+  void trace(sc_core::sc_trace_file* tf);
 
  private:
   struct Work {             // an item for the NI processor
@@ -126,6 +128,7 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
   PacketInjector injector_;
   PacketAssembler assembler_;
   Cycle last_tick_ = UINT64_MAX;
+  bool tx_valid_ = false, rx_valid_ = false;
   Wakeup wake_;
   sc_core::sc_event job_event_, work_event_, to_host_event_, send_space_event_;
 };

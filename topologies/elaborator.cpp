@@ -105,6 +105,11 @@ int Network::trace(sc_core::sc_trace_file* tf, const std::string& filter) {
     if (fnmatch(filter.c_str(), s->name(), 0) == 0) { s->trace(tf); ++matched; }
   for (auto& e : endpoints)
     if (fnmatch(filter.c_str(), e->name(), 0) == 0) { e->trace(tf); ++matched; }
+  for (auto& n : nodes)
+    if (fnmatch(filter.c_str(), n->name(), 0) == 0 || fnmatch(filter.c_str(), n->ni.name(), 0) == 0) {
+      n->ni.trace(tf);
+      ++matched;
+    }
   return matched;
 }
 

@@ -54,8 +54,9 @@ class Network : public sc_core::sc_module {
   std::uint64_t flits_in_network() const;
   // Every non-empty buffer and busy endpoint, for deadlock reports.
   std::vector<std::string> describe_blocked(Cycle now) const;
-  // Trace the per-port state of every switch/endpoint whose hierarchical name
-  // matches the glob `filter` (fnmatch). Returns how many modules matched.
+  // Trace the per-port state of every switch/endpoint/NI whose hierarchical
+  // name (net.sw3, net.node5, net.node5.ni) matches the glob `filter`
+  // (fnmatch). Returns how many modules matched.
   int trace(sc_core::sc_trace_file* tf, const std::string& filter);
 
  private:

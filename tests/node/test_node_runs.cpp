@@ -2,6 +2,12 @@
 // metrics, and configuration errors.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
 #include "testbenches/lib/runner.h"
 
 using namespace wormcast;
@@ -77,4 +83,22 @@ TEST_CASE("node-model configuration errors") {
     CHECK(cfg.host.t_hs == 1000);
     CHECK(cfg.ni.t_ns == 500);
   }
+}
+
+TEST_CASE("VCD of the NIs of selected nodes") {
+  ExperimentConfig cfg = node_cfg(0.01);
+  cfg.sim.measure = 20000;
+  RunOptions opt;
+  opt.vcd_path = (std::filesystem::temp_directory_path() / ("wormcast_ni_" + std::to_string(getpid()) + ".vcd")).string();
+  opt.vcd_filter = "net.node[01]";
+  const RunResult r = run_experiment(cfg, opt);
+  REQUIRE(r.ok);
+  std::ifstream f(opt.vcd_path);
+  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(opt.vcd_path);
+  CHECK_THAT(text, Catch::Contains("$scope module node0 $end") && Catch::Contains("$scope module node1 $end"));
+  CHECK_THAT(text, Catch::Contains(" memory_flits ") && Catch::Contains(" firmware_busy ") &&
+                       Catch::Contains(" send_queue_packets "));
+  CHECK_THAT(text, !Catch::Contains("module node2 "));
+  CHECK(std::count(text.begin(), text.end(), '#') > 10);
 }
