@@ -1,12 +1,24 @@
 #include "testbenches/lib/config.h"
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <sstream>
 
 #include "testbenches/lib/units.h"
 
 namespace wormcast::tb {
+
+YAML::Node load_yaml_file(const std::string& path) {
+  if (!std::filesystem::exists(path)) throw ConfigError(path + ": file not found");
+  try {
+    return YAML::LoadFile(path);
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(path + ": cannot read: " + e.what());
+  }
+}
 
 Override parse_override(const std::string& text) {
   const auto eq = text.find('=');

@@ -22,6 +22,10 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Reads a YAML (or JSON) file; a missing file, an unreadable one or
+// malformed YAML becomes a ConfigError naming the path (and line).
+YAML::Node load_yaml_file(const std::string& path);
+
 // Parses "section.key=value" command-line overrides.
 struct Override {
   std::string path;    // dotted

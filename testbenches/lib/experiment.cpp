@@ -79,14 +79,7 @@ ExperimentConfig load_experiment(const std::string& path, const std::vector<Over
   ExperimentConfig cfg;
   YAML::Node root;
   if (!path.empty()) {
-    if (!std::filesystem::exists(path)) throw ConfigError(path + ": file not found");
-    try {
-      root = YAML::LoadFile(path);
-    } catch (const YAML::ParserException& e) {
-      throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
-    } catch (const YAML::Exception& e) {
-      throw ConfigError(path + ": cannot read: " + e.what());
-    }
+    root = load_yaml_file(path);
     cfg.source_file = path;
   }
   YamlParamReader reader(root, path.empty() ? "defaults" : path, overrides);

@@ -253,15 +253,7 @@ std::string exe_path(const std::string& exe) {
 SweepSpec load_sweep(const std::string& path) {
   SweepSpec s;
   s.file = path;
-  if (!fs::exists(path)) throw ConfigError(path + ": file not found");
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::ParserException& e) {
-    throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(path + ": cannot read: " + e.what());
-  }
+  const YAML::Node root = load_yaml_file(path);
   if (!root.IsMap())
     throw ConfigError(path + ": a sweep file must be a YAML mapping with keys experiment, grid, name, seed, set, trials, zip");
   static const std::set<std::string> known = {"experiment", "grid", "name", "seed", "set", "trials", "zip"};

@@ -2,34 +2,20 @@
 // Bad input must give a clear message (file, key, reason) and a non-zero exit.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "../common/shell.h"
+
 namespace fs = std::filesystem;
 
 namespace {
-struct Out { int code; std::string text; };
+using Out = wormcast::test::CommandOutput;
 
-std::string bin() {
-  const char* b = std::getenv("WORMCAST_BIN");   // lets a user test another build
-  return b ? b : WORMCAST_BIN_PATH;
-}
-
-Out run(const std::string& args) {
-  const std::string cmd = bin() + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string text;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), p)) text += buf.data();
-  const int status = pclose(p);
-  return Out{WIFEXITED(status) ? WEXITSTATUS(status) : 128, text};
-}
+Out run(const std::string& args) { return wormcast::test::shell(wormcast::test::wormcast_bin() + " " + args); }
 
 fs::path tmpdir() {
   const auto d = fs::temp_directory_path() / "wormcast_test_cli";

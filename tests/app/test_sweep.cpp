@@ -18,28 +18,18 @@
 #include <set>
 #include <sstream>
 
+#include "../common/shell.h"
 #include "testbenches/lib/sweep.h"
 
 namespace fs = std::filesystem;
 using namespace wormcast;
 
 namespace {
-struct Out { int code; std::string text; };
+using Out = test::CommandOutput;
+using test::shell;
 
-std::string bin() {
-  const char* b = std::getenv("WORMCAST_BIN");
-  return b ? b : WORMCAST_BIN_PATH;
-}
-
-Out sh(const std::string& cmd) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  REQUIRE(p);
-  std::string text;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), p)) text += buf.data();
-  const int status = pclose(p);
-  return Out{WIFEXITED(status) ? WEXITSTATUS(status) : 128, text};
-}
+std::string bin() { return test::wormcast_bin(); }
+Out sh(const std::string& cmd) { return shell(cmd); }
 
 Out cli(const std::string& args) { return sh(bin() + " " + args); }
 
@@ -370,12 +360,11 @@ TEST_CASE("sweep: --emit-jobs prints runnable command lines (for GNU parallel) a
       write(d, "s.yaml", "name: em\nexperiment: base.yaml\ngrid:\n  traffic.load: [0.03, 0.06]\n  link.latency: [1, 2]\n");
   const auto out = d / "out";
   const std::string cmd = bin() + " sweep " + file + " --emit-jobs --out " + out.string();
-  FILE* p = popen((cmd + " 2>/dev/null").c_str(), "r");
-  REQUIRE(p);
+  const Out emitted = shell(cmd, /*merge_stderr=*/false);
+  REQUIRE(emitted.code == 0);
   std::vector<std::string> lines;
-  std::array<char, 8192> buf{};
-  while (fgets(buf.data(), buf.size(), p)) lines.emplace_back(buf.data());
-  REQUIRE(pclose(p) == 0);
+  std::istringstream in(emitted.text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l + "\n");
   REQUIRE(lines.size() == 4);
   CHECK_THAT(lines[0], Catch::StartsWith("mkdir -p /") && Catch::Contains(" run /") &&
                            Catch::Contains("--set traffic.load=0.03 --set link.latency=1 --seed 4 --out /") &&
