@@ -1,5 +1,6 @@
 #include "testbenches/lib/experiment.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -59,6 +60,13 @@ void ExperimentConfig::validate() const {
   if (node.model == "host_ni" && ni.packet_size + ni.header_flits > ni.receive_queue)
     throw ConfigError(where + ": ni.receive_queue (" + std::to_string(ni.receive_queue) +
                       " flits) is smaller than one packet");
+  if (node.model == "host_ni") {
+    const Cycle longest = std::max({host.t_hs, host.t_hr, ni.t_ns, ni.t_nr});
+    if (sim.watchdog <= longest)
+      throw ConfigError(where + ": sim.watchdog (" + std::to_string(sim.watchdog) +
+                        " cycles) must exceed the longest single overhead (" + std::to_string(longest) +
+                        " cycles), or a busy host/NI would count as deadlock");
+  }
   if (node.model == "endpoint" && traffic.packet_size > sw.buffer_flits)
     throw ConfigError(where + ": traffic.packet_size (" + std::to_string(traffic.packet_size) +
                       " flits) exceeds switch.buffer (" + std::to_string(sw.buffer_flits) +

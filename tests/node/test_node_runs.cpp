@@ -78,6 +78,10 @@ TEST_CASE("node-model configuration errors") {
     CHECK_THROWS_WITH(load_experiment("", {{"iobus.bandwidth", "fast"}}), Catch::Contains("iobus.bandwidth"));
     CHECK_THROWS_WITH(load_experiment("", {{"iobus.bandwidth", "0MB/s"}}), Catch::Contains("positive"));
   }
+  SECTION("watchdog shorter than an overhead") {
+    CHECK_THROWS_WITH(load_experiment("", {{"node.model", "host_ni"}, {"ni.t_ns", "30000"}}),
+                      Catch::Contains("sim.watchdog (20000 cycles) must exceed") && Catch::Contains("30000"));
+  }
   SECTION("overheads written as times are converted with the clock") {
     const auto cfg = load_experiment("", {{"host.t_hs", "5us"}, {"ni.t_ns", "2.5us"}});
     CHECK(cfg.host.t_hs == 1000);
