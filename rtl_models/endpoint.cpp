@@ -9,13 +9,8 @@ Endpoint::Endpoint(sc_core::sc_module_name name, NodeId id, SimContext& ctx, boo
       assembler_(ctx, this->name(), /*return_credits_at_once=*/true), wake_(ctx.clock) {}
 
 void Endpoint::end_of_elaboration() {
-  sc_core::sc_spawn_options opts;
-  opts.spawn_method();
-  opts.set_sensitivity(&wake_.event());
-  if (out.size() > 0) out->attach_sender(this);
-  if (in.size() > 0) in->attach_receiver(this);
   // Runs once at time 0 to schedule the first packet creation.
-  sc_core::sc_spawn(sc_core::sc_bind(&Endpoint::tick, this), sc_core::sc_gen_unique_name("tick"), &opts);
+  spawn_link_method(this, &Endpoint::tick, wake_, out, in, this, /*run_at_start=*/true, "tick");
 }
 
 void Endpoint::admit(PacketPtr p, Cycle now) {

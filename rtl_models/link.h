@@ -130,4 +130,19 @@ class Wakeup {
 using FlitOutPort = sc_core::sc_port<LinkTxIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
 using FlitInPort = sc_core::sc_port<LinkRxIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
 
+// Attach `client` to the links bound to `out` and `in` (either may be
+// unbound) and spawn `method` as an SC_METHOD run when `wake` fires; with
+// `run_at_start` it also runs once at time 0. For modules with one link pair.
+template <class M>
+void spawn_link_method(M* module, void (M::*method)(), const Wakeup& wake, FlitOutPort& out, FlitInPort& in,
+                       LinkClient* client, bool run_at_start, const char* name) {
+  sc_core::sc_spawn_options opts;
+  opts.spawn_method();
+  if (!run_at_start) opts.dont_initialize();
+  opts.set_sensitivity(&wake.event());
+  if (out.size() > 0) out->attach_sender(client);
+  if (in.size() > 0) in->attach_receiver(client);
+  sc_core::sc_spawn(sc_core::sc_bind(method, module), sc_core::sc_gen_unique_name(name), &opts);
+}
+
 }  // namespace wormcast::rtl

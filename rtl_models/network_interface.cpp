@@ -30,13 +30,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, NodeId id, cons
 }
 
 void NetworkInterface::end_of_elaboration() {
-  sc_core::sc_spawn_options opts;
-  opts.spawn_method();
-  opts.dont_initialize();
-  opts.set_sensitivity(&wake_.event());
-  if (out.size() > 0) out->attach_sender(this);
-  if (in.size() > 0) in->attach_receiver(this);
-  sc_core::sc_spawn(sc_core::sc_bind(&NetworkInterface::link_tick, this), sc_core::sc_gen_unique_name("link"), &opts);
+  spawn_link_method(this, &NetworkInterface::link_tick, wake_, out, in, this, /*run_at_start=*/false, "link");
 }
 
 void NetworkInterface::b_transport(::tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
