@@ -29,14 +29,12 @@ void Endpoint::inject(PacketPtr p) {
   const Cycle now = ctx_.clock.now();
   admit(std::move(p), now);
   // If this cycle has been evaluated already, the packet starts next cycle.
-  wake_.at(last_tick_ == now ? now + 1 : now);
+  wake_.at(wake_.evaluated(now) ? now + 1 : now);
 }
 
 void Endpoint::tick() {
   const Cycle now = ctx_.clock.now();
-  if (now == last_tick_) return;
-  last_tick_ = now;
-  wake_.fired(now);
+  if (!wake_.begin_cycle(now)) return;
   bool active = false;
   Cycle next = UINT64_MAX;
   tx_valid_ = rx_valid_ = false;

@@ -62,7 +62,6 @@ class Endpoint : public sc_core::sc_module, private LinkClient {
   PacketInjector injector_;
   PacketAssembler assembler_;
   std::uint64_t received_ = 0;
-  Cycle last_tick_ = UINT64_MAX;
   bool tx_valid_ = false, rx_valid_ = false;
   int traced_queue_ = 0;
   Wakeup wake_;

@@ -115,15 +115,23 @@ class Wakeup {
     due_ = c;
     ev_.notify(clock_.until(c));
   }
-  // Call at the start of the woken process: the pending wake-up has fired.
-  void fired(Cycle now) {
+  // Call at the start of the woken process. Returns false if cycle `now`
+  // was already evaluated (several wake-ups in one cycle: one evaluation);
+  // otherwise marks the pending wake-up as fired and returns true.
+  bool begin_cycle(Cycle now) {
+    if (now == last_) return false;
+    last_ = now;
     if (due_ <= now) due_ = UINT64_MAX;
+    return true;
   }
+  // Has cycle `now` been evaluated already?
+  bool evaluated(Cycle now) const { return now == last_; }
 
  private:
   const Clock& clock_;
   sc_core::sc_event ev_;
   Cycle due_ = UINT64_MAX;
+  Cycle last_ = UINT64_MAX;   // last evaluated cycle
 };
 
 // Ports of a module on a link. Unbound ports are allowed (open switch ports).

@@ -226,9 +226,7 @@ void NetworkInterface::receive_dma_thread() {
 
 void NetworkInterface::link_tick() {
   const Cycle now = ctx_.clock.now();
-  if (now == last_tick_) return;
-  last_tick_ = now;
-  wake_.fired(now);
+  if (!wake_.begin_cycle(now)) return;
   bool active = false;
   Cycle next = UINT64_MAX;
   tx_valid_ = rx_valid_ = false;

@@ -127,7 +127,6 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
   bool processing_ = false;
   PacketInjector injector_;
   PacketAssembler assembler_;
-  Cycle last_tick_ = UINT64_MAX;
   bool tx_valid_ = false, rx_valid_ = false;
   Wakeup wake_;
   sc_core::sc_event job_event_, work_event_, to_host_event_, send_space_event_;

@@ -69,9 +69,7 @@ int Switch::free_credits(int o) const {
 
 void Switch::tick() {
   const Cycle now = ctx_.clock.now();
-  if (now == last_tick_) return;   // at most one evaluation per cycle
-  last_tick_ = now;
-  wake_.fired(now);
+  if (!wake_.begin_cycle(now)) return;
   bool active = false;
   Cycle next = UINT64_MAX;
   if (traced_)

@@ -102,7 +102,6 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   std::vector<std::vector<char>> requests_;   // [out][in]
   std::vector<BufferEntry*> pending_;         // per input: packet waiting for grants
   std::vector<Branch> scratch_;
-  Cycle last_tick_ = UINT64_MAX;
   bool traced_ = false;
   Wakeup wake_;
 };
