@@ -6,11 +6,6 @@
 
 namespace wormcast::rtl {
 
-std::unique_ptr<NiFirmware> make_firmware(const std::string& kind) {
-  if (kind == "conventional") return std::make_unique<ConventionalFirmware>();
-  throw std::invalid_argument("unknown NI firmware '" + kind + "'");
-}
-
 NetworkInterface::NetworkInterface(sc_core::sc_module_name name, NodeId id, const NiParams& p, SimContext& ctx,
                                    bool vct)
     : sc_core::sc_module(name), host_port("host_port"), dma("dma"), out("out"), in("in"), id_(id), p_(p),

@@ -50,7 +50,7 @@ struct NiParams {
     v.count("header_flits", header_flits, "extra header flits added to each packet on the wire", 0, 1 << 20);
     v.count("send_queue", send_queue, "NI send queue capacity (packets)", 1, 1 << 20);
     v.flits("receive_queue", receive_queue, "NI receive queue capacity (flits; the switch's credits)");
-    v.choice("firmware", firmware, {"conventional"}, "NI firmware: conventional (every packet to/from the host)");
+    v.choice("firmware", firmware, firmware_registry().names(), "NI firmware (see `wormcast params`: firmware list)");
   }
 };
 

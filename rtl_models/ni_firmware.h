@@ -11,6 +11,7 @@
 #include <string>
 
 #include "rtl_models/packet.h"
+#include "rtl_models/registry.h"
 
 namespace wormcast::rtl {
 
@@ -50,6 +51,11 @@ class ConventionalFirmware : public NiFirmware {
   void on_receive(NiFirmwareApi& api, const PacketPtr& pkt) override { api.deliver_to_host(pkt); }
 };
 
+// NI firmware by name (`ni.firmware`). Built-ins are registered in
+// ni_firmware.cpp; a new firmware is a new file plus one line there.
+using FirmwareRegistry = Registry<NiFirmware>;
+const FirmwareRegistry& firmware_registry();
+// Throws std::invalid_argument naming the known firmware.
 std::unique_ptr<NiFirmware> make_firmware(const std::string& kind);
 
 }  // namespace wormcast::rtl

@@ -2,49 +2,53 @@
 
 #include <fnmatch.h>
 
-namespace wormcast::topo {
+#include <algorithm>
 
-rtl::PortSelection parse_selection(const std::string& s) {
-  if (s == "deterministic") return rtl::PortSelection::deterministic;
-  if (s == "round_robin") return rtl::PortSelection::round_robin;
-  if (s == "random") return rtl::PortSelection::random;
-  if (s == "adaptive") return rtl::PortSelection::adaptive;
-  throw std::invalid_argument("unknown port selection '" + s + "'");
-}
+#include "rtl_models/endpoint_node.h"
+
+namespace wormcast::topo {
 
 Network::Network(sc_core::sc_module_name name, const Topology& t, std::shared_ptr<const UpDownRouting> routing,
                  const NetworkParams& p, rtl::SimContext& ctx, const Rng& rng)
-    : sc_core::sc_module(name), ctx_(ctx) {
+    : sc_core::sc_module(name), topology_(t), routing_(std::move(routing)), ctx_(ctx) {
   t.validate();
+  build_switches(p, rng);
   const bool vct = p.sw.admission == "virtual_cut_through";
-  for (int s = 0; s < t.num_switches(); ++s) {
-    auto make_decoder = [&](int id) -> std::unique_ptr<rtl::Decoder> {
-      return std::make_unique<rtl::UpDownDecoder>("decoder", id, routing, p.selection,
-                                                  rng.fork(0x5700000000ULL + static_cast<std::uint64_t>(id)));
-    };
-    switches.push_back(std::make_unique<rtl::Switch>(("sw" + std::to_string(s)).c_str(), s, t.ports_per_switch,
-                                                     p.sw, ctx, make_decoder));
-  }
-  const bool host_ni = p.node_model == "host_ni";
-  if (!host_ni && p.node_model != "endpoint") throw std::invalid_argument("unknown node model '" + p.node_model + "'");
-  for (int n = 0; n < t.num_nodes(); ++n) {
-    const std::string nm = "node" + std::to_string(n);
-    if (host_ni)
-      nodes.push_back(std::make_unique<rtl::ComputeNode>(nm.c_str(), n, t.num_nodes(), p.host, p.bus, p.ni, ctx, vct));
-    else
-      endpoints.push_back(std::make_unique<rtl::Endpoint>(nm.c_str(), n, ctx, vct));
-  }
+  const std::shared_ptr<const rtl::NodeModel> model =
+      p.node_model ? p.node_model : std::make_shared<const rtl::EndpointModel>();
+  for (int n = 0; n < t.num_nodes(); ++n)
+    nodes.push_back(model->build("node" + std::to_string(n), n, t.num_nodes(), ctx, vct));
+  build_links(p);
+  watchdog_ = std::make_unique<rtl::Watchdog>("watchdog", ctx, p.watchdog,
+                                              [this](Cycle now) { return describe_blocked(now); });
+  ctx.on_first_outstanding = [this] { watchdog_->arm(); };
+}
 
-  auto make_link = [&](const std::string& nm, int credits) -> rtl::Link& {
-    links.push_back(std::make_unique<rtl::Link>(nm.c_str(), ctx.clock, p.link, credits));
-    return *links.back();
-  };
-  for (const SwitchLink& l : t.links()) {
-    auto& ab = make_link("link_sw" + std::to_string(l.a.sw) + "p" + std::to_string(l.a.port) + "_to_sw" +
-                             std::to_string(l.b.sw) + "p" + std::to_string(l.b.port),
+void Network::build_switches(const NetworkParams& p, const Rng& rng) {
+  const auto& decoders = rtl::decoder_registry();
+  if (!decoders.find(p.decoder))
+    throw std::invalid_argument("unknown decoder '" + p.decoder + "' (known: " + decoders.joined_names() + ")");
+  for (int s = 0; s < topology_.num_switches(); ++s) {
+    auto make_decoder = [&](int id) -> std::unique_ptr<rtl::Decoder> {
+      rtl::DecoderSetup setup{id, routing_, p.selection, rng.fork(0x5700000000ULL + static_cast<std::uint64_t>(id))};
+      return decoders.make(p.decoder, "decoder", setup);
+    };
+    switches.push_back(std::make_unique<rtl::Switch>(("sw" + std::to_string(s)).c_str(), s,
+                                                     topology_.ports_per_switch, p.sw, ctx_, make_decoder));
+  }
+}
+
+rtl::Link& Network::make_link(const std::string& name, const NetworkParams& p, int credits) {
+  links.push_back(std::make_unique<rtl::Link>(name.c_str(), ctx_.clock, p.link, credits));
+  return *links.back();
+}
+
+void Network::build_links(const NetworkParams& p) {
+  auto port_name = [](int sw, int port) { return "sw" + std::to_string(sw) + "p" + std::to_string(port); };
+  for (const SwitchLink& l : topology_.links()) {
+    auto& ab = make_link("link_" + port_name(l.a.sw, l.a.port) + "_to_" + port_name(l.b.sw, l.b.port), p,
                          p.sw.buffer_flits);
-    auto& ba = make_link("link_sw" + std::to_string(l.b.sw) + "p" + std::to_string(l.b.port) + "_to_sw" +
-                             std::to_string(l.a.sw) + "p" + std::to_string(l.a.port),
+    auto& ba = make_link("link_" + port_name(l.b.sw, l.b.port) + "_to_" + port_name(l.a.sw, l.a.port), p,
                          p.sw.buffer_flits);
     auto& A = *switches[static_cast<std::size_t>(l.a.sw)];
     auto& B = *switches[static_cast<std::size_t>(l.b.sw)];
@@ -53,30 +57,30 @@ Network::Network(sc_core::sc_module_name name, const Topology& t, std::shared_pt
     B.out[static_cast<std::size_t>(l.b.port)]->bind(ba);
     A.in[static_cast<std::size_t>(l.a.port)]->bind(ba);
   }
-  for (int n = 0; n < t.num_nodes(); ++n) {
-    const PortRef at = t.node_attach[static_cast<std::size_t>(n)];
-    auto& up = make_link("link_node" + std::to_string(n) + "_to_sw" + std::to_string(at.sw) + "p" +
-                             std::to_string(at.port),
-                         p.sw.buffer_flits);
-    auto& down = make_link("link_sw" + std::to_string(at.sw) + "p" + std::to_string(at.port) + "_to_node" +
-                               std::to_string(n),
-                           host_ni ? p.ni.receive_queue : p.endpoint.rx_buffer_flits);
+  for (int n = 0; n < topology_.num_nodes(); ++n) {
+    const PortRef at = topology_.node_attach[static_cast<std::size_t>(n)];
+    rtl::NodeHardware& node = *nodes[static_cast<std::size_t>(n)];
+    auto& up = make_link("link_node" + std::to_string(n) + "_to_" + port_name(at.sw, at.port), p, p.sw.buffer_flits);
+    auto& down = make_link("link_" + port_name(at.sw, at.port) + "_to_node" + std::to_string(n), p,
+                           node.receive_credits());
     auto& sw = *switches[static_cast<std::size_t>(at.sw)];
     sw.in[static_cast<std::size_t>(at.port)]->bind(up);
     sw.out[static_cast<std::size_t>(at.port)]->bind(down);
-    if (host_ni) {
-      auto& ni = nodes[static_cast<std::size_t>(n)]->ni;
-      ni.out.bind(up);
-      ni.in.bind(down);
-    } else {
-      auto& ep = *endpoints[static_cast<std::size_t>(n)];
-      ep.out.bind(up);
-      ep.in.bind(down);
-    }
+    node.link_out().bind(up);
+    node.link_in().bind(down);
   }
-  watchdog_ = std::make_unique<rtl::Watchdog>("watchdog", ctx, p.watchdog,
-                                              [this](Cycle now) { return describe_blocked(now); });
-  ctx.on_first_outstanding = [this] { watchdog_->arm(); };
+}
+
+rtl::Endpoint& Network::endpoint(int n) {
+  rtl::Endpoint* e = node(n).endpoint();
+  if (!e) throw std::logic_error("node " + std::to_string(n) + " has no packet endpoint (node model is not endpoint)");
+  return *e;
+}
+
+rtl::HostProcessor& Network::host(int n) {
+  rtl::HostProcessor* h = node(n).host();
+  if (!h) throw std::logic_error("node " + std::to_string(n) + " runs no software (node model is not host_ni)");
+  return *h;
 }
 
 std::uint64_t Network::flits_in_network() const {
@@ -90,12 +94,10 @@ std::vector<std::string> Network::describe_blocked(Cycle now) const {
   std::vector<std::string> lines;
   for (const auto& s : switches)
     for (auto& l : s->describe_blocked(now)) lines.push_back(std::move(l));
-  for (const auto& e : endpoints)
-    if (e->queued_packets() > 0) lines.push_back(e->describe(now));
-  for (const auto& n : nodes)
-    if (n->ni.occupancy_flits() > 0 || n->host.messages_waiting() > 0)
-      lines.push_back(n->ni.describe() + "; host: " + std::to_string(n->host.messages_waiting()) +
-                      " messages waiting to be received");
+  for (const auto& n : nodes) {
+    std::string line = n->describe_blocked(now);
+    if (!line.empty()) lines.push_back(std::move(line));
+  }
   return lines;
 }
 
@@ -103,14 +105,39 @@ int Network::trace(sc_core::sc_trace_file* tf, const std::string& filter) {
   int matched = 0;
   for (auto& s : switches)
     if (fnmatch(filter.c_str(), s->name(), 0) == 0) { s->trace(tf); ++matched; }
-  for (auto& e : endpoints)
-    if (fnmatch(filter.c_str(), e->name(), 0) == 0) { e->trace(tf); ++matched; }
-  for (auto& n : nodes)
-    if (fnmatch(filter.c_str(), n->name(), 0) == 0 || fnmatch(filter.c_str(), n->ni.name(), 0) == 0) {
-      n->ni.trace(tf);
-      ++matched;
-    }
+  for (auto& n : nodes) matched += n->trace(tf, filter);
   return matched;
+}
+
+nlohmann::json Network::describe() const {
+  return {{"description", topology_.description},
+          {"switches", topology_.num_switches()},
+          {"nodes", topology_.num_nodes()},
+          {"links", topology_.links().size()},
+          {"root", routing_->root()},
+          {"levels", routing_->max_level() + 1}};
+}
+
+void Network::register_statistics(rtl::StatsScope s) const {
+  const Cycle& now = s.now;
+  s.stats.add("link_utilization", "fraction", "flits sent / cycles simulated per link (mean, max over links)",
+              [this, &now] {
+                double sum = 0, mx = 0;
+                for (const auto& l : links) {
+                  const double u = checked_fraction(static_cast<double>(l->flits_sent()), static_cast<double>(now),
+                                                    "link utilization");
+                  sum += u;
+                  mx = std::max(mx, u);
+                }
+                return nlohmann::json{{"mean", links.empty() ? 0.0 : sum / static_cast<double>(links.size())},
+                                      {"max", mx}};
+              });
+  s.stats.add("input_buffer_peak_flits", "flits", "largest input-buffer occupancy of any switch port", [this] {
+    int peak = 0;
+    for (const auto& sw : switches)
+      for (int p = 0; p < sw->ports(); ++p) peak = std::max(peak, sw->buffer(p).peak_occupancy());
+    return peak;
+  });
 }
 
 }  // namespace wormcast::topo

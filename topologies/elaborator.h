@@ -1,10 +1,12 @@
-// The elaborator: turns a switch-level Topology into SystemC hardware — one
-// Switch per switch (with its up*/down* decoder), one Link per direction of
-// every inter-switch link and node attachment, one Endpoint or ComputeNode
-// (host + I/O bus + NI) per node — binds
-// every port, and sets each link's initial credits to the receiving buffer's
-// size. It also gathers whole-network views used by the invariant checks,
-// the deadlock report and VCD tracing.
+// The elaborator of switch networks: turns a switch-level Topology into
+// SystemC hardware — one Switch per switch (with the decoder named by
+// `decoder`, up*/down* by default), one Link per direction of every
+// inter-switch link and node attachment, and at every node the hardware of
+// the node model (an Endpoint, or host + I/O bus + NI) — binds every port, and
+// sets each link's initial credits to the receiving buffer's size. As a
+// NetworkModel it gives the run loop, invariants, deadlock report and VCD
+// tracing their whole-network views. Usable directly (tests, users' own
+// testbenches) or through the `irregular` / `file` network kinds.
 #pragma once
 
 #include <memory>
@@ -12,13 +14,13 @@
 #include <systemc>
 #include <vector>
 
-#include "rtl_models/compute_node.h"
-#include "rtl_models/endpoint.h"
+#include "rtl_models/decoder_registry.h"
 #include "rtl_models/link.h"
+#include "rtl_models/node_model.h"
 #include "rtl_models/rng.h"
 #include "rtl_models/switch.h"
-#include "rtl_models/updown_decoder.h"
 #include "rtl_models/watchdog.h"
+#include "topologies/network_kind.h"
 #include "topologies/topology.h"
 #include "topologies/updown.h"
 
@@ -27,39 +29,45 @@ namespace wormcast::topo {
 struct NetworkParams {
   rtl::SwitchParams sw;
   rtl::LinkParams link;
-  std::string node_model = "endpoint";   // endpoint | host_ni
-  rtl::EndpointParams endpoint;
-  rtl::HostParams host;
-  rtl::IoBusParams bus;
-  rtl::NiParams ni;
+  std::string decoder = "updown";   // rtl::decoder_registry()
   rtl::PortSelection selection = rtl::PortSelection::deterministic;
   Cycle watchdog = 20000;
+  std::shared_ptr<const rtl::NodeModel> node_model;   // null: endpoint with defaults
 };
 
-rtl::PortSelection parse_selection(const std::string& s);
-
-class Network : public sc_core::sc_module {
+class Network : public sc_core::sc_module, public NetworkModel {
  public:
   Network(sc_core::sc_module_name name, const Topology& t, std::shared_ptr<const UpDownRouting> routing,
           const NetworkParams& p, rtl::SimContext& ctx, const Rng& rng);
 
   std::vector<std::unique_ptr<rtl::Switch>> switches;
-  std::vector<std::unique_ptr<rtl::Endpoint>> endpoints;     // node_model endpoint
-  std::vector<std::unique_ptr<rtl::ComputeNode>> nodes;      // node_model host_ni
+  std::vector<std::unique_ptr<rtl::NodeHardware>> nodes;
   std::vector<std::unique_ptr<rtl::Link>> links;
 
-  rtl::Watchdog& watchdog() { return *watchdog_; }
-  // Flit copies inside the network (on links and in input buffers), counted
-  // by inspecting every link and buffer.
-  std::uint64_t flits_in_network() const;
-  // Every non-empty buffer and busy endpoint, for deadlock reports.
-  std::vector<std::string> describe_blocked(Cycle now) const;
-  // Trace the per-port state of every switch/endpoint/NI whose hierarchical
-  // name (net.sw3, net.node5, net.node5.ni) matches the glob `filter`
-  // (fnmatch). Returns how many modules matched.
-  int trace(sc_core::sc_trace_file* tf, const std::string& filter);
+  const Topology& topology() const { return topology_; }
+  const UpDownRouting& routing() const { return *routing_; }
+  // The Endpoint / host-NI node at node n (throws std::logic_error when the
+  // node model is a different one).
+  rtl::Endpoint& endpoint(int n);
+  rtl::HostProcessor& host(int n);
+
+  // NetworkModel
+  int num_nodes() const override { return static_cast<int>(nodes.size()); }
+  rtl::NodeHardware& node(int id) override { return *nodes.at(static_cast<std::size_t>(id)); }
+  rtl::Watchdog& watchdog() override { return *watchdog_; }
+  std::uint64_t flits_in_network() const override;
+  std::vector<std::string> describe_blocked(Cycle now) const override;
+  int trace(sc_core::sc_trace_file* tf, const std::string& filter) override;
+  nlohmann::json describe() const override;
+  void register_statistics(rtl::StatsScope scope) const override;
 
  private:
+  void build_switches(const NetworkParams& p, const Rng& rng);
+  void build_links(const NetworkParams& p);
+  rtl::Link& make_link(const std::string& name, const NetworkParams& p, int credits);
+
+  Topology topology_;
+  std::shared_ptr<const UpDownRouting> routing_;
   rtl::SimContext& ctx_;
   std::unique_ptr<rtl::Watchdog> watchdog_;
 };

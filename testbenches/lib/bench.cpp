@@ -31,9 +31,9 @@ int run_bench(const BenchOptions& opt, std::ostream& os) {
   for (const Case& c : cases) {
     ExperimentConfig cfg;
     cfg.name = "bench";
-    cfg.topology.switches = c.switches;
-    cfg.topology.nodes = c.nodes;
-    cfg.traffic.load = c.load;
+    cfg.set({{"topology.switches", std::to_string(c.switches)},
+             {"topology.nodes", std::to_string(c.nodes)},
+             {"traffic.load", fmt::format("{}", c.load)}});
     cfg.sim.warmup = measure / 5;
     cfg.sim.measure = measure;
     const RunResult r = run_experiment(cfg, RunOptions{});
@@ -49,9 +49,7 @@ int run_bench(const BenchOptions& opt, std::ostream& os) {
   // Idle network: nothing is created, so nothing should wake.
   {
     ExperimentConfig cfg;
-    cfg.topology.switches = 64;
-    cfg.topology.nodes = 256;
-    cfg.traffic.load = 0.0;
+    cfg.set({{"topology.switches", "64"}, {"topology.nodes", "256"}, {"traffic.load", "0"}});
     cfg.sim.warmup = 0;
     cfg.sim.measure = 1000000;
     const auto t0 = std::chrono::steady_clock::now();

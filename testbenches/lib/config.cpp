@@ -185,6 +185,9 @@ void YamlParamReader::check_unknown(const Frame& f) {
   for (const auto& kv : f.node) {
     const std::string k = kv.first.Scalar();
     if (f.known.count(k)) continue;
+    const std::string full = f.path.empty() ? k : f.path + "." + k;
+    const std::string hint = not_selected(full);
+    if (!hint.empty()) fail(origin_ + ":" + std::to_string(kv.first.Mark().line + 1), full, hint);
     std::string list;
     for (const auto& n : f.known) list += (list.empty() ? "" : ", ") + n;
     fail(origin_ + ":" + std::to_string(kv.first.Mark().line + 1), f.path.empty() ? k : f.path + "." + k,
@@ -192,16 +195,26 @@ void YamlParamReader::check_unknown(const Frame& f) {
   }
 }
 
+std::string YamlParamReader::not_selected(const std::string& full) const {
+  auto it = hints_.find(full);
+  if (it == hints_.end()) return {};
+  return "a parameter of " + it->second + ", which is not selected";
+}
+
 void YamlParamReader::end_section() {
-  check_unknown(stack_.back());
+  visited_.push_back(std::move(stack_.back()));
   stack_.pop_back();
 }
 
 void YamlParamReader::finish() {
   check_unknown(stack_.front());
-  for (const auto& [path, value] : overrides_)
-    if (!used_overrides_.count(path))
-      throw ConfigError("command line: --set " + path + "=" + value + ": unknown parameter (see `wormcast params`)");
+  for (const auto& f : visited_) check_unknown(f);
+  for (const auto& [path, value] : overrides_) {
+    if (used_overrides_.count(path)) continue;
+    const std::string hint = not_selected(path);
+    throw ConfigError("command line: --set " + path + "=" + value + ": " +
+                      (hint.empty() ? "unknown parameter (see `wormcast params`)" : hint));
+  }
 }
 
 // ---------------------------------------------------------------------------

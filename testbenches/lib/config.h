@@ -55,7 +55,11 @@ class YamlParamReader : public ParamVisitor {
   void begin_section(const char* name, const char* desc) override;
   void end_section() override;
   void set_clock_period_ps(std::uint64_t ps) override { period_ps_ = ps; }
-  // Rejects unknown top-level keys and unused overrides. Call after visiting.
+  // Keys (and sections) of plug-ins that are not selected, with whose they
+  // are ("node model 'host_ni' (node.model)"), for the unknown-key errors.
+  void set_hints(std::map<std::string, std::string> hints) { hints_ = std::move(hints); }
+  // Rejects unknown keys (in every section visited) and unused overrides.
+  // Call after visiting.
   void finish();
 
  private:
@@ -68,9 +72,12 @@ class YamlParamReader : public ParamVisitor {
   bool lookup(const char* key, std::string& out, std::string& where);
   [[noreturn]] void fail(const std::string& where, const std::string& key, const std::string& reason) const;
   void check_unknown(const Frame& f);
+  std::string not_selected(const std::string& full) const;
 
   std::string origin_;
   std::vector<Frame> stack_;
+  std::vector<Frame> visited_;   // closed sections, checked for unknown keys by finish()
+  std::map<std::string, std::string> hints_;
   std::map<std::string, std::string> overrides_;
   std::set<std::string> used_overrides_;
   std::uint64_t period_ps_ = 5000;

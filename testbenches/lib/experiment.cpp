@@ -1,10 +1,35 @@
 #include "testbenches/lib/experiment.h"
 
-#include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 namespace wormcast::tb {
+
+namespace {
+
+// The selector `key` of the current section: read the name, and replace the
+// plug-in with a fresh one when the name changes.
+template <class Plugin, class Reg>
+void select(ParamVisitor& v, const char* key, Selected<Plugin>& sel, const Reg& reg, const char* desc) {
+  std::string name = sel.name;
+  v.choice(key, name, reg.names(), desc);
+  if (name != sel.name || !sel.plugin) sel = Selected<Plugin>(name, reg.make(name));
+}
+
+}  // namespace
+
+void SimSection::visit(ParamVisitor& v) {
+  v.cycles("warmup", warmup, "cycles before measurement starts");
+  v.cycles("measure", measure, "measurement window: work created in it is measured", 1);
+  v.cycles("drain_limit", drain_limit,
+           "extra cycles allowed for measured work to complete and the network to drain; "
+           "beyond it the run is reported saturated");
+  v.cycles("watchdog", watchdog, "cycles without any flit moving (with packets outstanding) that count as deadlock", 1);
+}
+
+ExperimentConfig::ExperimentConfig()
+    : network("irregular", topo::network_kind_registry().make("irregular")),
+      node("endpoint", rtl::node_model_registry().make("endpoint")),
+      workload("synthetic", workload_registry().make("synthetic")) {}
 
 void ExperimentConfig::visit(ParamVisitor& v) {
   v.text("name", name, "experiment name, used for results file names");
@@ -14,73 +39,111 @@ void ExperimentConfig::visit(ParamVisitor& v) {
   v.end_section();
   v.set_clock_period_ps(period_ps);
   v.begin_section("topology", "network topology");
-  topology.visit(v);
+  select(v, "kind", network, topo::network_kind_registry(), "network kind (see `wormcast params`)");
+  network->visit_topology(v);
   v.end_section();
-  v.begin_section("routing", "up*/down* routing");
-  routing.visit(v);
-  v.end_section();
-  v.begin_section("switch", "input-buffered cut-through switch");
-  sw.visit(v);
-  v.end_section();
-  v.begin_section("link", "links");
-  link.visit(v);
-  v.end_section();
+  network->visit_sections(v);
   v.begin_section("node", "node model");
-  node.visit(v);
+  select(v, "model", node, rtl::node_model_registry(),
+         "what sits at each node: endpoint (packet source/sink at the link) or host_ni "
+         "(host processor + I/O bus + NI coprocessor, message traffic)");
   v.end_section();
-  v.begin_section("endpoint", "packet endpoint (node.model endpoint)");
-  endpoint.visit(v);
+  node->visit(v);
+  v.begin_section("traffic", "workload: what the nodes do");
+  select(v, "kind", workload, workload_registry(), "workload (see `wormcast params`)");
+  workload->visit(v, *node);
   v.end_section();
-  v.begin_section("host", "host processor (node.model host_ni)");
-  host.visit(v);
-  v.end_section();
-  v.begin_section("iobus", "host I/O bus (node.model host_ni)");
-  iobus.visit(v);
-  v.end_section();
-  v.begin_section("ni", "NI coprocessor (node.model host_ni)");
-  ni.visit(v);
-  v.end_section();
-  v.begin_section("traffic", "synthetic traffic: packets (endpoint) or messages (host_ni)");
-  traffic.visit(v);
-  v.end_section();
-  v.begin_section("message", "messages (node.model host_ni)");
-  message.visit(v);
-  v.end_section();
+  workload->visit_sections(v, *node);
   v.begin_section("sim", "run control");
   sim.visit(v);
   v.end_section();
 }
 
+rtl::ConfigFacts ExperimentConfig::facts() const {
+  rtl::ConfigFacts f;
+  f.where = source_file.empty() ? std::string("configuration") : source_file;
+  f.watchdog = sim.watchdog;
+  workload->describe_facts(f);
+  node->packet_bound(f);
+  network->describe_facts(f);
+  return f;
+}
+
 void ExperimentConfig::validate() const {
-  const std::string where = source_file.empty() ? std::string("configuration") : source_file;
-  if (node.model == "host_ni" && ni.packet_size + ni.header_flits > sw.buffer_flits)
-    throw ConfigError(where + ": ni.packet_size + ni.header_flits (" + std::to_string(ni.packet_size + ni.header_flits) +
-                      " flits) exceeds switch.buffer (" + std::to_string(sw.buffer_flits) +
-                      " flits): a packet must fit completely in an input buffer (seed000 §2.2)");
-  if (node.model == "host_ni" && ni.packet_size + ni.header_flits > ni.receive_queue)
-    throw ConfigError(where + ": ni.receive_queue (" + std::to_string(ni.receive_queue) +
-                      " flits) is smaller than one packet");
-  if (node.model == "host_ni") {
-    const Cycle longest = std::max({host.t_hs, host.t_hr, ni.t_ns, ni.t_nr});
-    if (sim.watchdog <= longest)
-      throw ConfigError(where + ": sim.watchdog (" + std::to_string(sim.watchdog) +
-                        " cycles) must exceed the longest single overhead (" + std::to_string(longest) +
-                        " cycles), or a busy host/NI would count as deadlock");
+  const rtl::ConfigFacts f = facts();
+  try {
+    network->validate(f);
+    node->validate(f);
+    workload->validate(f, *node);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
   }
-  if (node.model == "endpoint" && traffic.packet_size > sw.buffer_flits)
-    throw ConfigError(where + ": traffic.packet_size (" + std::to_string(traffic.packet_size) +
-                      " flits) exceeds switch.buffer (" + std::to_string(sw.buffer_flits) +
-                      " flits): a packet must fit completely in an input buffer (seed000 §2.2)");
-  if (traffic.header_flits > traffic.packet_size)
-    throw ConfigError(where + ": traffic.header_flits (" + std::to_string(traffic.header_flits) +
-                      ") exceeds traffic.packet_size (" + std::to_string(traffic.packet_size) + ")");
-  if (topology.kind == "file" && topology.file.empty())
-    throw ConfigError(where + ": topology.file: required when topology.kind is 'file'");
-  if (topology.kind == "irregular" && !topology.file.empty())
-    throw ConfigError(where + ": topology.file: given but topology.kind is 'irregular' (set kind: file)");
-  if (sw.admission == "virtual_cut_through" && endpoint.rx_buffer_flits < traffic.packet_size)
-    throw ConfigError(where + ": endpoint.rx_buffer (" + std::to_string(endpoint.rx_buffer_flits) +
-                      ") is smaller than a packet; virtual cut-through could never deliver");
+}
+
+std::map<std::string, std::string> unselected_keys(const ExperimentConfig& cfg) {
+  // Collect the dotted keys and section names an unselected plug-in visits.
+  struct Collector : ParamLister {
+    std::set<std::string> keys;
+    void begin_section(const char* name, const char* desc) override {
+      ParamLister::begin_section(name, desc);
+      std::string full;
+      for (const auto& r : sections_) full += r + ".";
+      sections_.push_back(name);
+      keys.insert(full + name);
+    }
+    void end_section() override {
+      ParamLister::end_section();
+      sections_.pop_back();
+    }
+    std::vector<std::string> sections_;
+  };
+  std::map<std::string, std::string> hints;
+  auto add = [&](Collector& c, const std::string& owner) {
+    for (const auto& r : c.rows) c.keys.insert(r.key);
+    for (const auto& k : c.keys) hints[k] += (hints[k].empty() ? "" : " or ") + owner;
+  };
+  for (const auto& e : topo::network_kind_registry().entries()) {
+    if (e.name == cfg.network.name) continue;
+    Collector c;
+    auto p = e.make();
+    c.begin_section("topology", "");
+    p->visit_topology(c);
+    c.end_section();
+    p->visit_sections(c);
+    add(c, "network kind '" + e.name + "' (topology.kind)");
+  }
+  for (const auto& e : rtl::node_model_registry().entries()) {
+    if (e.name == cfg.node.name) continue;
+    Collector c;
+    e.make()->visit(c);
+    add(c, "node model '" + e.name + "' (node.model)");
+  }
+  for (const auto& e : workload_registry().entries()) {
+    if (e.name == cfg.workload.name) continue;
+    Collector c;
+    auto p = e.make();
+    c.begin_section("traffic", "");
+    p->visit(c, *cfg.node);
+    c.end_section();
+    p->visit_sections(c, *cfg.node);
+    add(c, "workload '" + e.name + "' (traffic.kind)");
+  }
+  return hints;
+}
+
+namespace {
+void read_into(ExperimentConfig& cfg, YAML::Node root, const std::string& origin,
+               const std::vector<Override>& overrides) {
+  YamlParamReader reader(root, origin, overrides);
+  cfg.visit(reader);
+  reader.set_hints(unselected_keys(cfg));
+  reader.finish();
+}
+}  // namespace
+
+void ExperimentConfig::set(const std::vector<Override>& overrides) {
+  read_into(*this, YAML::Node(), "configuration", overrides);
+  validate();
 }
 
 ExperimentConfig load_experiment(const std::string& path, const std::vector<Override>& overrides) {
@@ -90,15 +153,8 @@ ExperimentConfig load_experiment(const std::string& path, const std::vector<Over
     root = load_yaml_file(path);
     cfg.source_file = path;
   }
-  YamlParamReader reader(root, path.empty() ? "defaults" : path, overrides);
-  cfg.visit(reader);
-  reader.finish();
-  if (cfg.topology.kind == "file" && !path.empty() && !cfg.topology.file.empty() &&
-      std::filesystem::path(cfg.topology.file).is_relative()) {
-    // Relative to the experiment file (if it exists there), else to the cwd.
-    auto rel = std::filesystem::path(path).parent_path() / cfg.topology.file;
-    if (std::filesystem::exists(rel)) cfg.topology.file = rel.string();
-  }
+  read_into(cfg, root, path.empty() ? "defaults" : path, overrides);
+  if (!path.empty()) cfg.network->resolve_paths(std::filesystem::path(path).parent_path().string());
   cfg.validate();
   return cfg;
 }

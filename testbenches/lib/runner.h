@@ -1,9 +1,11 @@
-// Runs one experiment on the cycle-accurate model: builds the topology and
-// routing, elaborates the network, simulates warm-up + measurement, waits for
-// every measured packet (within sim.drain_limit), stops creating packets and
-// drains the network, then checks the invariants (exactly-once delivery, flit
-// conservation, no deadlock) and gathers metrics. One run per SystemC kernel:
-// the kernel is reset first, so runs can follow each other in one process.
+// Runs one experiment on the cycle-accurate model: the selected network kind
+// builds the network with the selected node model at every node, the
+// workload is attached, the run loop simulates warm-up + measurement, waits
+// for the measured work (within sim.drain_limit), stops creating work and
+// drains; then the invariants are checked (exactly-once delivery, flit
+// conservation, no deadlock) and every registered statistic is collected.
+// One run per SystemC kernel: the kernel is reset first, so runs can follow
+// each other in one process.
 #pragma once
 
 #include <memory>
@@ -12,7 +14,6 @@
 
 #include "testbenches/lib/experiment.h"
 #include "topologies/topology.h"
-#include "topologies/updown.h"
 
 namespace wormcast::tb {
 
@@ -29,8 +30,10 @@ struct RunResult {
   nlohmann::json json;           // full results document
 };
 
-topo::Topology build_topology(const ExperimentConfig& cfg);
-topo::RootRule parse_root_rule(const std::string& s);
 RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt);
+
+// The switch-level topology of a switch-network experiment (irregular or
+// file kinds); throws ConfigError for other kinds.
+topo::Topology build_topology(const ExperimentConfig& cfg);
 
 }  // namespace wormcast::tb

@@ -5,6 +5,8 @@
 #include <fstream>
 
 #include "testbenches/lib/experiment.h"
+#include "testbenches/lib/synthetic_workload.h"
+#include "topologies/switch_network_kind.h"
 #include "testbenches/lib/units.h"
 
 using namespace wormcast::tb;
@@ -44,11 +46,11 @@ TEST_CASE("an experiment file sets parameters; --set overrides win") {
   const auto cfg = load_experiment(f, {{"traffic.load", "0.02"}, {"topology.connectivity", "100%"}});
   CHECK(cfg.name == "t");
   CHECK(cfg.period_ps == 2000);
-  CHECK(cfg.sw.buffer_flits == 320);
-  CHECK(cfg.sw.route_delay == 2);   // 4 ns at a 2 ns clock
-  CHECK(cfg.traffic.load == Approx(0.02));
-  CHECK(cfg.topology.connectivity == Approx(1.0));
-  CHECK(cfg.sw.chunk_flits == 8);   // default kept
+  CHECK(cfg.network_as<wormcast::topo::SwitchNetworkKind>().sw.buffer_flits == 320);
+  CHECK(cfg.network_as<wormcast::topo::SwitchNetworkKind>().sw.route_delay == 2);   // 4 ns at a 2 ns clock
+  CHECK(cfg.workload_as<SyntheticWorkload>().traffic.load == Approx(0.02));
+  CHECK(cfg.network_as<wormcast::topo::IrregularKind>().gen.connectivity == Approx(1.0));
+  CHECK(cfg.network_as<wormcast::topo::SwitchNetworkKind>().sw.chunk_flits == 8);   // default kept
 }
 
 TEST_CASE("errors name the file, line, key and reason") {

@@ -25,7 +25,7 @@ void check_invariants(const RunResult& r) {
 
 ExperimentConfig small(double load) {
   ExperimentConfig cfg;
-  cfg.traffic.load = load;
+  cfg.set({{"traffic.load", std::to_string(load)}});
   cfg.sim.warmup = 2000;
   cfg.sim.measure = 20000;
   return cfg;
@@ -36,22 +36,22 @@ TEST_CASE("invariants hold under load for every routing and flow-control option"
   struct Variant { const char* what; void (*apply)(ExperimentConfig&); };
   const Variant variants[] = {
       {"defaults", [](ExperimentConfig&) {}},
-      {"random port selection", [](ExperimentConfig& c) { c.routing.selection = "random"; }},
-      {"adaptive port selection", [](ExperimentConfig& c) { c.routing.selection = "adaptive"; }},
-      {"round-robin port selection", [](ExperimentConfig& c) { c.routing.selection = "round_robin"; }},
-      {"max-degree root", [](ExperimentConfig& c) { c.routing.root = "max_degree"; }},
-      {"after_drain", [](ExperimentConfig& c) { c.sw.next_header = "after_drain"; }},
-      {"virtual cut-through", [](ExperimentConfig& c) { c.sw.admission = "virtual_cut_through"; }},
-      {"fixed priority", [](ExperimentConfig& c) { c.sw.arbitration = "fixed_priority"; }},
-      {"poisson arrivals", [](ExperimentConfig& c) { c.traffic.process = "poisson"; }},
+      {"random port selection", [](ExperimentConfig& c) { c.set({{"routing.selection", "random"}}); }},
+      {"adaptive port selection", [](ExperimentConfig& c) { c.set({{"routing.selection", "adaptive"}}); }},
+      {"round-robin port selection", [](ExperimentConfig& c) { c.set({{"routing.selection", "round_robin"}}); }},
+      {"max-degree root", [](ExperimentConfig& c) { c.set({{"routing.root", "max_degree"}}); }},
+      {"after_drain", [](ExperimentConfig& c) { c.set({{"switch.next_header", "after_drain"}}); }},
+      {"virtual cut-through", [](ExperimentConfig& c) { c.set({{"switch.admission", "virtual_cut_through"}}); }},
+      {"fixed priority", [](ExperimentConfig& c) { c.set({{"switch.arbitration", "fixed_priority"}}); }},
+      {"poisson arrivals", [](ExperimentConfig& c) { c.set({{"traffic.process", "poisson"}}); }},
       {"small buffers and packets", [](ExperimentConfig& c) {
-         c.sw.buffer_flits = 20; c.sw.chunk_flits = 3; c.traffic.packet_size = 16; c.endpoint.rx_buffer_flits = 20; }},
-      {"slow links and credits", [](ExperimentConfig& c) { c.link.latency = 3; c.link.credit_delay = 2; }},
+         c.set({{"switch.buffer", "20"}, {"switch.chunk", "3"}, {"traffic.packet_size", "16"}, {"endpoint.rx_buffer", "20"}}); }},
+      {"slow links and credits", [](ExperimentConfig& c) { c.set({{"link.latency", "3"}, {"link.credit_delay", "2"}}); }},
   };
   for (const auto& v : variants) {
     for (std::uint64_t topo_seed : {1, 2}) {
       ExperimentConfig cfg = small(0.08);
-      cfg.topology.seed = topo_seed;
+      cfg.set({{"topology.seed", std::to_string(topo_seed)}});
       v.apply(cfg);
       INFO(v.what << ", topology seed " << topo_seed);
       check_invariants(run_experiment(cfg, RunOptions{}));
@@ -61,8 +61,7 @@ TEST_CASE("invariants hold under load for every routing and flow-control option"
 
 TEST_CASE("invariants hold on a 64-switch, 256-node network at medium load") {
   ExperimentConfig cfg = small(0.03);
-  cfg.topology.switches = 64;
-  cfg.topology.nodes = 256;
+  cfg.set({{"topology.switches", "64"}, {"topology.nodes", "256"}});
   cfg.sim.measure = 10000;
   check_invariants(run_experiment(cfg, RunOptions{}));
 }

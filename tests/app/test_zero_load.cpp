@@ -36,8 +36,8 @@ std::vector<Cycle> measure(const topo::Topology& t, const Timing& tm, const std:
   auto routing = std::make_shared<const topo::UpDownRouting>(t);
   topo::Network net("net", t, routing, np, ctx, Rng(1));
   std::vector<Cycle> lat;
-  for (auto& ep : net.endpoints)
-    ep->on_receive = [&](const Packet& p, Cycle now) {
+  for (int n = 0; n < net.num_nodes(); ++n)
+    net.endpoint(n).on_receive = [&](const Packet& p, Cycle now) {
       CHECK(p.injected == p.created);   // idle source: the head leaves at once
       lat.push_back(now - p.created);
     };
@@ -47,7 +47,7 @@ std::vector<Cycle> measure(const topo::Topology& t, const Timing& tm, const std:
     auto p = std::make_shared<Packet>();
     p->header.dest = dst;
     p->length = tm.length;
-    net.endpoints[static_cast<std::size_t>(src)]->inject(p);
+    net.endpoint(src).inject(p);
     sc_core::sc_start(ctx.clock.delay(analytic(tm, 3) + 500));
     REQUIRE(ctx.ledger.outstanding() == 0);
     REQUIRE(net.flits_in_network() == 0);

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "rtl_models/kernel.h"
+#include "rtl_models/host_ni_node.h"
 #include "topologies/elaborator.h"
 
 namespace wormcast::test {
@@ -18,15 +19,17 @@ inline topo::Topology chain3() {
   return t;
 }
 
+// The host/NI node model's parameters (host, iobus, ni) are set on `model`.
 struct NodeNet {
-  explicit NodeNet(const topo::NetworkParams& np_in, const topo::Topology& t = chain3()) : ctx(5000) {
+  explicit NodeNet(const rtl::HostNiModel& model = {}, const topo::Topology& t = chain3()) : ctx(5000) {
     rtl::fresh_kernel();
-    topo::NetworkParams np = np_in;
-    np.node_model = "host_ni";
+    topo::NetworkParams np;
+    np.node_model = std::make_shared<const rtl::HostNiModel>(model);
     net = std::make_unique<topo::Network>("net", t, std::make_shared<const topo::UpDownRouting>(t), np, ctx, Rng(1));
   }
-  rtl::HostProcessor& host(int n) { return net->nodes[static_cast<std::size_t>(n)]->host; }
-  rtl::NetworkInterface& ni(int n) { return net->nodes[static_cast<std::size_t>(n)]->ni; }
+  rtl::ComputeNode& node(int n) { return static_cast<rtl::HostNiNode&>(net->node(n)).node(); }
+  rtl::HostProcessor& host(int n) { return node(n).host; }
+  rtl::NetworkInterface& ni(int n) { return node(n).ni; }
   rtl::SimContext ctx;
   std::unique_ptr<topo::Network> net;
 };

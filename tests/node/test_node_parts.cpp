@@ -77,7 +77,7 @@ TEST_CASE("two DMA transfers on one I/O bus are served one after the other") {
 }
 
 TEST_CASE("host <-> NI over TLM: descriptor write, status read, errors") {
-  test::NodeNet n(topo::NetworkParams{});
+  test::NodeNet n;
   NetworkInterface& ni = n.ni(0);
   bool checked = false;
   n.host(0).set_program([&](HostApi&) {
@@ -121,7 +121,7 @@ TEST_CASE("host <-> NI over TLM: descriptor write, status read, errors") {
 }
 
 TEST_CASE("NI firmware accounting: busy time and NI memory occupancy") {
-  test::NodeNet n(topo::NetworkParams{});
+  test::NodeNet n;
   n.host(0).set_program([&](HostApi& h) {
     h.send(1, 3 * 128);   // three packets
     h.send(2, 100);       // one short packet
@@ -150,7 +150,7 @@ TEST_CASE("NI firmware accounting: busy time and NI memory occupancy") {
 }
 
 TEST_CASE("host API rejects a message to a non-existent node, to itself, or of zero length") {
-  test::NodeNet n(topo::NetworkParams{});
+  test::NodeNet n;
   std::vector<std::string> errors;
   n.host(0).set_program([&](HostApi& h) {
     for (auto [dest, bytes] : std::vector<std::pair<int, int>>{{9, 10}, {-1, 10}, {0, 10}, {1, 0}}) {

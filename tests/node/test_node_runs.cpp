@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "rtl_models/host_ni_node.h"
 #include "testbenches/lib/runner.h"
 
 using namespace wormcast;
@@ -16,8 +17,7 @@ using namespace wormcast::tb;
 namespace {
 ExperimentConfig node_cfg(double load) {
   ExperimentConfig cfg;
-  cfg.node.model = "host_ni";
-  cfg.traffic.load = load;
+  cfg.set({{"node.model", "host_ni"}, {"traffic.load", std::to_string(load)}});
   cfg.sim.warmup = 5000;
   cfg.sim.measure = 40000;
   return cfg;
@@ -27,9 +27,9 @@ ExperimentConfig node_cfg(double load) {
 TEST_CASE("host/NI runs deliver every message exactly once under load") {
   for (int variant = 0; variant < 4; ++variant) {
     ExperimentConfig cfg = node_cfg(0.01);
-    if (variant == 1) cfg.message.size = 700;              // multi-packet messages
-    if (variant == 2) { cfg.ni.t_ns = 200; cfg.ni.t_nr = 200; cfg.traffic.load = 0.03; }   // R = 5
-    if (variant == 3) { cfg.ni.receive_queue = 128; cfg.ni.send_queue = 1; cfg.message.size = 512; }   // tight NI memory
+    if (variant == 1) cfg.set({{"message.size", "700"}});              // multi-packet messages
+    if (variant == 2) cfg.set({{"ni.t_ns", "200"}, {"ni.t_nr", "200"}, {"traffic.load", "0.03"}});   // R = 5
+    if (variant == 3) cfg.set({{"ni.receive_queue", "128"}, {"ni.send_queue", "1"}, {"message.size", "512"}});   // tight NI memory
     INFO("variant " << variant);
     const RunResult r = run_experiment(cfg, RunOptions{});
     INFO(r.error);
@@ -66,26 +66,26 @@ TEST_CASE("node-model configuration errors") {
                       Catch::Contains("ni.packet_size") && Catch::Contains("switch.buffer"));
   }
   SECTION("negative overhead") {
-    CHECK_THROWS_WITH(load_experiment("", {{"ni.t_ns", "-5"}}),
+    CHECK_THROWS_WITH(load_experiment("", {{"node.model", "host_ni"}, {"ni.t_ns", "-5"}}),
                       Catch::Contains("--set ni.t_ns=-5") && Catch::Contains("non-negative"));
-    CHECK_THROWS_WITH(load_experiment("", {{"host.t_hs", "-1us"}}), Catch::Contains("host.t_hs"));
+    CHECK_THROWS_WITH(load_experiment("", {{"node.model", "host_ni"}, {"host.t_hs", "-1us"}}), Catch::Contains("host.t_hs"));
   }
   SECTION("zero-length message") {
-    CHECK_THROWS_WITH(load_experiment("", {{"message.size", "0"}}),
+    CHECK_THROWS_WITH(load_experiment("", {{"node.model", "host_ni"}, {"message.size", "0"}}),
                       Catch::Contains("message.size") && Catch::Contains("out of range"));
   }
   SECTION("bad bandwidth") {
-    CHECK_THROWS_WITH(load_experiment("", {{"iobus.bandwidth", "fast"}}), Catch::Contains("iobus.bandwidth"));
-    CHECK_THROWS_WITH(load_experiment("", {{"iobus.bandwidth", "0MB/s"}}), Catch::Contains("positive"));
+    CHECK_THROWS_WITH(load_experiment("", {{"node.model", "host_ni"}, {"iobus.bandwidth", "fast"}}), Catch::Contains("iobus.bandwidth"));
+    CHECK_THROWS_WITH(load_experiment("", {{"node.model", "host_ni"}, {"iobus.bandwidth", "0MB/s"}}), Catch::Contains("positive"));
   }
   SECTION("watchdog shorter than an overhead") {
     CHECK_THROWS_WITH(load_experiment("", {{"node.model", "host_ni"}, {"ni.t_ns", "30000"}}),
                       Catch::Contains("sim.watchdog (20000 cycles) must exceed") && Catch::Contains("30000"));
   }
   SECTION("overheads written as times are converted with the clock") {
-    const auto cfg = load_experiment("", {{"host.t_hs", "5us"}, {"ni.t_ns", "2.5us"}});
-    CHECK(cfg.host.t_hs == 1000);
-    CHECK(cfg.ni.t_ns == 500);
+    const auto cfg = load_experiment("", {{"node.model", "host_ni"}, {"host.t_hs", "5us"}, {"ni.t_ns", "2.5us"}});
+    CHECK(cfg.node_as<rtl::HostNiModel>().host.t_hs == 1000);
+    CHECK(cfg.node_as<rtl::HostNiModel>().ni.t_ns == 500);
   }
 }
 

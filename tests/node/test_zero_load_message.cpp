@@ -22,7 +22,7 @@ constexpr Cycle kDma128 = 97;   // ceil(128 / 1.33)
 
 struct Result { Cycle send_call = 0, received = 0; };
 
-Result one_message(int src, int dst, int bytes, topo::NetworkParams np = {}) {
+Result one_message(int src, int dst, int bytes, const rtl::HostNiModel& np = {}) {
   test::NodeNet n(np);
   Result r;
   n.host(src).set_program([&](HostApi& h) {
@@ -53,7 +53,7 @@ TEST_CASE("zero-load single-packet message latency is the exact sum of its parts
 }
 
 TEST_CASE("the latency breakdown adds up and each part has its analytical value") {
-  test::NodeNet n(topo::NetworkParams{});
+  test::NodeNet n;
   n.host(0).set_program([&](HostApi& h) { h.send(1, 128); });
   n.host(1).set_program([&](HostApi& h) { h.receive(); });
   n.ctx.window = {0, 1000};
@@ -84,7 +84,7 @@ TEST_CASE("with a fast NI the message is paced by link serialisation") {
   // (link-bound: 128 cycles each > 97-cycle DMA), so the last tail is on the
   // wire at t1 + 108 + 3*128 - 1 and arrives 1 + 3*3 cycles later; then
   // t_nr 10, receive DMA 97, t_hr 1000. t1 = send call + t_hs.
-  topo::NetworkParams np;
+  rtl::HostNiModel np;
   np.ni.t_ns = 10;
   np.ni.t_nr = 10;
   const Result r = one_message(0, 1, 3 * 128, np);

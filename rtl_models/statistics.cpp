@@ -1,0 +1,70 @@
+#include "rtl_models/statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace wormcast {
+
+namespace {
+bool nests(const std::string& outer, const std::string& inner) {
+  return inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0 && inner[outer.size()] == '.';
+}
+}  // namespace
+
+void Statistics::add(std::string name, std::string unit, std::string description, Probe probe) {
+  for (const auto& e : entries_)
+    if (e.info.name == name || nests(e.info.name, name) || nests(name, e.info.name))
+      throw std::logic_error("statistic '" + name + "' clashes with '" + e.info.name + "'");
+  entries_.push_back(Entry{StatisticInfo{std::move(name), std::move(unit), std::move(description)}, std::move(probe)});
+}
+
+nlohmann::json Statistics::collect() const {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& e : entries_) out[nlohmann::json::json_pointer("/" + [&] {
+        std::string p = e.info.name;
+        for (auto& c : p)
+          if (c == '.') c = '/';
+        return p;
+      }())] = e.probe();
+  return out;
+}
+
+std::vector<StatisticInfo> Statistics::list() const {
+  std::vector<StatisticInfo> out;
+  for (const auto& e : entries_) out.push_back(e.info);
+  return out;
+}
+
+nlohmann::json summarize_cycles(std::vector<std::uint32_t> v, double us_per_cycle) {
+  nlohmann::json j;
+  j["count"] = v.size();
+  if (v.empty()) return j;
+  std::sort(v.begin(), v.end());
+  double sum = 0;
+  for (auto x : v) sum += x;
+  auto pct = [&](double q) {   // nearest-rank percentile
+    const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
+    return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
+  };
+  const double mean = sum / static_cast<double>(v.size());
+  j["mean"] = mean;
+  j["min"] = v.front();
+  j["p50"] = pct(0.50);
+  j["p95"] = pct(0.95);
+  j["p99"] = pct(0.99);
+  j["max"] = v.back();
+  j["mean_us"] = mean * us_per_cycle;
+  return j;
+}
+
+double checked_fraction(double busy, double elapsed, const char* what) {
+  if (elapsed <= 0) return 0.0;
+  const double f = busy / elapsed;
+  if (!(f >= 0.0 && f <= 1.0 + 1e-12))
+    throw std::logic_error(std::string(what) + " = " + std::to_string(f) + " is outside [0, 1] (busy " +
+                           std::to_string(busy) + " of " + std::to_string(elapsed) + " cycles)");
+  return f;
+}
+
+}  // namespace wormcast

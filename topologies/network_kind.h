@@ -1,0 +1,84 @@
+// Network kinds: the families of networks an experiment can name with
+// `topology.kind`, as plug-ins. A NetworkKind declares its parameters (keys
+// of the `topology` section plus its own sections: routing, switch, link,
+// ...), checks them against the other plug-ins, and builds the hardware:
+// topology, routing tables and every module, with a node of the selected
+// node model at each processing node. What it builds is a NetworkModel, the
+// one interface the run loop, the invariants, VCD tracing, the deadlock
+// report and the statistics use, whatever the kind.
+// Built-ins (network_kind.cpp): `irregular` and `file` (switch networks with
+// up*/down* routing, seed000 §1, §7.6). A new kind is a new file plus one
+// line there.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "rtl_models/node_model.h"
+#include "rtl_models/params.h"
+#include "rtl_models/registry.h"
+#include "rtl_models/rng.h"
+#include "rtl_models/sim_context.h"
+#include "rtl_models/watchdog.h"
+
+namespace wormcast::topo {
+
+// An elaborated network.
+class NetworkModel {
+ public:
+  virtual ~NetworkModel() = default;
+  virtual int num_nodes() const = 0;
+  virtual rtl::NodeHardware& node(int id) = 0;
+  virtual rtl::Watchdog& watchdog() = 0;
+  // Flit copies inside the network (links, buffers), for flit conservation.
+  virtual std::uint64_t flits_in_network() const = 0;
+  // Every blocked buffer and busy node, for deadlock reports.
+  virtual std::vector<std::string> describe_blocked(Cycle now) const = 0;
+  // Trace the modules whose hierarchical names match the glob; returns how many.
+  virtual int trace(sc_core::sc_trace_file* tf, const std::string& filter) = 0;
+  // The "topology" object of the results file.
+  virtual nlohmann::json describe() const = 0;
+  // Register what the network measures (link utilisation, buffer peaks, ...).
+  virtual void register_statistics(rtl::StatsScope scope) const = 0;
+};
+
+// Setting up the network failed for a reason found only when building it
+// (e.g. routing tables that fail their independent check): exit code 3.
+class SetupError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct BuildInputs {
+  rtl::SimContext& ctx;
+  std::shared_ptr<const rtl::NodeModel> node_model;
+  Rng rng;                 // the run's generator; sub-streams are forked from it
+  Cycle watchdog = 20000;  // sim.watchdog
+};
+
+class NetworkKind {
+ public:
+  virtual ~NetworkKind() = default;
+  virtual std::unique_ptr<NetworkKind> clone() const = 0;
+  // Keys of the `topology` section after `kind` (visited inside it).
+  virtual void visit_topology(ParamVisitor& v) = 0;
+  // The kind's own sections (visited after `topology`, before `node`).
+  virtual void visit_sections(ParamVisitor& v) = 0;
+  // Resolve file names relative to the experiment file's folder.
+  virtual void resolve_paths(const std::string& /*experiment_dir*/) {}
+  // Facts other plug-ins check against (buffer sizes, admission rule).
+  virtual void describe_facts(rtl::ConfigFacts& f) const = 0;
+  // Throws std::invalid_argument naming the keys.
+  virtual void validate(const rtl::ConfigFacts& f) const = 0;
+  // Builds the network as the SystemC module `name`. Throws SetupError.
+  virtual std::unique_ptr<NetworkModel> build(const char* name, const BuildInputs& in) const = 0;
+};
+
+using NetworkKindRegistry = Registry<NetworkKind>;
+const NetworkKindRegistry& network_kind_registry();
+
+}  // namespace wormcast::topo

@@ -1,0 +1,92 @@
+#include "topologies/switch_network_kind.h"
+
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+
+#include "topologies/elaborator.h"
+#include "topologies/topology_io.h"
+
+namespace wormcast::topo {
+
+void RoutingSection::visit(ParamVisitor& v) {
+  v.choice("root", root, {"lowest_id", "max_degree"}, "BFS spanning-tree root for up*/down*");
+  v.choice("selection", selection, {"deterministic", "round_robin", "random", "adaptive"},
+           "choice among several legal minimal up*/down* ports (deterministic = lowest port)");
+}
+
+RootRule parse_root_rule(const std::string& s) {
+  if (s == "lowest_id") return RootRule::lowest_id;
+  if (s == "max_degree") return RootRule::max_degree;
+  throw std::invalid_argument("routing.root: unknown rule '" + s + "'");
+}
+
+void SwitchNetworkKind::visit_sections(ParamVisitor& v) {
+  v.begin_section("routing", "up*/down* routing");
+  routing.visit(v);
+  v.end_section();
+  v.begin_section("switch", "input-buffered cut-through switch");
+  sw.visit(v);
+  v.choice("decoder", decoder, rtl::decoder_registry().names(), "header decoder of every switch");
+  v.end_section();
+  v.begin_section("link", "links");
+  link.visit(v);
+  v.end_section();
+}
+
+void SwitchNetworkKind::describe_facts(rtl::ConfigFacts& f) const {
+  f.whole_packet_admission = sw.admission == "virtual_cut_through";
+}
+
+void SwitchNetworkKind::validate(const rtl::ConfigFacts& f) const {
+  if (f.packet_flits > sw.buffer_flits)
+    throw std::invalid_argument(f.where + ": " + f.packet_what + " (" + std::to_string(f.packet_flits) +
+                                " flits) exceeds switch.buffer (" + std::to_string(sw.buffer_flits) +
+                                " flits): a packet must fit completely in an input buffer (seed000 §2.2)");
+}
+
+std::unique_ptr<NetworkModel> SwitchNetworkKind::build(const char* name, const BuildInputs& in) const {
+  const Topology t = topology();
+  auto r = std::make_shared<const UpDownRouting>(t, parse_root_rule(routing.root));
+  spdlog::info("topology: {} ({} switches, {} nodes, {} links); up*/down* root {}, {} levels", t.description,
+               t.num_switches(), t.num_nodes(), t.links().size(), r->root(), r->max_level() + 1);
+  const auto problems = check_updown(t, *r);
+  if (!problems.empty()) throw SetupError("up*/down* routing check failed: " + problems.front());
+  NetworkParams np;
+  np.sw = sw;
+  np.link = link;
+  np.decoder = decoder;
+  np.selection = rtl::parse_selection(routing.selection);
+  np.watchdog = in.watchdog;
+  np.node_model = in.node_model;
+  return std::make_unique<Network>(name, t, r, np, in.ctx, in.rng);
+}
+
+void IrregularKind::visit_topology(ParamVisitor& v) {
+  v.count("switches", gen.switches, "number of switches", 1, 1 << 16);
+  v.count("ports", gen.ports, "ports per switch", 1, 1024);
+  v.count("nodes", gen.nodes, "number of processing nodes", 1, 1 << 20);
+  v.real("connectivity", gen.connectivity, "", "fraction of the free switch ports that are linked (80% ok)", 1e-9,
+         1.0, true);
+  v.seed("seed", gen.seed, "topology generator seed (independent of the run seed)");
+}
+
+void FileKind::visit_topology(ParamVisitor& v) {
+  v.text("file", file, "topology file, YAML or JSON, relative to the experiment file");
+}
+
+void FileKind::resolve_paths(const std::string& experiment_dir) {
+  // Relative to the experiment file (if it exists there), else to the cwd.
+  if (file.empty() || !std::filesystem::path(file).is_relative()) return;
+  const auto rel = std::filesystem::path(experiment_dir) / file;
+  if (std::filesystem::exists(rel)) file = rel.string();
+}
+
+void FileKind::validate(const rtl::ConfigFacts& f) const {
+  if (file.empty()) throw std::invalid_argument(f.where + ": topology.file: required when topology.kind is 'file'");
+  SwitchNetworkKind::validate(f);
+}
+
+Topology FileKind::topology() const { return load_topology(file); }
+
+}  // namespace wormcast::topo
