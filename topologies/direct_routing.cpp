@@ -169,6 +169,9 @@ DirectHop DirectRouting::next_hop(NodeId at, NodeId dst, VcClass in) const {
 }
 
 std::vector<RouteHop> DirectRouting::route(NodeId src, NodeId dst, VcClass in) const {
+  if (!topo_.valid_node(src) || !topo_.valid_node(dst))
+    throw TopologyError("route " + std::to_string(src) + " -> " + std::to_string(dst) + ": node id outside 0.." +
+                        std::to_string(topo_.num_nodes() - 1) + " of " + topo_.spec());
   std::vector<RouteHop> out;
   NodeId at = src;
   VcClass cls = in;

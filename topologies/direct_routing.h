@@ -67,7 +67,8 @@ class DirectRouting {
   // Throws TopologyError when the routing does not fit the network: dor on a
   // torus, ecube on a non-hypercube, utr or utpr on a bidirectional torus or
   // a mesh, btr on a unidirectional torus or a mesh, utpr on a non-regular
-  // torus (ℋ, Eq. 5.2, is defined for k-ary n-cubes only) or with
+  // torus (Eq. 5.2 with mixed radices is no Hamiltonian cycle in general,
+  // e.g. torus:4x3:uni; the thesis defines ℋ for k-ary n-cubes) or with
   // DimOrder::ascending (Eq. 5.3 fixes its own dimension choice).
   DirectRouting(const DirectTopology& t, RoutingAlgorithm a, DimOrder order = DimOrder::descending);
 
@@ -90,7 +91,8 @@ class DirectRouting {
   // that vc_classes() does not list for the chosen channel.
   DirectHop next_hop(NodeId at, NodeId dst, VcClass in = VcClass::local) const;
 
-  // Whole route src -> dst (empty when src == dst).
+  // Whole route src -> dst (empty when src == dst). Throws TopologyError on a
+  // node id outside the network (next_hop() does not check, for speed).
   std::vector<RouteHop> route(NodeId src, NodeId dst, VcClass in = VcClass::local) const;
   // Route of one multi-destination worm visiting `dests` in order; the class
   // carries over at each intermediate destination (IR, Fig. 5.10).

@@ -79,6 +79,12 @@ class DirectTopology {
   // All outgoing external channels of x, by dimension then plus before minus.
   std::vector<DirectChannel> channels(NodeId x) const;
 
+  // A router's external port for (d, dir): 2d + dir, so 2n ports per router
+  // (in unidirectional tori and at mesh edges some stay unconnected).
+  static int port_index(int d, Direction dir) { return 2 * d + static_cast<int>(dir); }
+  int num_ports() const { return 2 * dimensions(); }
+  bool valid_node(NodeId x) const { return x >= 0 && x < num_nodes_; }
+
   // Dense channel numbering for tables indexed by channel: slot =
   // (x * n + d) * 2 + dir. Slots of non-existent channels are unused.
   int channel_slot(NodeId x, int d, Direction dir) const {

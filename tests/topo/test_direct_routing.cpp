@@ -138,6 +138,8 @@ TEST_CASE("DOR on a mesh: descending (thesis) and ascending (SCI X first)", "[di
   CHECK(node_path(m, a, dsc.route(a, b)) == Strings{"(3,0)", "(2,0)", "(1,0)", "(1,1)", "(1,2)"});
   CHECK(node_path(m, a, asc.route(a, b)) == Strings{"(3,0)", "(3,1)", "(3,2)", "(2,2)", "(1,2)"});
   CHECK(dsc.route(a, a).empty());
+  CHECK_THROWS_WITH(dsc.route(a, 20), Catch::Contains("outside 0..19"));
+  CHECK_THROWS_AS(dsc.route(-1, a), TopologyError);
   CHECK(dsc.next_hop(a, a).arrived);
 }
 

@@ -125,6 +125,18 @@ TEST_CASE("direct: channel sets of each kind", "[direct]") {
           REQUIRE(t.neighbour(x, d, dir) == h.neighbour(x, d, dir));
     }
   }
+  SECTION("router ports: 2n per node, 2d + dir") {
+    const DirectTopology t = parse_direct_spec("torus:3x4x5:bi");
+    CHECK(t.num_ports() == 6);
+    std::set<int> ports;
+    for (int d = 0; d < 3; ++d)
+      for (Direction dir : {Direction::plus, Direction::minus}) ports.insert(DirectTopology::port_index(d, dir));
+    CHECK(ports == std::set<int>{0, 1, 2, 3, 4, 5});
+    CHECK(DirectTopology::port_index(2, Direction::minus) == 5);
+    CHECK(t.valid_node(59));
+    CHECK_FALSE(t.valid_node(60));
+    CHECK_FALSE(t.valid_node(-1));
+  }
   SECTION("channel slots are distinct and in range") {
     const DirectTopology t = parse_direct_spec("torus:3x4:bi");
     std::set<int> slots;
