@@ -77,6 +77,7 @@ class Checker {
     const int k = t_.radix(0);
     label_.assign(N_, 0);
     std::vector<NodeId> at_label(N_, -1);
+    bool permutation = true;
     for (NodeId u = 0; u < N_; ++u) {
       long long l = 0, w = 1;
       for (int i = 0; i < n_; ++i, w *= k) {
@@ -85,10 +86,14 @@ class Checker {
         l += w * (sum % k);
       }
       label_[u] = l;
-      if (l < 0 || l >= N_ || at_label[l] >= 0) report(t_.name(u) + ": ℋ label is not a permutation");
-      else at_label[l] = u;
+      if (l < 0 || l >= N_ || at_label[l] >= 0) {
+        report(t_.name(u) + ": ℋ labels are not a permutation");
+        permutation = false;
+      } else {
+        at_label[l] = u;
+      }
     }
-    for (long long l = 0; l < N_ && problems_.empty(); ++l) {
+    for (long long l = 0; l < N_ && permutation; ++l) {
       const NodeId a = at_label[l], b = at_label[(l + 1) % N_];
       if (!std::binary_search(adj_[a].begin(), adj_[a].end(), b))
         report("ℋ: label " + std::to_string(l) + " -> next is not a channel");
@@ -129,17 +134,26 @@ class Checker {
     return s;
   }
 
+  // vc_classes() must match the rules on every channel, and every class in
+  // use needs its own VC index below num_vcs().
   void check_vc_rules() {
+    VcSet used;
     for (NodeId x = 0; x < N_; ++x)
       for (int d = 0; d < n_; ++d)
         for (Direction dir : {Direction::plus, Direction::minus}) {
           const VcSet want = expected(x, d, dir), got = r_.vc_classes(x, d, dir);
+          used.bits |= want.bits;
           if (!(want == got))
             report("channel " + channel_text(x, d, dir) + ": vc_classes() differs from the thesis rules");
-          for (VcClass c : {VcClass::p, VcClass::l, VcClass::h, VcClass::single})
-            if (want.contains(c) && (r_.vc_index(c) < 0 || r_.vc_index(c) >= r_.num_vcs()))
-              report(std::string("class ") + to_string(c) + " has no VC index below num_vcs()");
         }
+    std::vector<char> taken(r_.num_vcs(), 0);
+    for (VcClass c : {VcClass::p, VcClass::l, VcClass::h, VcClass::single}) {
+      if (!used.contains(c)) continue;
+      const int i = r_.vc_index(c);
+      if (i < 0 || i >= r_.num_vcs() || taken[i])
+        report(std::string("class ") + to_string(c) + " has no VC index of its own below num_vcs()");
+      else taken[i] = 1;
+    }
   }
 
   void bfs(NodeId s, std::vector<int>& dist) const {

@@ -78,3 +78,14 @@ TEST_CASE("checker finds the cycle of a single-VC unidirectional ring (Fig. 2.4)
   const std::string cycle = check_direct_routing(r).at(0);
   for (const char* n : {"(0) d0+", "(1) d0+", "(2) d0+", "(3) d0+"}) CHECK_THAT(cycle, Catch::Contains(n));
 }
+
+// The thesis's experiment networks; opt-in (./test_topo "[direct-big]"),
+// about six minutes in all on one core (the 4096-node tori dominate).
+TEST_CASE("checker on the Ch. 4/6 experiment networks", "[.][direct-big]") {
+  for (const char* spec : {"torus:32x32:uni", "torus:8x8x8:uni", "torus:64x64:uni", "torus:16x16x16:uni"}) {
+    passes(spec, RoutingAlgorithm::utr);
+    passes(spec, RoutingAlgorithm::utpr);
+  }
+  for (const char* spec : {"torus:32x32:bi", "torus:8x8x8:bi", "torus:64x64:bi", "torus:16x16x16:bi"})
+    passes(spec, RoutingAlgorithm::btr);
+}
