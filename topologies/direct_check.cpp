@@ -1,0 +1,323 @@
+// check_direct_routing(): an independent check of DirectRouting. It shares
+// only the addressing (sigma / with_sigma) and the routing function under
+// test; neighbours, distances, VC existence and ℋ labels are recomputed here
+// from the definitions of seed001 §1.1, §1.5 and §2.
+#include <algorithm>
+#include <queue>
+
+#include "topologies/direct_routing.h"
+
+namespace wormcast::topo {
+
+namespace {
+
+constexpr int kClasses = 4;   // p, l, h, single: index of a (channel, VC) pair = slot * 4 + class
+
+class Checker {
+ public:
+  explicit Checker(const DirectRouting& r)
+      : r_(r), t_(r.topology()), n_(t_.dimensions()), N_(t_.num_nodes()),
+        deps_(static_cast<std::size_t>(t_.num_channel_slots()) * kClasses) {}
+
+  std::vector<std::string> run() {
+    build_adjacency();
+    if (r_.algorithm() == RoutingAlgorithm::utpr) build_labels();
+    check_vc_rules();
+    std::vector<int> dist(N_);
+    for (NodeId s = 0; s < N_ && problems_.size() < kMaxProblems; ++s) {
+      bfs(s, dist);
+      for (NodeId v = 0; v < N_; ++v)
+        if (v != s) walk(s, v, dist[v]);
+    }
+    if (r_.algorithm() == RoutingAlgorithm::utpr) add_worm_continuations();
+    find_cycle();
+    if (r_.algorithm() == RoutingAlgorithm::utpr) check_corrected_order();
+    if (dropped_) problems_.push_back("... and " + std::to_string(dropped_) + " more problems");
+    return problems_;
+  }
+
+ private:
+  static constexpr std::size_t kMaxProblems = 40;
+
+  void report(const std::string& p) {
+    if (problems_.size() < kMaxProblems) problems_.push_back(p);
+    else ++dropped_;
+  }
+
+  std::string channel_text(NodeId x, int d, Direction dir) const {
+    return t_.name(x) + " d" + std::to_string(d) + to_string(dir);
+  }
+
+  // Neighbours by the definitions of §1.1, not by DirectTopology::channels().
+  void build_adjacency() {
+    adj_.assign(N_, {});
+    for (NodeId x = 0; x < N_; ++x) {
+      for (int d = 0; d < n_; ++d) {
+        const int s = t_.sigma(x, d), k = t_.radix(d);
+        if (t_.is_torus()) {
+          adj_[x].push_back(t_.with_sigma(x, d, (s + 1) % k));
+          if (t_.bidirectional()) adj_[x].push_back(t_.with_sigma(x, d, (s + k - 1) % k));
+        } else {
+          if (s + 1 < k) adj_[x].push_back(t_.with_sigma(x, d, s + 1));
+          if (s > 0) adj_[x].push_back(t_.with_sigma(x, d, s - 1));
+        }
+      }
+      std::sort(adj_[x].begin(), adj_[x].end());
+      adj_[x].erase(std::unique(adj_[x].begin(), adj_[x].end()), adj_[x].end());
+      std::vector<NodeId> got;
+      for (const DirectChannel& c : t_.channels(x)) got.push_back(c.to);
+      std::sort(got.begin(), got.end());
+      if (got != adj_[x]) report(t_.name(x) + ": topology channels do not match the neighbour definition");
+    }
+  }
+
+  // Eq. 5.2 labels, then Definition 5.1 boundaries (ℓ(u) > ℓ(u^d)); also
+  // checks that ℓ numbers a Hamiltonian cycle of the unidirectional torus.
+  void build_labels() {
+    const int k = t_.radix(0);
+    label_.assign(N_, 0);
+    std::vector<NodeId> at_label(N_, -1);
+    bool permutation = true;
+    for (NodeId u = 0; u < N_; ++u) {
+      long long l = 0, w = 1;
+      for (int i = 0; i < n_; ++i, w *= k) {
+        int sum = 0;
+        for (int j = i; j < n_; ++j) sum += t_.sigma(u, j);
+        l += w * (sum % k);
+      }
+      label_[u] = l;
+      if (l < 0 || l >= N_ || at_label[l] >= 0) {
+        report(t_.name(u) + ": ℋ labels are not a permutation");
+        permutation = false;
+      } else {
+        at_label[l] = u;
+      }
+    }
+    for (long long l = 0; l < N_ && permutation; ++l) {
+      const NodeId a = at_label[l], b = at_label[(l + 1) % N_];
+      if (!std::binary_search(adj_[a].begin(), adj_[a].end(), b))
+        report("ℋ: label " + std::to_string(l) + " -> next is not a channel");
+    }
+  }
+
+  bool boundary(NodeId u, int d) const {
+    const int s = t_.sigma(u, d), k = t_.radix(d);
+    return label_[u] > label_[t_.with_sigma(u, d, (s + 1) % k)];
+  }
+
+  // VC existence rules of §1.5, written from what the routing needs: a
+  // class sits on a channel iff some route of Eq. 4.1 / 4.2 / 5.3 uses it.
+  VcSet expected(NodeId x, int d, Direction dir) const {
+    VcSet s;
+    if (!t_.has_channel(x, d, dir)) return s;
+    const int sig = t_.sigma(x, d), k = t_.radix(d);
+    const bool plus = dir == Direction::plus;
+    const bool wrap = plus ? sig == k - 1 : sig == 0;
+    switch (r_.algorithm()) {
+      case RoutingAlgorithm::utr:
+        if (!wrap) s.add(VcClass::h);   // no h wrap
+        if (sig != 0) s.add(VcClass::p);   // a wrapping message starts at σ > σ(dst) >= 0
+        break;
+      case RoutingAlgorithm::btr:
+        if (!wrap) s.add(plus ? VcClass::h : VcClass::l);
+        // Going up to wrap needs a start σ0 with 2σ0 > k at or below here;
+        // going down needs 2σ0 < k-2 at or above here.
+        if (plus ? 2 * sig > k : 2 * sig < k - 2) s.add(VcClass::p);
+        break;
+      case RoutingAlgorithm::utpr:
+        s.add(VcClass::h);
+        if (!boundary(x, d)) s.add(VcClass::p);
+        break;
+      default:
+        s.add(VcClass::single);
+    }
+    return s;
+  }
+
+  // vc_classes() must match the rules on every channel, and every class in
+  // use needs its own VC index below num_vcs().
+  void check_vc_rules() {
+    VcSet used;
+    for (NodeId x = 0; x < N_; ++x)
+      for (int d = 0; d < n_; ++d)
+        for (Direction dir : {Direction::plus, Direction::minus}) {
+          const VcSet want = expected(x, d, dir), got = r_.vc_classes(x, d, dir);
+          used.bits |= want.bits;
+          if (!(want == got))
+            report("channel " + channel_text(x, d, dir) + ": vc_classes() differs from the thesis rules");
+        }
+    std::vector<char> taken(r_.num_vcs(), 0);
+    for (VcClass c : {VcClass::p, VcClass::l, VcClass::h, VcClass::single}) {
+      if (!used.contains(c)) continue;
+      const int i = r_.vc_index(c);
+      if (i < 0 || i >= r_.num_vcs() || taken[i])
+        report(std::string("class ") + to_string(c) + " has no VC index of its own below num_vcs()");
+      else taken[i] = 1;
+    }
+  }
+
+  void bfs(NodeId s, std::vector<int>& dist) const {
+    std::fill(dist.begin(), dist.end(), -1);
+    std::queue<NodeId> q;
+    dist[s] = 0;
+    q.push(s);
+    while (!q.empty()) {
+      const NodeId x = q.front();
+      q.pop();
+      for (NodeId y : adj_[x])
+        if (dist[y] < 0) {
+          dist[y] = dist[x] + 1;
+          q.push(y);
+        }
+    }
+  }
+
+  int node_index(NodeId x, int d, Direction dir, VcClass c) const {
+    return t_.channel_slot(x, d, dir) * kClasses + static_cast<int>(c);
+  }
+
+  void add_dep(int from, int to) {
+    std::vector<int>& out = deps_[from];
+    if (std::find(out.begin(), out.end(), to) == out.end()) out.push_back(to);
+  }
+
+  // One hop decided at `at`; empty string when legal, else the reason.
+  std::string illegal(NodeId at, const DirectHop& h) const {
+    if (h.dim < 0 || h.dim >= n_) return "no dimension chosen";
+    if (!t_.has_channel(at, h.dim, h.dir)) return "channel " + channel_text(at, h.dim, h.dir) + " does not exist";
+    const NodeId next = t_.neighbour(at, h.dim, h.dir);
+    if (!std::binary_search(adj_[at].begin(), adj_[at].end(), next))
+      return "channel " + channel_text(at, h.dim, h.dir) + " leads to a non-neighbour";
+    if (!expected(at, h.dim, h.dir).contains(h.vc))
+      return std::string("class ") + to_string(h.vc) + " does not exist on " + channel_text(at, h.dim, h.dir);
+    return "";
+  }
+
+  // Follows the routing function hop by hop (as routers would), recording
+  // channel dependencies; the route must be as long as the BFS distance.
+  void walk(NodeId src, NodeId dst, int want) {
+    const std::string what = std::string(to_string(r_.algorithm())) + " route " + t_.name(src) + " -> " + t_.name(dst);
+    if (want < 0) return report(what + ": destination unreachable in the channel graph");
+    NodeId at = src;
+    VcClass cls = VcClass::local;
+    int prev = -1;
+    for (int hops = 0;; ++hops) {
+      const DirectHop h = r_.next_hop(at, dst, cls);
+      if (h.arrived) {
+        if (at != dst) return report(what + ": claims arrival at " + t_.name(at));
+        if (hops != want)
+          report(what + ": " + std::to_string(hops) + " hops, shortest is " + std::to_string(want));
+        return;
+      }
+      if (hops >= want) return report(what + ": longer than the shortest path (" + std::to_string(want) + " hops)");
+      const std::string why = illegal(at, h);
+      if (!why.empty()) return report(what + " at " + t_.name(at) + ": " + why);
+      const int cur = node_index(at, h.dim, h.dir, h.vc);
+      if (prev >= 0) add_dep(prev, cur);
+      prev = cur;
+      at = t_.neighbour(at, h.dim, h.dir);
+      cls = h.vc;
+    }
+  }
+
+  // A UTPR worm arriving at destination w on (channel, α) continues to its
+  // next destination v (Fig. 5.10 keeps α). On an ℋ-cycle it has crossed no
+  // boundary while α = p, so v may be anywhere; after the boundary (α = h)
+  // the remaining destinations have labels above ℓ(w).
+  void add_worm_continuations() {
+    for (NodeId x = 0; x < N_; ++x)
+      for (int d = 0; d < n_; ++d) {
+        const NodeId w = t_.neighbour(x, d, Direction::plus);
+        for (VcClass a : {VcClass::p, VcClass::h}) {
+          if (!expected(x, d, Direction::plus).contains(a)) continue;
+          for (NodeId v = 0; v < N_; ++v) {
+            if (v == w || (a == VcClass::h && label_[v] < label_[w])) continue;
+            const DirectHop h = r_.next_hop(w, v, a);
+            const std::string why = h.arrived ? "arrived early" : illegal(w, h);
+            if (!why.empty()) {
+              report("utpr worm continuing at " + t_.name(w) + " to " + t_.name(v) + ": " + why);
+              continue;
+            }
+            add_dep(node_index(x, d, Direction::plus, a), node_index(w, h.dim, h.dir, h.vc));
+          }
+        }
+      }
+  }
+
+  std::string pair_text(int idx) const {
+    const int slot = idx / kClasses;
+    const NodeId x = slot / (2 * n_);
+    const int d = slot / 2 % n_;
+    return channel_text(x, d, static_cast<Direction>(slot % 2)) + " " + to_string(static_cast<VcClass>(idx % kClasses));
+  }
+
+  // Iterative DFS over (channel, VC) pairs; a grey successor closes a cycle.
+  void find_cycle() {
+    const int V = static_cast<int>(deps_.size());
+    std::vector<char> colour(V, 0);
+    std::vector<int> from(V, -1);
+    for (int start = 0; start < V; ++start) {
+      if (colour[start] || deps_[start].empty()) continue;
+      std::vector<std::pair<int, std::size_t>> stack{{start, 0}};
+      colour[start] = 1;
+      while (!stack.empty()) {
+        auto& [c, i] = stack.back();
+        if (i == deps_[c].size()) {
+          colour[c] = 2;
+          stack.pop_back();
+          continue;
+        }
+        const int nx = deps_[c][i++];
+        if (colour[nx] == 1) return report_cycle(nx, c, from);
+        if (colour[nx] == 0) {
+          colour[nx] = 1;
+          from[nx] = c;
+          stack.push_back({nx, 0});
+        }
+      }
+    }
+  }
+
+  void report_cycle(int head, int tail, const std::vector<int>& from) {
+    std::vector<int> cycle{head};
+    for (int x = tail; x != head; x = from[x]) cycle.push_back(x);
+    std::reverse(cycle.begin() + 1, cycle.end());
+    std::string text = "channel dependency cycle:";
+    for (int c : cycle) text += " " + pair_text(c) + " ->";
+    report(text + " " + pair_text(head));
+  }
+
+  // seed001 §7.6: p-channels by (ℓ(u), d) < boundary h-channels < other
+  // h-channels by (ℓ(u), d); every dependency must go up in this order.
+  long long corrected_lambda(int idx) const {
+    const int slot = idx / kClasses;
+    const NodeId u = slot / (2 * n_);
+    const int d = slot / 2 % n_;
+    const long long within = label_[u] * n_ + d, span = static_cast<long long>(N_) * n_;
+    if (static_cast<VcClass>(idx % kClasses) == VcClass::p) return within;
+    return (boundary(u, d) ? span : 2 * span) + within;
+  }
+
+  void check_corrected_order() {
+    for (std::size_t a = 0; a < deps_.size(); ++a)
+      for (int b : deps_[a])
+        if (corrected_lambda(static_cast<int>(a)) >= corrected_lambda(b))
+          report("dependency " + pair_text(static_cast<int>(a)) + " -> " + pair_text(b) +
+                 " does not increase in the corrected λ order (seed001 §7.6)");
+  }
+
+  const DirectRouting& r_;
+  const DirectTopology& t_;
+  int n_, N_;
+  std::vector<std::vector<NodeId>> adj_;
+  std::vector<long long> label_;
+  std::vector<std::vector<int>> deps_;   // [(channel, VC)] -> successors
+  std::vector<std::string> problems_;
+  std::size_t dropped_ = 0;
+};
+
+}  // namespace
+
+std::vector<std::string> check_direct_routing(const DirectRouting& r) { return Checker(r).run(); }
+
+}  // namespace wormcast::topo
