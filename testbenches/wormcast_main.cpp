@@ -15,6 +15,8 @@
 #include <iostream>
 #include <systemc>
 
+#include "rtl_models/decoder_registry.h"
+#include "rtl_models/ni_firmware.h"
 #include "testbenches/lib/bench.h"
 #include "testbenches/lib/experiment.h"
 #include "testbenches/lib/results.h"
@@ -86,6 +88,20 @@ void show_topology(const topo::Topology& t) {
   const auto problems = topo::check_updown(t, r);
   std::cout << (problems.empty() ? "  up*/down* tables: legal, minimal, deadlock-free (CDG acyclic)\n"
                                  : "  up*/down* check FAILED: " + problems.front() + "\n");
+}
+
+void print_parameters(std::ostream& os) {
+  for (const auto& g : tb::parameter_groups()) {
+    os << "\n# " << g.title << (g.description.empty() ? "" : ": " + g.description) << "\n";
+    os << fmt::format("{:<26} {:<38} {:<14} {}\n", "key", "type", "default", "description");
+    for (const auto& r : g.rows)
+      os << fmt::format("{:<26} {:<38} {:<14} {}{}\n", r.key, r.type, r.default_value, r.description,
+                        r.unit.empty() || r.type == r.unit ? "" : " [" + r.unit + "]");
+  }
+  os << "\n# header decoders (switch.decoder)\n";
+  for (const auto& e : rtl::decoder_registry().entries()) os << fmt::format("  {:<24} {}\n", e.name, e.description);
+  os << "\n# NI firmware (ni.firmware)\n";
+  for (const auto& e : rtl::firmware_registry().entries()) os << fmt::format("  {:<24} {}\n", e.name, e.description);
 }
 
 }  // namespace
@@ -190,13 +206,7 @@ int sc_main(int argc, char* argv[]) {
       return 0;
     }
     if (*params) {
-      tb::ExperimentConfig cfg;
-      tb::ParamLister lister;
-      cfg.visit(lister);
-      std::cout << fmt::format("{:<26} {:<38} {:<14} {}\n", "key", "type", "default", "description");
-      for (const auto& r : lister.rows)
-        std::cout << fmt::format("{:<26} {:<38} {:<14} {}{}\n", r.key, r.type, r.default_value, r.description,
-                                 r.unit.empty() || r.type == r.unit ? "" : " [" + r.unit + "]");
+      print_parameters(std::cout);
       return 0;
     }
     if (*bench) return tb::run_bench(bopt, std::cout);

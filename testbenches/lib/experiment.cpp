@@ -1,6 +1,7 @@
 #include "testbenches/lib/experiment.h"
 
 #include <filesystem>
+#include <set>
 
 namespace wormcast::tb {
 
@@ -157,6 +158,73 @@ ExperimentConfig load_experiment(const std::string& path, const std::vector<Over
   if (!path.empty()) cfg.network->resolve_paths(std::filesystem::path(path).parent_path().string());
   cfg.validate();
   return cfg;
+}
+
+namespace {
+
+// Lists what a plug-in visits, with the enclosing section for `topology` /
+// `traffic` keys.
+template <class F>
+std::vector<ParamRow> rows_of(const char* section, F visit) {
+  ParamLister l;
+  if (section) l.begin_section(section, "");
+  visit(l);
+  if (section) l.end_section();
+  return std::move(l.rows);
+}
+
+// The core of every run: what ExperimentConfig::visit reads outside the plug-ins.
+std::vector<ParamRow> core_rows() {
+  ExperimentConfig cfg;
+  ParamLister all;
+  cfg.visit(all);
+  std::set<std::string> plugin_keys;
+  auto drop = [&](const std::vector<ParamRow>& rows) {
+    for (const auto& r : rows) plugin_keys.insert(r.key);
+  };
+  drop(rows_of("topology", [&](ParamVisitor& v) { cfg.network->visit_topology(v); }));
+  drop(rows_of(nullptr, [&](ParamVisitor& v) { cfg.network->visit_sections(v); }));
+  drop(rows_of(nullptr, [&](ParamVisitor& v) { cfg.node->visit(v); }));
+  drop(rows_of("traffic", [&](ParamVisitor& v) { cfg.workload->visit(v, *cfg.node); }));
+  drop(rows_of(nullptr, [&](ParamVisitor& v) { cfg.workload->visit_sections(v, *cfg.node); }));
+  std::vector<ParamRow> out;
+  for (auto& r : all.rows)
+    if (!plugin_keys.count(r.key)) out.push_back(std::move(r));
+  return out;
+}
+
+}  // namespace
+
+std::vector<ParamGroup> parameter_groups() {
+  std::vector<ParamGroup> groups;
+  groups.push_back({"every experiment", "run core and plug-in selectors", core_rows()});
+  for (const auto& e : topo::network_kind_registry().entries()) {
+    auto p = e.make();
+    auto rows = rows_of("topology", [&](ParamVisitor& v) { p->visit_topology(v); });
+    for (auto& r : rows_of(nullptr, [&](ParamVisitor& v) { p->visit_sections(v); })) rows.push_back(std::move(r));
+    groups.push_back({"network kind '" + e.name + "' (topology.kind: " + e.name + ")", e.description, std::move(rows)});
+  }
+  // Workloads list their parameters as they are with software on the nodes
+  // (the fullest set); fall back to the default node model.
+  std::unique_ptr<rtl::NodeModel> software = ExperimentConfig().node.plugin->clone();
+  for (const auto& e : rtl::node_model_registry().entries())
+    if (auto p = e.make(); p->runs_software()) {
+      software = std::move(p);
+      break;
+    }
+  for (const auto& e : rtl::node_model_registry().entries()) {
+    auto p = e.make();
+    groups.push_back({"node model '" + e.name + "' (node.model: " + e.name + ")", e.description,
+                      rows_of(nullptr, [&](ParamVisitor& v) { p->visit(v); })});
+  }
+  for (const auto& e : workload_registry().entries()) {
+    auto p = e.make();
+    auto rows = rows_of("traffic", [&](ParamVisitor& v) { p->visit(v, *software); });
+    for (auto& r : rows_of(nullptr, [&](ParamVisitor& v) { p->visit_sections(v, *software); }))
+      rows.push_back(std::move(r));
+    groups.push_back({"workload '" + e.name + "' (traffic.kind: " + e.name + ")", e.description, std::move(rows)});
+  }
+  return groups;
 }
 
 }  // namespace wormcast::tb

@@ -88,3 +88,16 @@ ExperimentConfig load_experiment(const std::string& path, const std::vector<Over
 std::map<std::string, std::string> unselected_keys(const ExperimentConfig& cfg);
 
 }  // namespace wormcast::tb
+
+namespace wormcast::tb {
+
+// `wormcast params`: the parameters of every run, then those of each
+// registered plug-in under a heading naming it and its selector.
+struct ParamGroup {
+  std::string title;          // e.g. "node model 'host_ni' (node.model: host_ni)"
+  std::string description;
+  std::vector<ParamRow> rows;
+};
+std::vector<ParamGroup> parameter_groups();
+
+}  // namespace wormcast::tb
