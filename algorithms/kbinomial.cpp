@@ -73,6 +73,10 @@ unsigned binomial_k(Count n) {
   return b;
 }
 
+Count binomial_tree_steps(Count n, Count m) { return pipelined_steps(n, binomial_k(n), m); }
+
+Count linear_tree_steps(Count n, Count m) { return pipelined_steps(n, kLinearK, m); }
+
 OptimalK optimal_k(Count n, Count m, KTieBreak tie) {
   require_n(n);
   require_m(m);

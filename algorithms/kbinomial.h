@@ -50,6 +50,11 @@ unsigned binomial_k(Count n);
 // The linear tree (a chain) is the 1-binomial tree.
 constexpr unsigned kLinearK = 1;
 
+// The two baselines of seed002 §5 and Fig. 14, as T_1 + (m-1)k:
+// binomial ceil(log2 n)·m, linear (n-1) + (m-1). Same errors as pipelined_steps.
+Count binomial_tree_steps(Count n, Count m);
+Count linear_tree_steps(Count n, Count m);
+
 struct OptimalK {
   unsigned k = 1;                   // the chosen fan-out bound
   Count first_packet_steps = 0;     // T_1(n,k)

@@ -101,6 +101,11 @@ TEST_CASE("paper examples: Fig. 5/7 (n=4, m=3) and Fig. 8 (n=8, m=3)", "[kbinomi
   // seed002 Fig. 8: 3 packets to 7 destinations on the binomial tree: 3 + 2*3.
   CHECK(binomial_k(8) == 3);
   CHECK(pipelined_steps(8, 3, 3) == 9);
+  // seed002 §7.1: linear T_m = (n-1) + (m-1); binomial ceil(log2 n) per packet.
+  CHECK(linear_tree_steps(16, 5) == 15 + 4);
+  CHECK(binomial_tree_steps(16, 5) == 4 * 5);
+  CHECK(binomial_tree_steps(4, 3) == 6);
+  CHECK(linear_tree_steps(4, 3) == 5);
   // seed002 Fig. 9: set size 16, one packet: 5 steps with k = 3, 4 with k = 4.
   CHECK(single_packet_steps(16, 3) == 5);
   CHECK(single_packet_steps(16, 4) == 4);
@@ -123,8 +128,21 @@ TEST_CASE("optimal k: digest checks and tie-break rules (seed002 §5.1, §7.1)",
   CHECK(optimal_k(16, 11, KTieBreak::smallest_k).k == 1);
   CHECK(optimal_k(16, 11).k > 1);
   CHECK(optimal_k(16, 12).k == 1);
-  // m = 4: k = 2 for 9 <= n <= 64 (seed002 Fig. 12(b) prose).
+  // n = 32: m = 26 or 27; n = 64: m = 56 or 57 (digest §7.1 checks).
+  CHECK(optimal_k(32, 25, KTieBreak::smallest_k).k > 1);
+  CHECK(optimal_k(32, 26, KTieBreak::smallest_k).k == 1);
+  CHECK(optimal_k(32, 26).k > 1);
+  CHECK(optimal_k(32, 27).k == 1);
+  CHECK(optimal_k(64, 55, KTieBreak::smallest_k).k > 1);
+  CHECK(optimal_k(64, 56, KTieBreak::smallest_k).k == 1);
+  CHECK(optimal_k(64, 56).k > 1);
+  CHECK(optimal_k(64, 57).k == 1);
+  // m = 4: k = 2 for 9 <= n <= 64; m = 8: k = 2 for 14 <= n <= 64 (Fig. 12(b) prose).
   for (Count n = 9; n <= 64; ++n) CHECK(optimal_k(n, 4).k == 2);
+  for (Count n = 14; n <= 64; ++n) CHECK(optimal_k(n, 8).k == 2);
+  // k >= 3 first becomes strictly optimal for m = 4 only at n = 6765 (digest §7.1).
+  CHECK(optimal_k(6764, 4, KTieBreak::smallest_k).k == 2);
+  CHECK(optimal_k(6765, 4, KTieBreak::smallest_k).k >= 3);
   // Huge m: only k = 1 fits without overflow, and it is optimal anyway.
   CHECK(optimal_k(1000, kCountSaturated / 2).k == 1);
 }
