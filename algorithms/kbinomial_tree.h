@@ -48,7 +48,10 @@ const char* to_string(TreeConstruction c);
 // What a relay learns from the header of the packet it receives: it owns
 // chain positions [first, last] (it is `first`), and it received packet 1 in
 // step T_1 - steps (so `steps` is the step budget left for its block).
-// k and the construction are message-wide and travel in the header too.
+// k and the construction are message-wide and travel in the header too, as
+// must the node ids of positions first..last (or of the whole chain), so the
+// relay can address the children these positions name. For time_ordered,
+// `steps` only serves to check the block and to label the children.
 struct RelayBlock {
   std::size_t first = 0;
   std::size_t last = 0;
