@@ -19,11 +19,15 @@ using namespace wormcast::topo;
 // Links (paper ids): 6-4 6-5 6-10 6-1 1-4 1-7 4-8 5-3 5-2 3-9 7-9, and with
 // `link_4_7` the extra 4-7 link of Fig. 17(b).
 // Levels: 6 | 1 4 5 10 | 7 8 3 2 | 9.
-// Id mapping: paper switch i = topology switch i-1; p_{i,j} = node
-// 2(i-1)+(j-1) on port j-1; links take ports 2, 3, ... in the order listed.
-// The root is chosen with RootRule::max_degree (switch 6 has the most links).
-inline SwitchId sw(int paper) { return paper - 1; }
-inline NodeId proc(int paper_sw, int j) { return 2 * (paper_sw - 1) + (j - 1); }
+// Id mapping: the root, paper switch 6, is topology switch 0 so that
+// RootRule::lowest_id picks it (with the 4-7 link, switch 4 has as many links
+// as 6, so max_degree would not); the others keep their order (1..5 -> 1..5,
+// 7..10 -> 6..9), so the same-level rule "lower id is up" is the paper's.
+// p_{i,j} = node 2*sw(i)+(j-1) on port j-1; links take ports 2, 3, ... in the
+// order listed.
+inline SwitchId sw(int paper) { return paper == 6 ? 0 : (paper < 6 ? paper : paper - 1); }
+inline int paper_sw(SwitchId s) { return s == 0 ? 6 : (s <= 5 ? s : s + 1); }
+inline NodeId proc(int paper, int j) { return 2 * sw(paper) + (j - 1); }
 
 inline Topology fig14(bool link_4_7 = false) {
   Topology t = Topology::empty(10, 6, "seed000 Fig. 14(a), reconstructed");
@@ -38,7 +42,7 @@ inline Topology fig14(bool link_4_7 = false) {
   return t;
 }
 
-inline UpDownRouting fig14_routing(const Topology& t) { return UpDownRouting(t, RootRule::max_degree); }
+inline UpDownRouting fig14_routing(const Topology& t) { return UpDownRouting(t, RootRule::lowest_id); }
 
 // Source p_{10,1}; two destinations on every switch but 10 and 6.
 inline NodeId fig14_source() { return proc(10, 1); }

@@ -17,7 +17,7 @@ namespace {
 
 std::vector<SwitchId> paper_ids(const std::vector<SwitchId>& v) {
   std::vector<SwitchId> out;
-  for (SwitchId s : v) out.push_back(s + 1);
+  for (SwitchId s : v) out.push_back(paper_sw(s));
   return out;
 }
 
@@ -174,7 +174,7 @@ TEST_CASE("SSR worms: one per switch, port strings mark the destination ports", 
   REQUIRE(w.size() == 8);
   using V = std::vector<SwitchId>;
   V order;
-  for (const SsrWorm& x : w) order.push_back(x.sw + 1);
+  for (const SsrWorm& x : w) order.push_back(paper_sw(x.sw));
   CHECK(order == V{5, 3, 9, 1, 7, 4, 8, 2});
   CHECK(w[0].port_bits == std::vector<bool>{true, true, false, false, false, false});
   CHECK(w[0].id(SsrId::switch_id) == sw(5));
