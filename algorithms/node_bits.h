@@ -4,6 +4,7 @@
 // layout itself lives in headers.h. Header-only, no SystemC.
 #pragma once
 
+#include <bitset>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -36,7 +37,7 @@ class NodeBits {
   }
   int count() const {
     int c = 0;
-    for (std::uint64_t w : words_) c += __builtin_popcountll(w);
+    for (std::uint64_t w : words_) c += static_cast<int>(std::bitset<64>(w).count());
     return c;
   }
   // Set bits in ascending node order.

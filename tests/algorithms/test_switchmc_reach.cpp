@@ -125,10 +125,18 @@ TEST_CASE("tree worm of Fig. 17(a): the Fig. 14 multicast in one worm", "[switch
   const ReachabilityTables rt = compute_reachability(t, r);
   const TreeTrace tr = run_tree_worm(t, r, rt, fig14_source(), fig14_dests());
   CHECK(check_tree_trace(t, r.root(), tr, fig14_dests()).empty());
-  // 10 -> 6 is the only up hop; then every inter-switch down link of the
-  // BFS DAG that leads to a destination is used once: 16 node hops + 1 up hop
-  // + one hop into each of the 8 destination switches.
-  CHECK(tr.hops.size() == 16u + 1u + 8u);
+  // By hand from the port order of the fixture: at the root 6 the highest
+  // down port reaching each switch claims it; port 5 (to 1) reaches 1, 4
+  // (1 -> 4 same-level), 7, 8, 9; port 4 (to 10) only 10; port 3 (to 5)
+  // keeps 5, 3, 2. At 1, port 4 (to 7) claims 7, 9 and port 3 (to 4) keeps
+  // 4, 8. So the worm climbs 10 -> 6 and then takes exactly these links.
+  std::vector<std::pair<int, int>> links;
+  for (const TreeHop& h : tr.hops)
+    if (t.peer(h.sw, h.port).kind == PeerKind::switch_port)
+      links.emplace_back(paper_sw(h.sw), paper_sw(t.peer(h.sw, h.port).id));
+  std::sort(links.begin(), links.end());
+  CHECK(links == std::vector<std::pair<int, int>>{{1, 4}, {1, 7}, {4, 8}, {5, 2}, {5, 3}, {6, 1}, {6, 5}, {7, 9}, {10, 6}});
+  CHECK(tr.hops.size() == links.size() + 16u);   // plus one hop per destination processor
   CHECK(tr.hops[0].sw == sw(10));
   CHECK(tr.hops[0].up_down);
 }
