@@ -27,4 +27,31 @@ DownDag build_down_dag(const topo::Topology& t, const topo::UpDownRouting& r) {
   return g;
 }
 
+DownDag dfs_tree(const DownDag& g) {
+  const int S = g.num_switches();
+  DownDag out;
+  out.level = g.level;
+  out.children.assign(S, {});
+  out.parents.assign(S, {});
+  std::vector<char> seen(S, 0);
+  for (topo::SwitchId root = 0; root < S; ++root) {
+    if (g.level[root] != 0) continue;
+    // Iterative DFS: (switch, next child index).
+    std::vector<std::pair<topo::SwitchId, std::size_t>> stack{{root, 0}};
+    seen[root] = 1;
+    while (!stack.empty()) {
+      auto& [u, i] = stack.back();
+      if (i == g.children[u].size()) { stack.pop_back(); continue; }
+      const topo::SwitchId v = g.children[u][i++];
+      if (seen[v]) continue;
+      seen[v] = 1;
+      out.children[u].push_back(v);
+      out.parents[v].push_back(u);
+      stack.push_back({v, 0});
+    }
+  }
+  for (auto& v : out.children) std::sort(v.begin(), v.end());
+  return out;
+}
+
 }  // namespace wormcast::algo

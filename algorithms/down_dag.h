@@ -23,4 +23,10 @@ struct DownDag {
 
 DownDag build_down_dag(const topo::Topology& t, const topo::UpDownRouting& r);
 
+// The other reading of Fig. 13 step 1: the tree of a depth-first search of
+// `g` from the level-0 switch, children visited in ascending id; only the
+// edges that discover a switch are kept (every switch has a BFS parent, so
+// all are discovered).
+DownDag dfs_tree(const DownDag& g);
+
 }  // namespace wormcast::algo

@@ -62,16 +62,16 @@ void add_routes(const topo::Topology& t, const topo::UpDownRouting& r, Schedule&
 }  // namespace
 
 Schedule plan_path_based(const topo::Topology& t, const topo::UpDownRouting& r, NodeId source,
-                         const std::vector<NodeId>& dests, Scheduler s) {
-  Schedule out = schedule_worms(t, source, path_worm_destinations(t, r, source, dests), s);
+                         const std::vector<NodeId>& dests, Scheduler s, const PocOptions& opt) {
+  Schedule out = schedule_worms(t, source, path_worm_destinations(t, r, source, dests, opt), s);
   add_routes(t, r, out);
   return out;
 }
 
 Schedule plan_ssr(const topo::Topology& t, const topo::UpDownRouting& r, NodeId source,
-                  const std::vector<NodeId>& dests, Scheduler s) {
+                  const std::vector<NodeId>& dests, Scheduler s, const PocOptions& opt) {
   std::vector<std::vector<NodeId>> worms;
-  for (SsrWorm& w : ssr_worms(t, r, source, dests)) worms.push_back(std::move(w.destinations));
+  for (SsrWorm& w : ssr_worms(t, r, source, dests, opt)) worms.push_back(std::move(w.destinations));
   Schedule out = schedule_worms(t, source, std::move(worms), s);
   add_routes(t, r, out);
   return out;

@@ -48,9 +48,11 @@ Schedule schedule_worms(const topo::Topology& t, topo::NodeId source,
 
 // Path-based (POC worms, poc.h) and SSR (ssr.h) multi-phase plans with routes.
 Schedule plan_path_based(const topo::Topology& t, const topo::UpDownRouting& r, topo::NodeId source,
-                         const std::vector<topo::NodeId>& dests, Scheduler s = Scheduler::less_greedy);
+                         const std::vector<topo::NodeId>& dests, Scheduler s = Scheduler::less_greedy,
+                         const PocOptions& opt = {});
 Schedule plan_ssr(const topo::Topology& t, const topo::UpDownRouting& r, topo::NodeId source,
-                  const std::vector<topo::NodeId>& dests, Scheduler s = Scheduler::less_greedy);
+                  const std::vector<topo::NodeId>& dests, Scheduler s = Scheduler::less_greedy,
+                  const PocOptions& opt = {});
 
 // ---- local rule -------------------------------------------------------------
 struct RelayTask;

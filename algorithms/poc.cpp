@@ -54,24 +54,31 @@ ReducedDag reduce_down_dag(const DownDag& dag, const std::vector<int>& rho) {
   g.weight.assign(S, 0);
   for (SwitchId u = 0; u < S; ++u)
     if (rho[u] > 0) g.children[u] = reduced_children(dag, rho, u);
+  g.weight = poc_weights(g, std::vector<char>(S, 0));
+  return g;
+}
+
+std::vector<int> poc_weights(const ReducedDag& g, const std::vector<char>& removed) {
+  const int S = static_cast<int>(g.rho.size());
+  std::vector<int> weight(S, 0);
   for (SwitchId u = 0; u < S; ++u) {
-    if (rho[u] == 0) continue;
+    if (g.rho[u] == 0 || removed[u]) continue;
     std::vector<char> in_desc(S, 0);   // Desc(u) as a set
     std::vector<SwitchId> stack{u};
     while (!stack.empty()) {
       const SwitchId v = stack.back();
       stack.pop_back();
-      if (in_desc[v]) continue;
+      if (in_desc[v] || removed[v]) continue;
       in_desc[v] = 1;
-      g.weight[u] += rho[v];
+      weight[u] += g.rho[v];
       for (SwitchId w : g.children[v]) stack.push_back(w);
     }
   }
-  return g;
+  return weight;
 }
 
 std::vector<Poc> find_pocs(const topo::Topology& t, const topo::UpDownRouting& r, NodeId source,
-                           const std::vector<NodeId>& dests) {
+                           const std::vector<NodeId>& dests, const PocOptions& opt) {
   check_multicast(t, source, dests);
   const int S = t.num_switches();
   std::vector<int> rho(S, 0);
@@ -81,7 +88,8 @@ std::vector<Poc> find_pocs(const topo::Topology& t, const topo::UpDownRouting& r
     ++rho[t.node_attach[d].sw];
   }
   ++rho[t.node_attach[source].sw];
-  const ReducedDag g = reduce_down_dag(build_down_dag(t, r), rho);
+  const DownDag dag = build_down_dag(t, r);
+  ReducedDag g = reduce_down_dag(opt.dag == PocDag::dfs_tree ? dfs_tree(dag) : dag, rho);
 
   std::vector<SwitchId> all(S);
   for (SwitchId s = 0; s < S; ++s) all[s] = s;
@@ -89,6 +97,10 @@ std::vector<Poc> find_pocs(const topo::Topology& t, const topo::UpDownRouting& r
   std::vector<Poc> out;
   for (SwitchId head = heaviest(g, all, removed); head >= 0; head = heaviest(g, all, removed)) {
     Poc chain;
+    if (opt.recompute_weights && !out.empty()) {
+      g.weight = poc_weights(g, removed);
+      head = heaviest(g, all, removed);
+    }
     for (SwitchId cur = head; cur >= 0; cur = heaviest(g, g.children[cur], removed)) {
       removed[cur] = 1;
       chain.switches.push_back(cur);
@@ -101,9 +113,10 @@ std::vector<Poc> find_pocs(const topo::Topology& t, const topo::UpDownRouting& r
 }
 
 std::vector<std::vector<NodeId>> path_worm_destinations(const topo::Topology& t, const topo::UpDownRouting& r,
-                                                        NodeId source, const std::vector<NodeId>& dests) {
+                                                        NodeId source, const std::vector<NodeId>& dests,
+                                                        const PocOptions& opt) {
   std::vector<std::vector<NodeId>> out;
-  for (Poc& c : find_pocs(t, r, source, dests))
+  for (Poc& c : find_pocs(t, r, source, dests, opt))
     if (!c.nodes.empty()) out.push_back(std::move(c.nodes));
   return out;
 }

@@ -40,9 +40,10 @@ std::vector<SsrWorm> ssr_worms(const topo::Topology& t, topo::NodeId source,
 }
 
 std::vector<SsrWorm> ssr_worms(const topo::Topology& t, const topo::UpDownRouting& r,
-                               topo::NodeId source, const std::vector<topo::NodeId>& dests) {
+                               topo::NodeId source, const std::vector<topo::NodeId>& dests,
+                               const PocOptions& opt) {
   std::vector<topo::SwitchId> order;
-  for (const Poc& c : find_pocs(t, r, source, dests))
+  for (const Poc& c : find_pocs(t, r, source, dests, opt))
     order.insert(order.end(), c.switches.begin(), c.switches.end());
   return ssr_worms(t, source, dests, order);
 }

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "algorithms/poc.h"
 #include "topologies/topology.h"
 #include "topologies/updown.h"
 
@@ -36,6 +37,7 @@ std::vector<SsrWorm> ssr_worms(const topo::Topology& t, topo::NodeId source,
 // (5, 3, 9, 1, 7, ...). The paper sorts worms only by size, and all SSR worms
 // of that example have two destinations, so this order is what breaks ties.
 std::vector<SsrWorm> ssr_worms(const topo::Topology& t, const topo::UpDownRouting& r,
-                               topo::NodeId source, const std::vector<topo::NodeId>& dests);
+                               topo::NodeId source, const std::vector<topo::NodeId>& dests,
+                               const PocOptions& opt = {});
 
 }  // namespace wormcast::algo

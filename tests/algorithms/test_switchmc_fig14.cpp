@@ -185,3 +185,28 @@ TEST_CASE("SSR worms: one per switch, port strings mark the destination ports", 
   CHECK(one[0].port_bits == std::vector<bool>{false, true, false, false, false, false});
   CHECK_THROWS_AS(ssr_worms(t, fig14_source(), {proc(5, 2)}, {sw(3)}), std::invalid_argument);
 }
+
+TEST_CASE("Fig. 13 readings as options: weight recomputation, DFS tree for step 1", "[switchmc][poc]") {
+  const Topology t = fig14();
+  const UpDownRouting r = fig14_routing(t);
+  using V = std::vector<SwitchId>;
+  auto chains_with = [&](PocOptions opt) {
+    std::vector<V> out;
+    for (const Poc& p : find_pocs(t, r, fig14_source(), fig14_dests(), opt)) out.push_back(paper_ids(p.switches));
+    return out;
+  };
+  // Recomputing after <5,3,9> leaves 1:{1,7}=4, 4:{4,8}=4 (tie -> lower id 1):
+  // the same chains as the paper.
+  PocOptions recompute;
+  recompute.recompute_weights = true;
+  CHECK(chains_with(recompute) == std::vector<V>{{5, 3, 9}, {1, 7}, {4, 8}, {2}, {10}});
+  // DFS tree from 6, children in ascending id: 6-1-7-9, 6-4-8, 6-5-2, 5-3
+  // (9 already seen), 6-10. Weights 1:{1,7,9}=6, 5:{5,2,3}=6 (tie -> 1),
+  // then 5 with children 2 and 3 of weight 2 (tie -> 2).
+  PocOptions dfs;
+  dfs.dag = PocDag::dfs_tree;
+  CHECK(chains_with(dfs) == std::vector<V>{{1, 7, 9}, {5, 2}, {4, 8}, {3}, {10}});
+  const DownDag tree = dfs_tree(build_down_dag(t, r));
+  CHECK(paper_ids(tree.children[sw(3)]).empty());
+  CHECK(paper_ids(tree.parents[sw(9)]) == V{7});
+}

@@ -218,6 +218,12 @@ TEST_CASE("random networks: path-based and SSR Greedy/LG schedules are legal and
       check_multiphase(c.t, r, pl, dests, true);
       check_multiphase(c.t, r, sg, dests, false);
       check_multiphase(c.t, r, sl, dests, true);
+      for (PocDag dag : {PocDag::full_down_dag, PocDag::dfs_tree})
+        for (bool recompute : {false, true}) {
+          INFO("dfs tree " << (dag == PocDag::dfs_tree) << " recompute " << recompute);
+          const Schedule o = plan_path_based(c.t, r, src, dests, Scheduler::less_greedy, PocOptions{dag, recompute});
+          check_multiphase(c.t, r, o, dests, true);
+        }
       CHECK(pg.phases <= pl.phases);
       CHECK(sg.phases <= sl.phases);
       CHECK(pl.worms.size() <= sl.worms.size());   // §5.8: path-based needs no more worms than SSR
