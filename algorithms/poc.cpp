@@ -95,12 +95,11 @@ std::vector<Poc> find_pocs(const topo::Topology& t, const topo::UpDownRouting& r
   for (SwitchId s = 0; s < S; ++s) all[s] = s;
   std::vector<char> removed(S, 0);
   std::vector<Poc> out;
-  for (SwitchId head = heaviest(g, all, removed); head >= 0; head = heaviest(g, all, removed)) {
+  for (;;) {
+    if (opt.recompute_weights && !out.empty()) g.weight = poc_weights(g, removed);
+    const SwitchId head = heaviest(g, all, removed);
+    if (head < 0) break;
     Poc chain;
-    if (opt.recompute_weights && !out.empty()) {
-      g.weight = poc_weights(g, removed);
-      head = heaviest(g, all, removed);
-    }
     for (SwitchId cur = head; cur >= 0; cur = heaviest(g, g.children[cur], removed)) {
       removed[cur] = 1;
       chain.switches.push_back(cur);

@@ -56,6 +56,11 @@ struct TreeBranch {
 // down-going worm with destinations this switch cannot reach.
 std::vector<TreeBranch> decode_tree_worm(const SwitchReach& sw, topo::Phase arrival, bool up_down,
                                          const NodeBits& dests, std::size_t up_index = 0);
+inline std::vector<TreeBranch> decode_tree_worm(const ReachabilityTables& tables, topo::SwitchId sw,
+                                                topo::Phase arrival, bool up_down, const NodeBits& dests,
+                                                std::size_t up_index = 0) {
+  return decode_tree_worm(tables.at(sw), arrival, up_down, dests, up_index);
+}
 
 // A tree worm followed switch by switch from the source: every link
 // traversal (hop) with the hop that brought the worm to its switch.
