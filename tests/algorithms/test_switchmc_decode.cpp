@@ -24,7 +24,7 @@ std::vector<NodeId> procs_of(std::initializer_list<int> switches) {
 
 }  // namespace
 
-TEST_CASE("Fig. 15(b) first worm decoded switch by switch: 10 -> 6 -> 5 -> 3 -> 9", "[switchmc][decode]") {
+TEST_CASE("switchmc: Fig. 15(b) first worm decoded switch by switch: 10 -> 6 -> 5 -> 3 -> 9", "[switchmc][decode]") {
   const Topology t = fig14();
   const UpDownRouting r = fig14_routing(t);
   const HeaderGeometry g = HeaderGeometry::of(t);
@@ -38,7 +38,7 @@ TEST_CASE("Fig. 15(b) first worm decoded switch by switch: 10 -> 6 -> 5 -> 3 -> 
   }
 }
 
-TEST_CASE("SSR decode: forward toward the named switch, replicate there", "[switchmc][decode]") {
+TEST_CASE("switchmc: SSR decode: forward toward the named switch, replicate there", "[switchmc][decode]") {
   const Topology t = fig14();
   const UpDownRouting r = fig14_routing(t);
   const HeaderGeometry g = HeaderGeometry::of(t);
@@ -60,7 +60,7 @@ TEST_CASE("SSR decode: forward toward the named switch, replicate there", "[swit
   CHECK(t.peer(sw(3), a.forward).id == sw(5));
 }
 
-TEST_CASE("random networks: multi-drop worms decoded with any minimal choice are legal and exact",
+TEST_CASE("switchmc: random networks: multi-drop worms decoded with any minimal choice are legal and exact",
           "[switchmc][decode][props]") {
   std::mt19937_64 rng(17);
   const IrregularParams shapes[] = {{8, 8, 32, 0.8, 0}, {16, 8, 64, 0.8, 0}, {12, 6, 24, 0.6, 0}, {24, 8, 96, 1.0, 0}};

@@ -13,7 +13,7 @@ using namespace wormcast::algo;
 using namespace switchmc_test;
 using Catch::Matchers::Contains;
 
-TEST_CASE("bad multicast sets are rejected naming the problem", "[switchmc][errors]") {
+TEST_CASE("switchmc: bad multicast sets are rejected naming the problem", "[switchmc][errors]") {
   const Topology t = fig14();
   const UpDownRouting r = fig14_routing(t);
   const ReachabilityTables rt = compute_reachability(t, r);
@@ -38,7 +38,7 @@ TEST_CASE("bad multicast sets are rejected naming the problem", "[switchmc][erro
   CHECK_THROWS_AS(route_path_worm(t, r, src, {}), std::invalid_argument);
 }
 
-TEST_CASE("the checkers catch illegal worms", "[switchmc][errors]") {
+TEST_CASE("switchmc: the checkers catch illegal worms", "[switchmc][errors]") {
   const Topology t = fig14();
   const UpDownRouting r = fig14_routing(t);
   // 5 -> 3 (down) then 3 -> 5 (up): up after down.

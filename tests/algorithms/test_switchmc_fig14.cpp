@@ -47,7 +47,7 @@ void require_schedule(const Schedule& s, int phases, const std::vector<Expected>
 
 }  // namespace
 
-TEST_CASE("Fig. 14 network: levels and the down-DAG between levels (Definition 5)", "[switchmc][poc]") {
+TEST_CASE("switchmc: Fig. 14 network: levels and the down-DAG between levels (Definition 5)", "[switchmc][poc]") {
   const Topology t = fig14();
   const UpDownRouting r = fig14_routing(t);
   REQUIRE(r.root() == sw(6));
@@ -65,7 +65,7 @@ TEST_CASE("Fig. 14 network: levels and the down-DAG between levels (Definition 5
   CHECK(g.children[sw(9)].empty());
 }
 
-TEST_CASE("Fig. 14(c): T' and the step-4 weights", "[switchmc][poc]") {
+TEST_CASE("switchmc: Fig. 14(c): T' and the step-4 weights", "[switchmc][poc]") {
   const Topology t = fig14();
   const UpDownRouting r = fig14_routing(t);
   std::vector<int> rho(10, 2);
@@ -84,7 +84,7 @@ TEST_CASE("Fig. 14(c): T' and the step-4 weights", "[switchmc][poc]") {
   CHECK(g.weight[sw(10)] == 1);
 }
 
-TEST_CASE("Fig. 14(d): chains <5,3,9>, <1,7>, <4,8>, <2>, then switch 10's", "[switchmc][poc]") {
+TEST_CASE("switchmc: Fig. 14(d): chains <5,3,9>, <1,7>, <4,8>, <2>, then switch 10's", "[switchmc][poc]") {
   const Topology t = fig14();
   const UpDownRouting r = fig14_routing(t);
   const std::vector<Poc> chains = find_pocs(t, r, fig14_source(), fig14_dests());
@@ -101,7 +101,7 @@ TEST_CASE("Fig. 14(d): chains <5,3,9>, <1,7>, <4,8>, <2>, then switch 10's", "[s
   CHECK(worms.size() == 4);
 }
 
-TEST_CASE("Fig. 15(b) / 16(b): path-based Greedy and Less-Greedy, 2 phases", "[switchmc][multiphase]") {
+TEST_CASE("switchmc: Fig. 15(b) / 16(b): path-based Greedy and Less-Greedy, 2 phases", "[switchmc][multiphase]") {
   const Topology t = fig14();
   const UpDownRouting r = fig14_routing(t);
   const NodeId src = fig14_source();
@@ -127,7 +127,7 @@ TEST_CASE("Fig. 15(b) / 16(b): path-based Greedy and Less-Greedy, 2 phases", "[s
   CHECK(check_schedule(t, r.root(), lg, fig14_dests()).empty());
 }
 
-TEST_CASE("Fig. 15(a): SSR Greedy, 3 phases", "[switchmc][multiphase]") {
+TEST_CASE("switchmc: Fig. 15(a): SSR Greedy, 3 phases", "[switchmc][multiphase]") {
   const Topology t = fig14();
   const UpDownRouting r = fig14_routing(t);
   const NodeId src = fig14_source();
@@ -147,7 +147,7 @@ TEST_CASE("Fig. 15(a): SSR Greedy, 3 phases", "[switchmc][multiphase]") {
   CHECK(check_schedule(t, r.root(), g, fig14_dests()).empty());
 }
 
-TEST_CASE("Fig. 16(a): SSR Less-Greedy, 4 phases", "[switchmc][multiphase]") {
+TEST_CASE("switchmc: Fig. 16(a): SSR Less-Greedy, 4 phases", "[switchmc][multiphase]") {
   const Topology t = fig14();
   const UpDownRouting r = fig14_routing(t);
   const NodeId src = fig14_source();
@@ -167,7 +167,7 @@ TEST_CASE("Fig. 16(a): SSR Less-Greedy, 4 phases", "[switchmc][multiphase]") {
   CHECK(check_schedule(t, r.root(), lg, fig14_dests()).empty());
 }
 
-TEST_CASE("SSR worms: one per switch, port strings mark the destination ports", "[switchmc][ssr]") {
+TEST_CASE("switchmc: SSR worms: one per switch, port strings mark the destination ports", "[switchmc][ssr]") {
   const Topology t = fig14();
   const UpDownRouting r = fig14_routing(t);
   const std::vector<SsrWorm> w = ssr_worms(t, r, fig14_source(), fig14_dests());
@@ -186,7 +186,7 @@ TEST_CASE("SSR worms: one per switch, port strings mark the destination ports", 
   CHECK_THROWS_AS(ssr_worms(t, fig14_source(), {proc(5, 2)}, {sw(3)}), std::invalid_argument);
 }
 
-TEST_CASE("Fig. 13 readings as options: weight recomputation, DFS tree for step 1", "[switchmc][poc]") {
+TEST_CASE("switchmc: Fig. 13 readings as options: weight recomputation, DFS tree for step 1", "[switchmc][poc]") {
   const Topology t = fig14();
   const UpDownRouting r = fig14_routing(t);
   using V = std::vector<SwitchId>;

@@ -19,7 +19,7 @@ Bits bits_of(const char* s) {
 
 }  // namespace
 
-TEST_CASE("field widths and flit rounding", "[switchmc][headers]") {
+TEST_CASE("switchmc: field widths and flit rounding", "[switchmc][headers]") {
   CHECK(id_field_bits(1) == 1);
   CHECK(id_field_bits(2) == 1);
   CHECK(id_field_bits(8) == 3);
@@ -35,7 +35,7 @@ TEST_CASE("field widths and flit rounding", "[switchmc][headers]") {
   CHECK_THROWS_AS(header_flits(8, 0), std::invalid_argument);
 }
 
-TEST_CASE("header bit lengths per encoding", "[switchmc][headers]") {
+TEST_CASE("switchmc: header bit lengths per encoding", "[switchmc][headers]") {
   // Paper default: eight 8-port switches, 32 nodes.
   const HeaderGeometry paper{8, 32, 8};
   CHECK(ssr_header_bits(paper) == 1 + 3 + 8);
@@ -56,7 +56,7 @@ TEST_CASE("header bit lengths per encoding", "[switchmc][headers]") {
   CHECK(encode_tree(g, true, NodeBits(20)).size() == 21u);
 }
 
-TEST_CASE("SSR header layout and round trip", "[switchmc][headers]") {
+TEST_CASE("switchmc: SSR header layout and round trip", "[switchmc][headers]") {
   const HeaderGeometry g{8, 32, 8};
   // tag 1, switch 5 = 101, ports 0 and 2 -> 10100000.
   const DropPair h{5, bits_of("10100000")};
@@ -75,7 +75,7 @@ TEST_CASE("SSR header layout and round trip", "[switchmc][headers]") {
   CHECK_THROWS_AS(decode_ssr(g, bits_of("010110100000")), std::invalid_argument);     // tag 0
 }
 
-TEST_CASE("multi-drop header: layout, round trip, consumed pair by pair", "[switchmc][headers]") {
+TEST_CASE("switchmc: multi-drop header: layout, round trip, consumed pair by pair", "[switchmc][headers]") {
   const HeaderGeometry g{8, 32, 8};
   const std::vector<DropPair> pairs{{1, bits_of("11000000")}, {3, bits_of("00000001")}, {4, bits_of("01000000")}};
   const Bits b = encode_multidrop(g, pairs);
@@ -93,7 +93,7 @@ TEST_CASE("multi-drop header: layout, round trip, consumed pair by pair", "[swit
   CHECK(c.rest.empty());
 }
 
-TEST_CASE("multi-drop headers of the Fig. 16(b) worms are consumed along their routes", "[switchmc][headers]") {
+TEST_CASE("switchmc: multi-drop headers of the Fig. 16(b) worms are consumed along their routes", "[switchmc][headers]") {
   const Topology t = fig14();
   const UpDownRouting r = fig14_routing(t);
   const HeaderGeometry g = HeaderGeometry::of(t);
@@ -118,7 +118,7 @@ TEST_CASE("multi-drop headers of the Fig. 16(b) worms are consumed along their r
   }
 }
 
-TEST_CASE("tree header layout and round trip", "[switchmc][headers]") {
+TEST_CASE("switchmc: tree header layout and round trip", "[switchmc][headers]") {
   const HeaderGeometry g{2, 5, 4};
   NodeBits d(5);
   d.set(1);

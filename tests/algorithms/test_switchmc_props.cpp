@@ -158,7 +158,7 @@ void check_multiphase(const Topology& t, const UpDownRouting& r, const Schedule&
 
 }  // namespace
 
-TEST_CASE("random networks: POC chains lie on down paths and cover the set once", "[switchmc][props]") {
+TEST_CASE("switchmc: random networks: POC chains lie on down paths and cover the set once", "[switchmc][props]") {
   std::mt19937_64 rng(7);
   for (const Case& c : topologies()) {
     INFO(c.name);
@@ -200,7 +200,7 @@ TEST_CASE("random networks: POC chains lie on down paths and cover the set once"
   }
 }
 
-TEST_CASE("random networks: path-based and SSR Greedy/LG schedules are legal and exact", "[switchmc][props]") {
+TEST_CASE("switchmc: random networks: path-based and SSR Greedy/LG schedules are legal and exact", "[switchmc][props]") {
   std::mt19937_64 rng(11);
   for (const Case& c : topologies()) {
     INFO(c.name);
@@ -233,7 +233,7 @@ TEST_CASE("random networks: path-based and SSR Greedy/LG schedules are legal and
   }
 }
 
-TEST_CASE("random networks: reachability strings match an independent computation", "[switchmc][props]") {
+TEST_CASE("switchmc: random networks: reachability strings match an independent computation", "[switchmc][props]") {
   for (const Case& c : topologies()) {
     INFO(c.name);
     const UpDownRouting r(c.t);
@@ -263,7 +263,7 @@ TEST_CASE("random networks: reachability strings match an independent computatio
   }
 }
 
-TEST_CASE("random networks: the tree worm delivers exactly once, legally", "[switchmc][props]") {
+TEST_CASE("switchmc: random networks: the tree worm delivers exactly once, legally", "[switchmc][props]") {
   std::mt19937_64 rng(13);
   for (const Case& c : topologies()) {
     INFO(c.name);

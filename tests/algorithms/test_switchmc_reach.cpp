@@ -30,7 +30,7 @@ std::string s5(std::initializer_list<int> nodes) { return NodeBits::of(5, nodes)
 
 }  // namespace
 
-TEST_CASE("reachability strings of a small network, by hand", "[switchmc][reach]") {
+TEST_CASE("switchmc: reachability strings of a small network, by hand", "[switchmc][reach]") {
   const Topology t = diamond();
   const UpDownRouting r(t);
   const ReachabilityTables rt = compute_reachability(t, r);
@@ -57,7 +57,7 @@ TEST_CASE("reachability strings of a small network, by hand", "[switchmc][reach]
   CHECK(rt.at(0).up_ports.empty());
 }
 
-TEST_CASE("tree decode at a switch", "[switchmc][reach]") {
+TEST_CASE("switchmc: tree decode at a switch", "[switchmc][reach]") {
   const Topology t = diamond();
   const UpDownRouting r(t);
   const ReachabilityTables rt = compute_reachability(t, r);
@@ -84,7 +84,7 @@ TEST_CASE("tree decode at a switch", "[switchmc][reach]") {
   CHECK_THROWS_AS(decode_tree_worm(rt.at(2), Phase::may_go_up, true, NodeBits(5)), std::invalid_argument);
 }
 
-TEST_CASE("Fig. 17(b): header modification avoids the duplicate through switches 1 and 4", "[switchmc][reach]") {
+TEST_CASE("switchmc: Fig. 17(b): header modification avoids the duplicate through switches 1 and 4", "[switchmc][reach]") {
   const Topology t = fig14(/*link_4_7=*/true);
   const UpDownRouting r = fig14_routing(t);
   REQUIRE(r.root() == sw(6));
@@ -119,7 +119,7 @@ TEST_CASE("Fig. 17(b): header modification avoids the duplicate through switches
   CHECK(got == dests);
 }
 
-TEST_CASE("tree worm of Fig. 17(a): the Fig. 14 multicast in one worm", "[switchmc][reach]") {
+TEST_CASE("switchmc: tree worm of Fig. 17(a): the Fig. 14 multicast in one worm", "[switchmc][reach]") {
   const Topology t = fig14();
   const UpDownRouting r = fig14_routing(t);
   const ReachabilityTables rt = compute_reachability(t, r);
