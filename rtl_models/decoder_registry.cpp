@@ -4,8 +4,8 @@
 
 namespace wormcast::rtl {
 
-const DecoderRegistry& decoder_registry() {
-  static const DecoderRegistry registry = [] {
+DecoderRegistry& decoder_registry() {
+  static DecoderRegistry registry = [] {
     DecoderRegistry r("decoder");
     r.add("updown", "unicast, minimal up*/down* tables with routing.selection among legal ports (seed000 §1.2)",
           [](const char* name, const DecoderSetup& s) -> std::unique_ptr<Decoder> {

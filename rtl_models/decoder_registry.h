@@ -25,7 +25,7 @@ struct DecoderSetup {
 };
 
 using DecoderRegistry = Registry<Decoder, const char*, const DecoderSetup&>;
-const DecoderRegistry& decoder_registry();
+DecoderRegistry& decoder_registry();
 
 PortSelection parse_selection(const std::string& s);
 

@@ -2,8 +2,8 @@
 
 namespace wormcast::rtl {
 
-const FirmwareRegistry& firmware_registry() {
-  static const FirmwareRegistry registry = [] {
+FirmwareRegistry& firmware_registry() {
+  static FirmwareRegistry registry = [] {
     FirmwareRegistry r("NI firmware");
     r.add("conventional", "every packet to/from the host; hosts do all multicast work (seed000 §2.3)",
           [] { return std::make_unique<ConventionalFirmware>(); });

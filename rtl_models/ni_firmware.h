@@ -54,7 +54,7 @@ class ConventionalFirmware : public NiFirmware {
 // NI firmware by name (`ni.firmware`). Built-ins are registered in
 // ni_firmware.cpp; a new firmware is a new file plus one line there.
 using FirmwareRegistry = Registry<NiFirmware>;
-const FirmwareRegistry& firmware_registry();
+FirmwareRegistry& firmware_registry();
 // Throws std::invalid_argument naming the known firmware.
 std::unique_ptr<NiFirmware> make_firmware(const std::string& kind);
 

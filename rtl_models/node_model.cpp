@@ -5,8 +5,8 @@ namespace wormcast::rtl {
 std::unique_ptr<NodeModel> make_endpoint_node_model();
 std::unique_ptr<NodeModel> make_host_ni_node_model();
 
-const NodeModelRegistry& node_model_registry() {
-  static const NodeModelRegistry registry = [] {
+NodeModelRegistry& node_model_registry() {
+  static NodeModelRegistry registry = [] {
     NodeModelRegistry r("node model");
     r.add("endpoint", "packet source/sink at the link (traffic endpoints)", make_endpoint_node_model);
     r.add("host_ni", "host processor + I/O bus + NI coprocessor over TLM-2.0, message traffic (seed000 §2.3)",

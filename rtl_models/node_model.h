@@ -77,6 +77,6 @@ class NodeModel {
 };
 
 using NodeModelRegistry = Registry<NodeModel>;
-const NodeModelRegistry& node_model_registry();
+NodeModelRegistry& node_model_registry();
 
 }  // namespace wormcast::rtl

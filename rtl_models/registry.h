@@ -2,7 +2,9 @@
 // firmware, workloads. Selecting a plug-in is a name in the experiment file;
 // adding one is a new source file plus one registration line in the list of
 // built-ins next to its registry (explicit calls rather than static
-// self-registration, which a static library would silently drop).
+// self-registration, which a static library would silently drop). Programs
+// that embed wormcast may add their own plug-ins at start-up, before any
+// experiment is loaded.
 #pragma once
 
 #include <functional>

@@ -4,8 +4,8 @@
 
 namespace wormcast::topo {
 
-const NetworkKindRegistry& network_kind_registry() {
-  static const NetworkKindRegistry registry = [] {
+NetworkKindRegistry& network_kind_registry() {
+  static NetworkKindRegistry registry = [] {
     NetworkKindRegistry r("network kind");
     r.add("irregular", "irregular switch network generated as in seed000 §7.6, up*/down* routing",
           [] { return std::make_unique<IrregularKind>(); });

@@ -79,6 +79,6 @@ class NetworkKind {
 };
 
 using NetworkKindRegistry = Registry<NetworkKind>;
-const NetworkKindRegistry& network_kind_registry();
+NetworkKindRegistry& network_kind_registry();
 
 }  // namespace wormcast::topo

@@ -4,8 +4,8 @@
 
 namespace wormcast::tb {
 
-const WorkloadRegistry& workload_registry() {
-  static const WorkloadRegistry registry = [] {
+WorkloadRegistry& workload_registry() {
+  static WorkloadRegistry registry = [] {
     WorkloadRegistry r("workload");
     r.add("synthetic", "uniform random unicast: packets at endpoints, or messages between hosts (host_ni)",
           [] { return std::make_unique<SyntheticWorkload>(); });

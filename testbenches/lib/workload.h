@@ -42,6 +42,6 @@ class Workload {
 };
 
 using WorkloadRegistry = Registry<Workload>;
-const WorkloadRegistry& workload_registry();
+WorkloadRegistry& workload_registry();
 
 }  // namespace wormcast::tb
