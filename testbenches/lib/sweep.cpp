@@ -250,10 +250,10 @@ std::string exe_path(const std::string& exe) {
 
 // ---------------------------------------------------------------------------
 
-SweepSpec load_sweep(const std::string& path) {
-  SweepSpec s;
-  s.file = path;
-  const YAML::Node root = load_yaml_file(path);
+namespace {
+
+// The top level: a mapping of known keys, each given once.
+void check_top_level(const std::string& path, const YAML::Node& root) {
   if (!root.IsMap())
     throw ConfigError(path + ": a sweep file must be a YAML mapping with keys experiment, grid, name, seed, set, trials, zip");
   static const std::set<std::string> known = {"experiment", "grid", "name", "seed", "set", "trials", "zip"};
@@ -265,16 +265,23 @@ SweepSpec load_sweep(const std::string& path) {
                         ": unknown key (known: experiment, grid, name, seed, set, trials, zip)");
     if (!seen.insert(k).second) throw ConfigError(line_of(path, kv.first) + ": " + k + ": given twice");
   }
+}
 
-  s.name = fs::path(path).stem().string();
+// `name:`, by default the sweep file's stem.
+std::string read_name(const std::string& path, const YAML::Node& root) {
+  std::string name = fs::path(path).stem().string();
   if (root["name"]) {
-    s.name = scalar(path, root["name"], "name");
-    if (s.name.empty() || s.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
-                              std::string::npos)
-      throw ConfigError(line_of(path, root["name"]) + ": name: '" + s.name +
+    name = scalar(path, root["name"], "name");
+    if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+                            std::string::npos)
+      throw ConfigError(line_of(path, root["name"]) + ": name: '" + name +
                         "' must be a file name (letters, digits, '_', '.', '-')");
   }
+  return name;
+}
 
+// `experiment:`, resolved against the sweep file's folder.
+std::string read_experiment(const std::string& path, const YAML::Node& root) {
   if (!root["experiment"])
     throw ConfigError(path + ": experiment: required (the base experiment file, relative to the sweep file)");
   const std::string exp = scalar(path, root["experiment"], "experiment");
@@ -284,28 +291,36 @@ SweepSpec load_sweep(const std::string& path) {
   if (!fs::is_regular_file(ep))
     throw ConfigError(line_of(path, root["experiment"]) + ": experiment: '" + exp + "' not found (looked for " +
                       ep.string() + ")");
-  s.experiment = ep.string();
+  return ep.string();
+}
 
+// `trials:` and `seed:`.
+void read_trials_and_seed(const std::string& path, const YAML::Node& root, SweepSpec& s) {
   if (root["trials"]) s.trials = static_cast<int>(integer_value(path, root["trials"], "trials", 1, 100000));
   if (root["seed"]) {
     s.has_seed = true;
     s.seed0 = static_cast<std::uint64_t>(integer_value(path, root["seed"], "seed", 0, INT64_MAX));
   }
+}
 
-  auto check_key = [&](const YAML::Node& k, const std::string& section) {
-    const std::string key = k.Scalar();
-    if (key == "seed")
-      throw ConfigError(line_of(path, k) + ": " + section + ": seed: the run seed is set per trial (seed0, seed0+1, "
-                        "...); use the sweep's `seed:` and `trials:` keys");
-    return key;
-  };
+// A parameter key under `set`, `grid` or `zip` (`section`); the run seed is
+// not one of them.
+std::string parameter_key(const std::string& path, const YAML::Node& k, const std::string& section) {
+  const std::string key = k.Scalar();
+  if (key == "seed")
+    throw ConfigError(line_of(path, k) + ": " + section + ": seed: the run seed is set per trial (seed0, seed0+1, "
+                      "...); use the sweep's `seed:` and `trials:` keys");
+  return key;
+}
 
+// `set:` into s.set and s.set_lines. Returns its keys.
+std::set<std::string> read_set(const std::string& path, const YAML::Node& root, SweepSpec& s) {
   std::set<std::string> set_keys;
   if (const YAML::Node set = root["set"]; set && !set.IsNull()) {
     if (!set.IsMap())
       throw ConfigError(line_of(path, set) + ": set: expected a mapping of dotted parameter keys to values");
     for (const auto& kv : set) {
-      const std::string key = check_key(kv.first, "set");
+      const std::string key = parameter_key(path, kv.first, "set");
       if (kv.second.IsMap())
         throw ConfigError(line_of(path, kv.first) + ": set: " + key +
                           ": expected a single value (write dotted keys, e.g. sim.measure: 2000)");
@@ -314,44 +329,77 @@ SweepSpec load_sweep(const std::string& path) {
       s.set_lines.push_back(kv.first.Mark().line + 1);
     }
   }
+  return set_keys;
+}
 
-  std::set<std::string> axis_keys;
-  auto read_axes = [&](const char* section, bool zipped) {
-    const YAML::Node node = root[section];
-    if (!node || node.IsNull()) return;
-    if (!node.IsMap())
-      throw ConfigError(line_of(path, node) + ": " + section +
-                        ": expected a mapping of dotted parameter keys to lists of values");
-    std::size_t zip_len = 0;
-    for (const auto& kv : node) {
-      GridAxis a;
-      a.key = check_key(kv.first, section);
-      a.line = kv.first.Mark().line + 1;
-      a.zipped = zipped;
-      const std::string where = path + ":" + std::to_string(a.line) + ": " + section + ": " + a.key;
-      if (!axis_keys.insert(a.key).second) throw ConfigError(where + ": given twice (in grid or zip)");
-      if (set_keys.count(a.key)) throw ConfigError(where + ": also fixed under `set`; keep one of them");
-      if (!kv.second.IsSequence())
-        throw ConfigError(where + ": expected a list of values, e.g. [0.02, 0.05] (a fixed value belongs under `set`)");
-      if (kv.second.size() == 0) throw ConfigError(where + ": empty list: give at least one value");
-      std::set<std::string> vals;
-      for (const auto& v : kv.second) {
-        const std::string text = scalar(path, v, std::string(section) + ": " + a.key);
-        // Zipped lists may repeat a value (another key varies beside it).
-        if (!vals.insert(text).second && !zipped) throw ConfigError(where + ": value '" + text + "' listed twice");
-        a.values.push_back(text);
-      }
-      if (zipped) {
-        if (zip_len != 0 && a.values.size() != zip_len)
-          throw ConfigError(where + ": has " + std::to_string(a.values.size()) + " values but the keys before it have " +
-                            std::to_string(zip_len) + "; zipped lists go together and must be equally long");
-        zip_len = a.values.size();
-      }
-      s.grid.push_back(std::move(a));
+// Keys already used by `set` (fixed) and by the axes read so far.
+struct AxisKeys {
+  std::set<std::string> set, axes;
+};
+
+// "FILE:LINE: SECTION: KEY", the start of an error about an axis.
+std::string axis_where(const std::string& path, const char* section, const GridAxis& a) {
+  return path + ":" + std::to_string(a.line) + ": " + section + ": " + a.key;
+}
+
+// One key of `grid` or `zip` (`section`) and its list of values.
+GridAxis read_axis(const std::string& path, const YAML::Node& key, const YAML::Node& list, const char* section,
+                   bool zipped, AxisKeys& keys) {
+  GridAxis a;
+  a.key = parameter_key(path, key, section);
+  a.line = key.Mark().line + 1;
+  a.zipped = zipped;
+  const std::string where = axis_where(path, section, a);
+  if (!keys.axes.insert(a.key).second) throw ConfigError(where + ": given twice (in grid or zip)");
+  if (keys.set.count(a.key)) throw ConfigError(where + ": also fixed under `set`; keep one of them");
+  if (!list.IsSequence())
+    throw ConfigError(where + ": expected a list of values, e.g. [0.02, 0.05] (a fixed value belongs under `set`)");
+  if (list.size() == 0) throw ConfigError(where + ": empty list: give at least one value");
+  std::set<std::string> vals;
+  for (const auto& v : list) {
+    const std::string text = scalar(path, v, std::string(section) + ": " + a.key);
+    // Zipped lists may repeat a value (another key varies beside it).
+    if (!vals.insert(text).second && !zipped) throw ConfigError(where + ": value '" + text + "' listed twice");
+    a.values.push_back(text);
+  }
+  return a;
+}
+
+// The axes of `grid:` (zipped false) or `zip:` (zipped true), appended to s.grid.
+void read_axes(const std::string& path, const YAML::Node& root, const char* section, bool zipped, AxisKeys& keys,
+               SweepSpec& s) {
+  const YAML::Node node = root[section];
+  if (!node || node.IsNull()) return;
+  if (!node.IsMap())
+    throw ConfigError(line_of(path, node) + ": " + section +
+                      ": expected a mapping of dotted parameter keys to lists of values");
+  std::size_t zip_len = 0;
+  for (const auto& kv : node) {
+    GridAxis a = read_axis(path, kv.first, kv.second, section, zipped, keys);
+    if (zipped) {
+      if (zip_len != 0 && a.values.size() != zip_len)
+        throw ConfigError(axis_where(path, section, a) + ": has " + std::to_string(a.values.size()) + " values but the keys before it have " +
+                          std::to_string(zip_len) + "; zipped lists go together and must be equally long");
+      zip_len = a.values.size();
     }
-  };
-  read_axes("grid", false);
-  read_axes("zip", true);
+    s.grid.push_back(std::move(a));
+  }
+}
+
+}  // namespace
+
+SweepSpec load_sweep(const std::string& path) {
+  SweepSpec s;
+  s.file = path;
+  const YAML::Node root = load_yaml_file(path);
+  check_top_level(path, root);
+  s.name = read_name(path, root);
+  s.experiment = read_experiment(path, root);
+  read_trials_and_seed(path, root, s);
+  AxisKeys keys;
+  keys.set = read_set(path, root, s);
+  read_axes(path, root, "grid", false, keys, s);
+  read_axes(path, root, "zip", true, keys, s);
   return s;
 }
 
@@ -542,171 +590,247 @@ void write_summary_csv(const SweepPlan& plan, const std::vector<RunOutcome>& out
 
 // ---------------------------------------------------------------------------
 
-int run_sweep(const std::string& sweep_file, const SweepOptions& opt, std::ostream& out, std::ostream& err) {
-  if (opt.jobs < 1) throw ConfigError("-j " + std::to_string(opt.jobs) + ": must be at least 1");
-  const SweepPlan plan = plan_sweep(load_sweep(sweep_file));
-  const SweepSpec& spec = plan.spec;
+namespace {
+
+Paths output_paths(const SweepSpec& spec, const SweepOptions& opt) {
   Paths paths;
   paths.out = opt.out_dir.empty() ? fs::path("results") / spec.name : fs::path(opt.out_dir);
   paths.runs = paths.out / "runs";
+  return paths;
+}
 
-  // Distinct configurations, and which of them are already done.
-  std::vector<RunOutcome> outcomes(plan.runs.size());
-  std::vector<std::size_t> distinct, todo;
-  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
-    const auto& r = plan.runs[i];
+// What run_sweep works on: the plan, where its files go, what happened to
+// each run, and the streams it reports on.
+struct SweepState {
+  const SweepOptions& opt;
+  std::ostream& out;
+  std::ostream& err;
+  const SweepPlan plan;
+  Paths paths;
+  std::vector<RunOutcome> outcomes;    // parallel to plan.runs
+  std::vector<std::size_t> distinct;   // runs of distinct configurations (same_as unset)
+  std::vector<std::size_t> todo;       // the distinct runs not cached
+  std::string counts;                  // "N points x T trials = R runs, ..." for the headers
+  std::size_t reported = 0;            // distinct runs reported done so far ([k/total])
+
+  SweepState(const SweepOptions& o, std::ostream& out_stream, std::ostream& err_stream, SweepPlan p)
+      : opt(o), out(out_stream), err(err_stream), plan(std::move(p)), paths(output_paths(plan.spec, o)) {}
+  std::size_t total() const { return distinct.size(); }
+};
+
+// Distinct configurations, and which of them are already done.
+void find_cached_runs(SweepState& st) {
+  st.outcomes.assign(st.plan.runs.size(), RunOutcome{});
+  for (std::size_t i = 0; i < st.plan.runs.size(); ++i) {
+    const auto& r = st.plan.runs[i];
     if (r.same_as != SIZE_MAX) continue;
-    distinct.push_back(i);
+    st.distinct.push_back(i);
     std::string why;
     nlohmann::json j;
-    if (!opt.force && read_results(paths.json(r).string(), r.hash, j, why) && j.value("status", "") == "ok") {
-      outcomes[i].state = RunOutcome::State::cached;
-      outcomes[i].results = std::move(j);
+    if (!st.opt.force && read_results(st.paths.json(r).string(), r.hash, j, why) && j.value("status", "") == "ok") {
+      st.outcomes[i].state = RunOutcome::State::cached;
+      st.outcomes[i].results = std::move(j);
     } else {
-      todo.push_back(i);
+      st.todo.push_back(i);
     }
   }
-  const std::size_t total = distinct.size();
-  const std::string counts =
-      fmt::format("{} point{} x {} trial{} = {} runs", plan.points, plan.points == 1 ? "" : "s", spec.trials,
-                  spec.trials == 1 ? "" : "s", plan.runs.size()) +
-      (total != plan.runs.size() ? fmt::format(" ({} distinct configurations)", total) : std::string()) +
-      fmt::format(", {} cached, {} to run", total - todo.size(), todo.size());
+}
 
-  if (opt.dry_run) {
-    out << "sweep '" << spec.name << "' (" << spec.file << ", experiment " << spec.experiment << "): " << counts
-        << "; output " << paths.out.string() << "\n";
-    for (std::size_t i = 0; i < plan.runs.size(); ++i) {
-      const auto& r = plan.runs[i];
-      const std::string state = r.same_as != SIZE_MAX ? fmt::format("same configuration as #{}", r.same_as + 1)
-                                : outcomes[i].state == RunOutcome::State::cached ? "cached"
-                                                                                 : "to run";
-      out << fmt::format("  #{:<4} {}  hash {}  {}\n", i + 1, run_label(r), r.hash, state);
-    }
-    return 0;
+std::string count_text(const SweepState& st) {
+  const SweepPlan& plan = st.plan;
+  const std::size_t total = st.total();
+  return fmt::format("{} point{} x {} trial{} = {} runs", plan.points, plan.points == 1 ? "" : "s", plan.spec.trials,
+                     plan.spec.trials == 1 ? "" : "s", plan.runs.size()) +
+         (total != plan.runs.size() ? fmt::format(" ({} distinct configurations)", total) : std::string()) +
+         fmt::format(", {} cached, {} to run", total - st.todo.size(), st.todo.size());
+}
+
+// --dry-run: every run and whether it is cached, to run, or a repeat.
+void print_dry_run(const SweepState& st) {
+  const SweepSpec& spec = st.plan.spec;
+  st.out << "sweep '" << spec.name << "' (" << spec.file << ", experiment " << spec.experiment << "): " << st.counts
+         << "; output " << st.paths.out.string() << "\n";
+  for (std::size_t i = 0; i < st.plan.runs.size(); ++i) {
+    const auto& r = st.plan.runs[i];
+    const std::string state = r.same_as != SIZE_MAX ? fmt::format("same configuration as #{}", r.same_as + 1)
+                              : st.outcomes[i].state == RunOutcome::State::cached ? "cached"
+                                                                                  : "to run";
+    st.out << fmt::format("  #{:<4} {}  hash {}  {}\n", i + 1, run_label(r), r.hash, state);
   }
+}
 
-  if (opt.emit_jobs) {
-    // Absolute paths, so the lines work from any folder and on other hosts
-    // that share the file system.
-    const std::string exe = exe_path(opt.exe);
-    const std::string experiment = fs::absolute(spec.experiment).lexically_normal().string();
-    for (std::size_t i : todo) {
-      const auto& r = plan.runs[i];
-      const std::string dir = fs::absolute(paths.dir(r)).lexically_normal().string();
-      out << "mkdir -p " << shell_quote(dir) << " && " << command_line(exe, child_args(r, experiment, dir))
-          << " > " << shell_quote(dir + "/log.txt") << " 2>&1\n";
-    }
-    err << "sweep '" << spec.name << "': " << counts << "; printed " << todo.size()
-        << " command lines. Run them (e.g. with GNU parallel), then run this sweep again to collect the CSVs.\n";
-    return 0;
+// --emit-jobs: a shell command line per run still to do.
+void print_jobs(const SweepState& st) {
+  const SweepSpec& spec = st.plan.spec;
+  // Absolute paths, so the lines work from any folder and on other hosts
+  // that share the file system.
+  const std::string exe = exe_path(st.opt.exe);
+  const std::string experiment = fs::absolute(spec.experiment).lexically_normal().string();
+  for (std::size_t i : st.todo) {
+    const auto& r = st.plan.runs[i];
+    const std::string dir = fs::absolute(st.paths.dir(r)).lexically_normal().string();
+    st.out << "mkdir -p " << shell_quote(dir) << " && " << command_line(exe, child_args(r, experiment, dir))
+           << " > " << shell_quote(dir + "/log.txt") << " 2>&1\n";
   }
+  st.err << "sweep '" << spec.name << "': " << st.counts << "; printed " << st.todo.size()
+         << " command lines. Run them (e.g. with GNU parallel), then run this sweep again to collect the CSVs.\n";
+}
 
-  err << "sweep '" << spec.name << "': " << counts << ", " << opt.jobs << " at a time; output "
-      << paths.out.string() << "\n";
-  const auto t0 = std::chrono::steady_clock::now();
-  std::size_t k = 0;
-  for (std::size_t i : distinct)
-    if (outcomes[i].state == RunOutcome::State::cached)
-      err << fmt::format("[{}/{}] {} done (cached)\n", ++k, total, run_label(plan.runs[i]));
+void report_cached_runs(SweepState& st) {
+  for (std::size_t i : st.distinct)
+    if (st.outcomes[i].state == RunOutcome::State::cached)
+      st.err << fmt::format("[{}/{}] {} done (cached)\n", ++st.reported, st.total(), run_label(st.plan.runs[i]));
+}
 
-  struct Running {
-    std::size_t run;
-    std::chrono::steady_clock::time_point start;
-  };
+// A child still running: its run and when it started.
+struct Running {
+  std::size_t run;
+  std::chrono::steady_clock::time_point start;
+};
+
+// Starts run i as a child process; a run that cannot start is reported failed.
+void start_run(SweepState& st, std::size_t i, std::map<pid_t, Running>& running) {
+  const auto& r = st.plan.runs[i];
+  std::error_code ec;
+  fs::create_directories(st.paths.dir(r), ec);
+  fs::remove(st.paths.json(r), ec);   // never mistake an old result for this run's
+  const auto args = child_args(r, st.plan.spec.experiment, st.paths.dir(r).string());
+  {
+    std::ofstream log(st.paths.log(r));
+    log << "# " << command_line(exe_path(st.opt.exe), args) << "\n";
+  }
+  const pid_t pid = spawn(st.opt.exe, args, st.paths.log(r).string());
+  if (pid < 0) {
+    st.outcomes[i].state = RunOutcome::State::failed;
+    st.outcomes[i].message = std::string("cannot start ") + st.opt.exe + ": " + std::strerror(-pid);
+    st.err << fmt::format("[{}/{}] {} done (FAILED)\n    {}\n", ++st.reported, st.total(), run_label(r),
+                          st.outcomes[i].message);
+    return;
+  }
+  running[pid] = Running{i, std::chrono::steady_clock::now()};
+}
+
+// The outcome of a run whose child ended with wait status `status`, from
+// that status and the run's results file.
+void judge_run(const Paths& paths, const SweepRun& r, int status, RunOutcome& o) {
+  std::string how;
+  if (WIFEXITED(status)) {
+    o.exit_code = WEXITSTATUS(status);
+    how = fmt::format("exit code {}", o.exit_code);
+  } else if (WIFSIGNALED(status)) {
+    o.exit_code = 128 + WTERMSIG(status);
+    how = fmt::format("killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
+  }
+  std::string why;
+  nlohmann::json j;
+  const bool have = read_results(paths.json(r).string(), r.hash, j, why);
+  if (have && o.exit_code == 0 && j.value("status", "") == "ok") {
+    o.state = RunOutcome::State::ok;
+  } else if (have && j.value("status", "") == "error") {
+    o.state = RunOutcome::State::error;
+    std::string e = j.value("error", "");
+    o.message = how + ", simulation error: " + e.substr(0, e.find('\n'));
+  } else {
+    o.state = RunOutcome::State::failed;
+    o.message = how + ", " + (have ? "results status '" + j.value("status", "") + "'" : why);
+  }
+  if (have) o.results = std::move(j);
+}
+
+// Records and reports run i, whose child ended after `seconds`.
+void finish_run(SweepState& st, std::size_t i, int status, double seconds) {
+  const auto& r = st.plan.runs[i];
+  RunOutcome& o = st.outcomes[i];
+  o.seconds = seconds;
+  judge_run(st.paths, r, status, o);
+  st.err << fmt::format("[{}/{}] {} done ({}) {:.1f} s\n", ++st.reported, st.total(), run_label(r),
+                        o.state == RunOutcome::State::ok ? "ok" : "FAILED", seconds);
+  if (o.state != RunOutcome::State::ok)
+    st.err << "    " << o.message << "\n    " << st.paths.log(r).string() << " (last lines):\n"
+           << last_lines(st.paths.log(r).string(), 10);
+}
+
+// Waits for a child to end and finishes its run (returns early on EINTR or
+// a child that is not one of the runs).
+void wait_for_one(SweepState& st, std::map<pid_t, Running>& running) {
+  int status = 0;
+  const pid_t pid = waitpid(-1, &status, 0);
+  if (pid < 0) {
+    if (errno == EINTR) return;
+    throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+  }
+  const auto it = running.find(pid);
+  if (it == running.end()) return;
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - it->second.start).count();
+  const std::size_t i = it->second.run;
+  running.erase(it);
+  finish_run(st, i, status, seconds);
+}
+
+// Runs st.todo, at most opt.jobs children at once; then repeated
+// configurations take the outcome of their first run.
+void run_pool(SweepState& st) {
   std::map<pid_t, Running> running;
   std::size_t next = 0;
-  auto finish = [&](std::size_t i, int status, double seconds) {
-    const auto& r = plan.runs[i];
-    RunOutcome& o = outcomes[i];
-    o.seconds = seconds;
-    std::string how;
-    if (WIFEXITED(status)) {
-      o.exit_code = WEXITSTATUS(status);
-      how = fmt::format("exit code {}", o.exit_code);
-    } else if (WIFSIGNALED(status)) {
-      o.exit_code = 128 + WTERMSIG(status);
-      how = fmt::format("killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
-    }
-    std::string why;
-    nlohmann::json j;
-    const bool have = read_results(paths.json(r).string(), r.hash, j, why);
-    if (have && o.exit_code == 0 && j.value("status", "") == "ok") {
-      o.state = RunOutcome::State::ok;
-    } else if (have && j.value("status", "") == "error") {
-      o.state = RunOutcome::State::error;
-      std::string e = j.value("error", "");
-      o.message = how + ", simulation error: " + e.substr(0, e.find('\n'));
-    } else {
-      o.state = RunOutcome::State::failed;
-      o.message = how + ", " + (have ? "results status '" + j.value("status", "") + "'" : why);
-    }
-    if (have) o.results = std::move(j);
-    err << fmt::format("[{}/{}] {} done ({}) {:.1f} s\n", ++k, total, run_label(r),
-                       o.state == RunOutcome::State::ok ? "ok" : "FAILED", seconds);
-    if (o.state != RunOutcome::State::ok)
-      err << "    " << o.message << "\n    " << paths.log(r).string() << " (last lines):\n"
-          << last_lines(paths.log(r).string(), 10);
-  };
-
-  while (next < todo.size() || !running.empty()) {
-    while (running.size() < static_cast<std::size_t>(opt.jobs) && next < todo.size()) {
-      const std::size_t i = todo[next++];
-      const auto& r = plan.runs[i];
-      std::error_code ec;
-      fs::create_directories(paths.dir(r), ec);
-      fs::remove(paths.json(r), ec);   // never mistake an old result for this run's
-      const auto args = child_args(r, spec.experiment, paths.dir(r).string());
-      {
-        std::ofstream log(paths.log(r));
-        log << "# " << command_line(exe_path(opt.exe), args) << "\n";
-      }
-      const pid_t pid = spawn(opt.exe, args, paths.log(r).string());
-      if (pid < 0) {
-        outcomes[i].state = RunOutcome::State::failed;
-        outcomes[i].message = std::string("cannot start ") + opt.exe + ": " + std::strerror(-pid);
-        err << fmt::format("[{}/{}] {} done (FAILED)\n    {}\n", ++k, total, run_label(r), outcomes[i].message);
-        continue;
-      }
-      running[pid] = Running{i, std::chrono::steady_clock::now()};
-    }
+  while (next < st.todo.size() || !running.empty()) {
+    while (running.size() < static_cast<std::size_t>(st.opt.jobs) && next < st.todo.size())
+      start_run(st, st.todo[next++], running);
     if (running.empty()) continue;
-    int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
-    }
-    const auto it = running.find(pid);
-    if (it == running.end()) continue;
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - it->second.start).count();
-    const std::size_t i = it->second.run;
-    running.erase(it);
-    finish(i, status, seconds);
+    wait_for_one(st, running);
   }
-  for (std::size_t i = 0; i < plan.runs.size(); ++i)
-    if (plan.runs[i].same_as != SIZE_MAX) outcomes[i] = outcomes[plan.runs[i].same_as];
+  for (std::size_t i = 0; i < st.plan.runs.size(); ++i)
+    if (st.plan.runs[i].same_as != SIZE_MAX) st.outcomes[i] = st.outcomes[st.plan.runs[i].same_as];
+}
 
-  const std::string runs_csv = (paths.out / (spec.name + "_runs.csv")).string();
-  const std::string summary_csv = (paths.out / (spec.name + "_summary.csv")).string();
-  write_runs_csv(plan, outcomes, runs_csv);
-  write_summary_csv(plan, outcomes, summary_csv);
+// Writes the CSVs and reports the totals and the failed runs. Returns the
+// exit code of the sweep.
+int final_report(SweepState& st, std::chrono::steady_clock::time_point t0) {
+  const SweepSpec& spec = st.plan.spec;
+  const std::string runs_csv = (st.paths.out / (spec.name + "_runs.csv")).string();
+  const std::string summary_csv = (st.paths.out / (spec.name + "_summary.csv")).string();
+  write_runs_csv(st.plan, st.outcomes, runs_csv);
+  write_summary_csv(st.plan, st.outcomes, summary_csv);
 
   std::size_t n_ok = 0, n_cached = 0, n_failed = 0;
-  for (std::size_t i : distinct) {
-    if (outcomes[i].state == RunOutcome::State::ok) ++n_ok;
-    else if (outcomes[i].state == RunOutcome::State::cached) ++n_cached;
+  for (std::size_t i : st.distinct) {
+    if (st.outcomes[i].state == RunOutcome::State::ok) ++n_ok;
+    else if (st.outcomes[i].state == RunOutcome::State::cached) ++n_cached;
     else ++n_failed;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  err << fmt::format("sweep '{}': {} runs in {:.1f} s: {} ok, {} cached, {} failed\n", spec.name, total, wall, n_ok,
-                     n_cached, n_failed);
-  for (std::size_t i : distinct)
-    if (!outcomes[i].good())
-      err << "  FAILED: " << run_label(plan.runs[i]) << " (" << paths.dir(plan.runs[i]).string()
-          << "): " << outcomes[i].message << "\n";
-  out << "  runs:    " << runs_csv << "\n  summary: " << summary_csv << "\n";
+  st.err << fmt::format("sweep '{}': {} runs in {:.1f} s: {} ok, {} cached, {} failed\n", spec.name, st.total(), wall,
+                        n_ok, n_cached, n_failed);
+  for (std::size_t i : st.distinct)
+    if (!st.outcomes[i].good())
+      st.err << "  FAILED: " << run_label(st.plan.runs[i]) << " (" << st.paths.dir(st.plan.runs[i]).string()
+             << "): " << st.outcomes[i].message << "\n";
+  st.out << "  runs:    " << runs_csv << "\n  summary: " << summary_csv << "\n";
   return n_failed ? 3 : 0;
+}
+
+}  // namespace
+
+int run_sweep(const std::string& sweep_file, const SweepOptions& opt, std::ostream& out, std::ostream& err) {
+  if (opt.jobs < 1) throw ConfigError("-j " + std::to_string(opt.jobs) + ": must be at least 1");
+  SweepState st(opt, out, err, plan_sweep(load_sweep(sweep_file)));
+  find_cached_runs(st);
+  st.counts = count_text(st);
+
+  if (opt.dry_run) {
+    print_dry_run(st);
+    return 0;
+  }
+  if (opt.emit_jobs) {
+    print_jobs(st);
+    return 0;
+  }
+
+  err << "sweep '" << st.plan.spec.name << "': " << st.counts << ", " << opt.jobs << " at a time; output "
+      << st.paths.out.string() << "\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  report_cached_runs(st);
+  run_pool(st);
+  return final_report(st, t0);
 }
 
 }  // namespace wormcast::tb
