@@ -42,6 +42,11 @@ void Endpoint::tick() {
   // Packet creation by the synthetic source.
   if (source_) {
     while (source_->next_time() <= now && now < stop_at_) {
+      if (injector_.queued() >= queue_limit_) {
+        overflowed_ = true;
+        stop_at_ = now;
+        break;
+      }
       auto p = std::make_shared<Packet>();
       source_->generate(*p);
       admit(std::move(p), now);

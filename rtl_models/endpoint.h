@@ -35,8 +35,15 @@ class Endpoint : public sc_core::sc_module, private LinkClient {
   FlitInPort in;     // from the switch
 
   NodeId id() const { return id_; }
-  // Synthetic traffic (optional). Packets are created until `stop_at`.
-  void set_source(std::unique_ptr<PacketSource> src) { source_ = std::move(src); }
+  // Synthetic traffic (optional). Packets are created until `stop_at`, or
+  // until `queue_limit` packets wait in the source queue: then creation
+  // stops for good and source_overflowed() says so (a saturated source
+  // would otherwise grow its queue without bound).
+  void set_source(std::unique_ptr<PacketSource> src, std::size_t queue_limit = SIZE_MAX) {
+    source_ = std::move(src);
+    queue_limit_ = queue_limit;
+  }
+  bool source_overflowed() const { return overflowed_; }
   void stop_creating_at(Cycle c) { stop_at_ = c; }
   // Queue a packet for injection now (tests, later the NI firmware). Fills in
   // id, origin, src and created; registers it with the ledger.
@@ -59,6 +66,8 @@ class Endpoint : public sc_core::sc_module, private LinkClient {
   SimContext& ctx_;
   std::unique_ptr<PacketSource> source_;
   Cycle stop_at_ = UINT64_MAX;
+  std::size_t queue_limit_ = SIZE_MAX;
+  bool overflowed_ = false;
   PacketInjector injector_;
   PacketAssembler assembler_;
   std::uint64_t received_ = 0;

@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace wormcast::rtl {
 
@@ -99,7 +100,9 @@ void HostNiModel::register_statistics(StatsScope s, const std::vector<NodeHardwa
   s.stats.add("nodes.ni_busy_fraction", "fraction", "NI processor busy time / cycles simulated (mean, max)",
               [fractions] { return fractions([](const ComputeNode& n) { return n.ni.stats().busy; }, "NI busy"); });
   s.stats.add("nodes.io_bus_utilization", "fraction", "I/O bus busy time / cycles simulated (mean, max)",
-              [fractions] { return fractions([](const ComputeNode& n) { return n.bus.busy_cycles(); }, "I/O bus"); });
+              [fractions, &now] {
+                return fractions([&now](const ComputeNode& n) { return n.bus.busy_cycles(now); }, "I/O bus");
+              });
   s.stats.add("nodes.ni_memory_flits", "flits", "NI memory occupancy: peak over nodes, time-weighted mean", [nodes, &now] {
     int peak = 0;
     double occ = 0;
@@ -112,6 +115,29 @@ void HostNiModel::register_statistics(StatsScope s, const std::vector<NodeHardwa
     return nlohmann::json{{"peak", peak},
                           {"time_weighted_mean", occ / std::max<double>(1.0, static_cast<double>(nodes.size()))}};
   });
+}
+
+std::string HostNiModel::bottleneck(const std::vector<NodeHardware*>& hw, Cycle now) const {
+  // The busiest of the three node resources over all nodes, if nearly saturated.
+  const double cyc = std::max<double>(1.0, static_cast<double>(now));
+  double best = 0;
+  std::string what;
+  for (std::size_t i = 0; i < hw.size(); ++i) {
+    const ComputeNode& n = static_cast<const HostNiNode*>(hw[i])->node();
+    const std::pair<double, const char*> parts[] = {
+        {static_cast<double>(n.host.busy_cycles()) / cyc, "host CPU"},
+        {static_cast<double>(n.ni.stats().busy) / cyc, "NI processor"},
+        {static_cast<double>(n.bus.busy_cycles(now)) / cyc, "I/O bus"}};
+    for (const auto& [f, name] : parts)
+      if (f > best) {
+        best = f;
+        what = std::string(name) + " of node " + std::to_string(i);
+      }
+  }
+  if (best < 0.9) return {};
+  char pct[16];
+  std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * best);
+  return what + " busy " + pct + " of the time";
 }
 
 std::unique_ptr<NodeModel> make_host_ni_node_model() { return std::make_unique<HostNiModel>(); }

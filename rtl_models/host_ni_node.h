@@ -46,6 +46,7 @@ class HostNiModel : public NodeModel {
     return std::make_unique<HostNiNode>(name, id, nodes, host, bus, ni, ctx, vct);
   }
   void register_statistics(StatsScope s, const std::vector<NodeHardware*>& nodes) const override;
+  std::string bottleneck(const std::vector<NodeHardware*>& nodes, Cycle now) const override;
 };
 
 }  // namespace wormcast::rtl

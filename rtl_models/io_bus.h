@@ -33,7 +33,11 @@ class IoBus : public sc_core::sc_module {
   IoBus(sc_core::sc_module_name name, const Clock& clock, const IoBusParams& p);
   // Cycles a transfer of `bytes` occupies the bus.
   Cycle transfer_cycles(std::uint64_t bytes) const;
-  Cycle busy_cycles() const { return busy_; }
+  // Cycles the bus has been busy up to cycle `now`. Transfers are granted
+  // first come first served and every request arrives by `now`, so the
+  // granted time after `now` is one contiguous stretch ending at free_at_:
+  // it is granted but not yet used, and does not count.
+  Cycle busy_cycles(Cycle now) const { return busy_ - (free_at_ > now ? free_at_ - now : 0); }
   std::uint64_t transfers() const { return transfers_; }
   std::uint64_t bytes_moved() const { return bytes_; }
 

@@ -74,6 +74,9 @@ class NodeModel {
   virtual std::unique_ptr<NodeHardware> build(const std::string& name, NodeId id, int num_nodes, SimContext& ctx,
                                               bool whole_packet_admission) const = 0;
   virtual void register_statistics(StatsScope scope, const std::vector<NodeHardware*>& nodes) const = 0;
+  // For a saturated run: the node resource that is (nearly) always busy, in
+  // words ("host CPUs: busy 99.6% of the time at node 7"), or "" if none is.
+  virtual std::string bottleneck(const std::vector<NodeHardware*>&, Cycle) const { return {}; }
 };
 
 using NodeModelRegistry = Registry<NodeModel>;

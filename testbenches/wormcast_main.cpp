@@ -13,10 +13,12 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <systemc>
 
 #include "rtl_models/decoder_registry.h"
 #include "rtl_models/ni_firmware.h"
+#include "testbenches/lib/atomic_file.h"
 #include "testbenches/lib/bench.h"
 #include "testbenches/lib/experiment.h"
 #include "testbenches/lib/results.h"
@@ -34,13 +36,20 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
   for (const auto& s : sets) overrides.push_back(tb::parse_override(s));
   if (!seed.empty()) overrides.push_back({"seed", seed});
   tb::ExperimentConfig cfg = tb::load_experiment(file, overrides);
+  // Where results go is checked before simulating, so a finished run is never
+  // lost to an unwritable folder.
+  if (out_dir.empty()) out_dir = "results/" + cfg.name;
+  try {
+    tb::check_writable_dir(out_dir);
+  } catch (const tb::FileWriteError& e) {
+    throw tb::ConfigError(std::string("--out ") + e.what());
+  }
   spdlog::info("running '{}' from {}", cfg.name, file);
   tb::RunResult r = tb::run_experiment(cfg, ropt);
   if (!r.ok && r.json.is_null()) {
     std::cerr << "wormcast: error: " << r.error << "\n";
     return r.exit_code;
   }
-  if (out_dir.empty()) out_dir = "results/" + cfg.name;
   const std::string stem = out_dir + "/" + cfg.name + "_seed" + std::to_string(cfg.seed);
   tb::write_json_file(r.json, stem + ".json");
   tb::write_csv_file(r.json, stem + ".csv");
@@ -52,20 +61,20 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
 }
 
 void write_topology(const topo::Topology& t, const std::string& format, const std::string& out) {
-  std::ofstream f;
-  std::ostream* os = &std::cout;
-  if (!out.empty()) {
-    f.open(out);
-    if (!f) throw std::runtime_error(out + ": cannot write");
-    os = &f;
-  }
-  if (format == "yaml") topo::write_topology_yaml(t, *os);
-  else if (format == "json") topo::write_topology_json(t, *os);
+  std::ostringstream os;
+  if (format == "yaml") topo::write_topology_yaml(t, os);
+  else if (format == "json") topo::write_topology_json(t, os);
   else {
     const topo::UpDownRouting r(t);
-    topo::write_topology_dot(t, &r, *os);
+    topo::write_topology_dot(t, &r, os);
   }
-  if (!out.empty()) std::cerr << "wrote " << out << "\n";
+  if (out.empty()) {
+    std::cout << os.str() << std::flush;
+    if (!std::cout) throw std::runtime_error("standard output: cannot write");
+    return;
+  }
+  tb::write_file_atomic(out, os.str());
+  std::cerr << "wrote " << out << "\n";
 }
 
 void show_topology(const topo::Topology& t) {
@@ -215,6 +224,9 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << "wormcast: error: " << e.what() << "\n";
     return 1;
   } catch (const topo::TopologyError& e) {
+    std::cerr << "wormcast: error: " << e.what() << "\n";
+    return 1;
+  } catch (const tb::FileWriteError& e) {
     std::cerr << "wormcast: error: " << e.what() << "\n";
     return 1;
   } catch (const std::exception& e) {

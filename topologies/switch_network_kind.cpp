@@ -39,6 +39,20 @@ void SwitchNetworkKind::describe_facts(rtl::ConfigFacts& f) const {
 }
 
 void SwitchNetworkKind::validate(const rtl::ConfigFacts& f) const {
+  // A head crossing one switch moves no flit for route + crossbar + link
+  // cycles (and a returned credit takes credit_delay): a watchdog interval
+  // that short would call a single packet's progress a deadlock.
+  const Cycle hop = sw.route_delay + sw.crossbar_delay + link.latency;
+  const std::pair<std::string, Cycle> delays[] = {
+      {"switch.route_delay + switch.crossbar_delay + link.latency", hop}, {"link.credit_delay", link.credit_delay}};
+  for (const auto& [key, d] : delays)
+    if (d >= f.watchdog)
+      throw std::invalid_argument(f.where + ": " + key + " (" + std::to_string(d) + " cycles) must be shorter than " +
+                                  "sim.watchdog (" + std::to_string(f.watchdog) +
+                                  " cycles), or a packet's normal progress would count as deadlock");
+  if (sw.chunk_flits > sw.buffer_flits)
+    throw std::invalid_argument(f.where + ": switch.chunk (" + std::to_string(sw.chunk_flits) +
+                                " flits) is larger than switch.buffer (" + std::to_string(sw.buffer_flits) + " flits)");
   if (f.packet_flits > sw.buffer_flits)
     throw std::invalid_argument(f.where + ": " + f.packet_what + " (" + std::to_string(f.packet_flits) +
                                 " flits) exceeds switch.buffer (" + std::to_string(sw.buffer_flits) +

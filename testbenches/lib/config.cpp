@@ -1,6 +1,9 @@
 #include "testbenches/lib/config.h"
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <fstream>
 #include <filesystem>
 #include <limits>
 #include <sstream>
@@ -9,15 +12,46 @@
 
 namespace wormcast::tb {
 
+namespace {
+
+// YAML mappings with a key given twice are accepted by yaml-cpp, which then
+// answers lookups with the first one: refuse them, naming both lines.
+void reject_duplicate_keys(const YAML::Node& n, const std::string& path, const std::string& where) {
+  if (n.IsSequence()) {
+    for (std::size_t i = 0; i < n.size(); ++i) reject_duplicate_keys(n[i], path, where);
+    return;
+  }
+  if (!n.IsMap()) return;
+  std::map<std::string, int> seen;
+  for (const auto& kv : n) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("?");
+    const std::string full = where.empty() ? key : where + "." + key;
+    const int line = kv.first.Mark().line + 1;
+    const auto [it, fresh] = seen.emplace(key, line);
+    if (!fresh)
+      throw ConfigError(path + ":" + std::to_string(line) + ": " + full + ": given twice (first at line " +
+                        std::to_string(it->second) + ")");
+    reject_duplicate_keys(kv.second, path, full);
+  }
+}
+
+}  // namespace
+
 YAML::Node load_yaml_file(const std::string& path) {
-  if (!std::filesystem::exists(path)) throw ConfigError(path + ": file not found");
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw ConfigError(path + ": file not found");
+  if (std::filesystem::is_directory(path, ec)) throw ConfigError(path + ": is a directory, not a YAML file");
+  if (!std::ifstream(path)) throw ConfigError(path + ": cannot read: " + std::strerror(errno));
+  YAML::Node root;
   try {
-    return YAML::LoadFile(path);
+    root = YAML::LoadFile(path);
   } catch (const YAML::ParserException& e) {
     throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
   } catch (const YAML::Exception& e) {
     throw ConfigError(path + ": cannot read: " + e.what());
   }
+  reject_duplicate_keys(root, path, "");
+  return root;
 }
 
 Override parse_override(const std::string& text) {

@@ -1,6 +1,8 @@
 #include "testbenches/lib/experiment.h"
 
 #include <filesystem>
+
+#include "testbenches/lib/units.h"
 #include <set>
 
 namespace wormcast::tb {
@@ -72,6 +74,17 @@ rtl::ConfigFacts ExperimentConfig::facts() const {
 
 void ExperimentConfig::validate() const {
   const rtl::ConfigFacts f = facts();
+  // The name becomes a file name under --out: it must not lead out of it.
+  if (name.empty() || name == "." || name == ".." ||
+      name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != std::string::npos)
+    throw ConfigError(f.where + ": name: '" + name + "' must be a plain file name (letters, digits, '_', '.', '-')");
+  // Each cycle count is at most 2^53 (units.cpp), so the sum cannot wrap;
+  // simulated time must also fit SystemC's 64-bit picosecond range.
+  const Cycle total = sim.warmup + sim.measure + sim.drain_limit;
+  if (total > UINT64_MAX / period_ps)
+    throw ConfigError(f.where + ": sim.warmup + sim.measure + sim.drain_limit (" + std::to_string(total) +
+                      " cycles) at clock.period " + format_time_ps(period_ps) +
+                      " exceeds SystemC's time range (2^64 ps, about 213 days of simulated time)");
   try {
     network->validate(f);
     node->validate(f);

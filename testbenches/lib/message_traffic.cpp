@@ -12,23 +12,39 @@ rtl::TrafficParams as_messages(rtl::TrafficParams p, int bytes) {
 }  // namespace
 
 MessageTrafficProgram::MessageTrafficProgram(const rtl::TrafficParams& p, int message_bytes, rtl::NodeId self,
-                                             int nodes, Rng rng)
-    : bytes_(message_bytes), source_(as_messages(p, message_bytes), self, nodes, rng) {}
+                                             int nodes, Rng rng, std::size_t queue_limit)
+    : bytes_(message_bytes), source_(as_messages(p, message_bytes), self, nodes, rng), limit_(queue_limit) {}
+
+// Arrivals of the process up to now join the backlog in order (the same
+// draws in the same order as sending each one at once).
+void MessageTrafficProgram::create_due(Cycle now) {
+  while (next_arrival() <= now) {
+    if (backlog_.size() >= limit_) {
+      overflowed_ = true;
+      stop_ = now;
+      return;
+    }
+    const Cycle at = next_arrival();
+    rtl::Packet m;
+    source_.generate(m);
+    backlog_.emplace_back(at, m.header.dest);
+  }
+}
 
 void MessageTrafficProgram::operator()(rtl::HostApi& host) {
   for (;;) {
+    create_due(host.now());
     if (host.message_waiting()) {
       host.receive();
       continue;
     }
-    const Cycle next = source_.next_time() < stop_ ? source_.next_time() : UINT64_MAX;
-    if (next <= host.now()) {
-      rtl::Packet m;
-      source_.generate(m);
-      host.send(m.header.dest, bytes_);
+    if (!backlog_.empty()) {
+      const rtl::NodeId dest = backlog_.front().second;
+      backlog_.pop_front();
+      host.send(dest, bytes_);
       continue;
     }
-    host.wait_for_message(next);
+    host.wait_for_message(next_arrival());
   }
 }
 

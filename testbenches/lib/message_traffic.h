@@ -6,6 +6,8 @@
 // latency is measured from its send call.
 #pragma once
 
+#include <cstdint>
+#include <deque>
 #include <memory>
 
 #include "rtl_models/host_processor.h"
@@ -15,15 +17,31 @@ namespace wormcast::tb {
 
 class MessageTrafficProgram {
  public:
-  MessageTrafficProgram(const rtl::TrafficParams& p, int message_bytes, rtl::NodeId self, int nodes, Rng rng);
+  // At most `queue_limit` messages may wait for the CPU; beyond that the
+  // program stops creating messages and overflowed() is true.
+  MessageTrafficProgram(const rtl::TrafficParams& p, int message_bytes, rtl::NodeId self, int nodes, Rng rng,
+                        std::size_t queue_limit = SIZE_MAX);
   void operator()(rtl::HostApi& host);
   // Stop creating messages from this cycle on (receiving goes on).
   void stop_at(Cycle c) { stop_ = c; }
+  // Messages whose arrival time has come but that the host has not sent yet.
+  std::size_t backlog() const { return backlog_.size(); }
+  // Cycle of the next arrival not yet created (UINT64_MAX: none).
+  Cycle next_arrival() const { return source_.next_time() < stop_ ? source_.next_time() : UINT64_MAX; }
+  bool overflowed() const { return overflowed_; }
+  // Is an arrival from before cycle t still unsent (queued or not yet created)?
+  bool unsent_arrival_before(Cycle t) const {
+    return (!backlog_.empty() && backlog_.front().first < t) || next_arrival() < t;
+  }
 
  private:
+  void create_due(Cycle now);
   int bytes_;
   rtl::SyntheticSource source_;
   Cycle stop_ = UINT64_MAX;
+  std::size_t limit_;
+  std::deque<std::pair<Cycle, rtl::NodeId>> backlog_;   // (arrival, destination) of created, unsent messages
+  bool overflowed_ = false;
 };
 
 }  // namespace wormcast::tb

@@ -1,5 +1,7 @@
 #include "testbenches/lib/results.h"
 
+#include "testbenches/lib/atomic_file.h"
+
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -32,13 +34,6 @@ std::string csv_cell(const nlohmann::json& v) {
   return s;
 }
 
-std::ofstream open_out(const std::string& path) {
-  const auto parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent);
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error(path + ": cannot write");
-  return f;
-}
 }  // namespace
 
 nlohmann::json flatten(const nlohmann::json& j) {
@@ -47,14 +42,11 @@ nlohmann::json flatten(const nlohmann::json& j) {
   return out;
 }
 
-void write_json_file(const nlohmann::json& j, const std::string& path) {
-  auto f = open_out(path);
-  f << j.dump(2) << "\n";
-}
+void write_json_file(const nlohmann::json& j, const std::string& path) { write_file_atomic(path, j.dump(2) + "\n"); }
 
 void write_csv_file(const nlohmann::json& j, const std::string& path) {
   const nlohmann::json flat = flatten(j);
-  auto f = open_out(path);
+  AtomicFile f(path);
   bool first = true;
   for (auto it = flat.begin(); it != flat.end(); ++it) {
     f << (first ? "" : ",") << csv_cell(it.key());
@@ -67,6 +59,7 @@ void write_csv_file(const nlohmann::json& j, const std::string& path) {
     first = false;
   }
   f << "\n";
+  f.commit();
 }
 
 void print_summary(const nlohmann::json& j, std::ostream& os) {
@@ -115,7 +108,7 @@ void print_summary(const nlohmann::json& j, std::ostream& os) {
     row("NI memory peak / mean (flits)", fmt::format("{} / {:.1f}", nd["ni_memory_flits"].value("peak", 0),
                                                       nd["ni_memory_flits"].value("time_weighted_mean", 0.0)));
   }
-  row("saturated", m.value("saturated", false) ? "yes (measured packets not all delivered in time)" : "no");
+  row("saturated", m.value("saturated", false) ? "YES: " + m.value("saturation_reason", std::string()) : "no");
   row("link utilization mean / max", fmt::format("{:.3f} / {:.3f}", m["link_utilization"].value("mean", 0.0),
                                                   m["link_utilization"].value("max", 0.0)));
   row("invariants", fmt::format("exactly-once {}, flits conserved {}, deadlock {}",

@@ -31,6 +31,7 @@ LoopOutcome RunLoop::run() {
     while (!stopped() && workload_.measured_pending(ctx_) && now_ < hard_end)
       advance_to(std::min(hard_end, now_ + 1000));
     out.saturated = workload_.measured_pending(ctx_);
+    if (out.saturated) out.pending = workload_.pending_work(ctx_);
     // Stop creating work and drain, so every packet can be checked for delivery.
     spdlog::debug("cycle {}: measured work {}; stopping creation, draining {} packets", now_,
                   out.saturated ? "NOT complete (saturated)" : "complete", ctx_.ledger.outstanding());

@@ -17,6 +17,8 @@ namespace wormcast::tb {
 struct LoopOutcome {
   Cycle now = 0;             // cycles simulated
   bool saturated = false;    // measured work not complete within the drain limit
+  std::string pending;       // if saturated: the workload's account of what is pending
+  std::string saturation_reason;
   bool drained = false;      // every packet and message delivered
   std::string error;         // an exception from the simulation, if any
 };

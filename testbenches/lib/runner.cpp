@@ -88,6 +88,8 @@ void register_packet_statistics(rtl::StatsScope s, const ExperimentConfig& cfg, 
               [&ctx, per] { return static_cast<double>(ctx.stats.window_flits_ejected) / per; });
   s.stats.add("saturated", "bool", "measured work not complete within sim.drain_limit",
               [&out] { return out.saturated; });
+  s.stats.add("saturation_reason", "text", "what was still pending and the busiest node resource (saturated runs)",
+              [&out] { return out.saturation_reason; });
 }
 
 // Flit conservation and deadlock; returns the first violation ("" if none).
@@ -150,16 +152,21 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
   VcdTrace vcd(opt, cfg.period_ps, *net);
 
   const auto wall0 = std::chrono::steady_clock::now();
-  const LoopOutcome out = RunLoop(cfg.sim, ctx, *net, *workload, opt.progress).run();
+  LoopOutcome out = RunLoop(cfg.sim, ctx, *net, *workload, opt.progress).run();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   vcd.close();
+  std::vector<rtl::NodeHardware*> nodes;
+  for (int i = 0; i < net->num_nodes(); ++i) nodes.push_back(&net->node(i));
+  if (out.saturated) {
+    const std::string busiest = cfg.node->bottleneck(nodes, out.now);
+    out.saturation_reason = out.pending + "; bottleneck: " +
+                            (busiest.empty() ? "the network (no node resource is more than 90% busy)" : busiest);
+  }
 
   Statistics stats;
   const rtl::StatsScope scope{stats, ctx, out.now};
   register_packet_statistics(scope, cfg, out, net->num_nodes());
   net->register_statistics(scope);
-  std::vector<rtl::NodeHardware*> nodes;
-  for (int i = 0; i < net->num_nodes(); ++i) nodes.push_back(&net->node(i));
   cfg.node->register_statistics(scope, nodes);
   workload->register_statistics(scope);
 

@@ -1,5 +1,7 @@
 #include "testbenches/lib/sweep.h"
 
+#include "testbenches/lib/atomic_file.h"
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <spawn.h>
@@ -111,13 +113,6 @@ std::string csv_cell(const std::string& s) {
 
 std::string number(double v) { return fmt::format("{}", v); }
 
-std::ofstream open_out(const std::string& path) {
-  const auto parent = fs::path(path).parent_path();
-  if (!parent.empty()) fs::create_directories(parent);
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error(path + ": cannot write");
-  return f;
-}
 
 // Every numeric field of a run's results that the CSVs carry: the metrics
 // (booleans as 0/1, so their mean is a fraction of trials) and the wall time.
@@ -531,7 +526,7 @@ SampleStats sample_stats(const std::vector<double>& xs) {
 
 void write_runs_csv(const SweepPlan& plan, const std::vector<RunOutcome>& outcomes, const std::string& path) {
   const auto cols = metric_columns(outcomes);
-  auto f = open_out(path);
+  AtomicFile f(path);
   std::string header;
   for (const auto& a : plan.spec.grid) header += csv_cell(a.key) + ",";
   header += "trial,seed,hash,status";
@@ -550,11 +545,12 @@ void write_runs_csv(const SweepPlan& plan, const std::vector<RunOutcome>& outcom
     }
     f << row << "\n";
   }
+  f.commit();
 }
 
 void write_summary_csv(const SweepPlan& plan, const std::vector<RunOutcome>& outcomes, const std::string& path) {
   const auto cols = metric_columns(outcomes);
-  auto f = open_out(path);
+  AtomicFile f(path);
   std::string header;
   for (const auto& a : plan.spec.grid) header += csv_cell(a.key) + ",";
   header += "n";
@@ -586,6 +582,7 @@ void write_summary_csv(const SweepPlan& plan, const std::vector<RunOutcome>& out
     }
     f << row << "\n";
   }
+  f.commit();
 }
 
 // ---------------------------------------------------------------------------

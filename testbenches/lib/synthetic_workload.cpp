@@ -2,6 +2,14 @@
 
 namespace wormcast::tb {
 
+void SyntheticWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
+  traffic.visit(v);
+  v.count("source_queue", source_queue,
+          "most packets (or messages, on hosts) waiting at one source; a source that reaches it stops "
+          "creating and the run is reported saturated",
+          1, 1 << 24);
+}
+
 void SyntheticWorkload::visit_sections(ParamVisitor& v, const rtl::NodeModel& nodes) {
   if (!nodes.runs_software()) return;   // packets at endpoints: no messages
   v.begin_section("message", "messages (node.model host_ni)");
@@ -20,18 +28,21 @@ void SyntheticWorkload::validate(const rtl::ConfigFacts& f, const rtl::NodeModel
                                 ") exceeds traffic.packet_size (" + std::to_string(traffic.packet_size) + ")");
 }
 
-void SyntheticWorkload::attach(topo::NetworkModel& net, rtl::SimContext&, const Rng& rng) {
+void SyntheticWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) {
   const int n = net.num_nodes();
+  window_end_ = ctx.window.end;
+  const auto limit = static_cast<std::size_t>(source_queue);
   for (int i = 0; i < n; ++i) {
     rtl::NodeHardware& node = net.node(i);
     const auto id = static_cast<std::uint64_t>(i);
     if (rtl::HostProcessor* host = node.host()) {
       software_ = true;
-      auto prog = std::make_shared<MessageTrafficProgram>(traffic, message.size, i, n, rng.fork(0x7200000000ULL + id));
+      auto prog =
+          std::make_shared<MessageTrafficProgram>(traffic, message.size, i, n, rng.fork(0x7200000000ULL + id), limit);
       programs_.push_back(prog);
       host->set_program([prog](rtl::HostApi& h) { (*prog)(h); });
     } else if (rtl::Endpoint* ep = node.endpoint()) {
-      ep->set_source(std::make_unique<rtl::SyntheticSource>(traffic, i, n, rng.fork(0x7100000000ULL + id)));
+      ep->set_source(std::make_unique<rtl::SyntheticSource>(traffic, i, n, rng.fork(0x7100000000ULL + id)), limit);
       endpoints_.push_back(ep);
     } else {
       throw std::invalid_argument("traffic.kind synthetic: node " + std::to_string(i) +
@@ -41,8 +52,33 @@ void SyntheticWorkload::attach(topo::NetworkModel& net, rtl::SimContext&, const 
 }
 
 bool SyntheticWorkload::measured_pending(const rtl::SimContext& ctx) const {
+  for (const auto* ep : endpoints_)
+    if (ep->source_overflowed()) return true;
+  for (const auto& prog : programs_)
+    if (prog->overflowed() || prog->unsent_arrival_before(window_end_)) return true;
   return software_ ? ctx.msg_stats.measured_delivered < ctx.msg_stats.measured_expected
                    : ctx.stats.measured_delivered < ctx.stats.measured_created;
+}
+
+std::string SyntheticWorkload::pending_work(const rtl::SimContext& ctx) const {
+  std::size_t overflowed = 0, unsent = 0;
+  for (const auto* ep : endpoints_) overflowed += ep->source_overflowed();
+  for (const auto& prog : programs_) {
+    overflowed += prog->overflowed();
+    unsent += prog->unsent_arrival_before(window_end_);
+  }
+  std::string s;
+  if (software_)
+    s = std::to_string(ctx.msg_stats.measured_expected - ctx.msg_stats.measured_delivered) + " of " +
+        std::to_string(ctx.msg_stats.measured_expected) + " measured message deliveries incomplete";
+  else
+    s = std::to_string(ctx.stats.measured_created - ctx.stats.measured_delivered) + " of " +
+        std::to_string(ctx.stats.measured_created) + " measured packets undelivered";
+  if (unsent) s += "; " + std::to_string(unsent) + " hosts have not yet sent messages due in the window";
+  if (overflowed)
+    s += "; " + std::to_string(overflowed) + " sources reached traffic.source_queue (" +
+         std::to_string(source_queue) + ") and stopped creating";
+  return s;
 }
 
 void SyntheticWorkload::stop_creating_at(Cycle c) {

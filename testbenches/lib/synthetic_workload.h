@@ -25,18 +25,21 @@ class SyntheticWorkload : public Workload {
  public:
   rtl::TrafficParams traffic;
   MessageSection message;
+  int source_queue = 1000;   // packets (endpoints) or messages (hosts) waiting at one node
 
   std::unique_ptr<Workload> clone() const override { return std::make_unique<SyntheticWorkload>(*this); }
-  void visit(ParamVisitor& v, const rtl::NodeModel&) override { traffic.visit(v); }
+  void visit(ParamVisitor& v, const rtl::NodeModel&) override;
   void visit_sections(ParamVisitor& v, const rtl::NodeModel& nodes) override;
   void describe_facts(rtl::ConfigFacts& f) const override;
   void validate(const rtl::ConfigFacts& f, const rtl::NodeModel& nodes) const override;
   void attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) override;
   bool measured_pending(const rtl::SimContext& ctx) const override;
   void stop_creating_at(Cycle c) override;
+  std::string pending_work(const rtl::SimContext& ctx) const override;
 
  private:
   bool software_ = false;
+  Cycle window_end_ = UINT64_MAX;
   std::vector<rtl::Endpoint*> endpoints_;
   std::vector<std::shared_ptr<MessageTrafficProgram>> programs_;
 };

@@ -39,6 +39,8 @@ class Workload {
   // Create no new work from cycle c on (work in flight completes).
   virtual void stop_creating_at(Cycle c) = 0;
   virtual void register_statistics(rtl::StatsScope) const {}
+  // Why measured work is still pending (for a saturated run), in words.
+  virtual std::string pending_work(const rtl::SimContext& ctx) const = 0;
 };
 
 using WorkloadRegistry = Registry<Workload>;

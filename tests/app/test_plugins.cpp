@@ -148,6 +148,7 @@ class OnePacket : public Workload {
   }
   bool measured_pending(const rtl::SimContext& ctx) const override { return ctx.ledger.completed() < 1; }
   void stop_creating_at(Cycle) override {}
+  std::string pending_work(const rtl::SimContext&) const override { return "the packet has not arrived"; }
   void register_statistics(rtl::StatsScope s) const override {
     const rtl::SimContext& ctx = s.ctx;
     s.stats.add("one_packet.delivered", "packets", "the packet arrived", [&ctx] { return ctx.ledger.completed(); });

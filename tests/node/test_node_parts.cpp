@@ -3,6 +3,8 @@
 // host software API's checks.
 #include <catch2/catch.hpp>
 
+#include "rtl_models/statistics.h"
+
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -72,8 +74,28 @@ TEST_CASE("two DMA transfers on one I/O bus are served one after the other") {
   // Both ask at cycle 10; a is served first (request order), b waits for it.
   CHECK(a.done == 10 + 97);
   CHECK(b.done == 10 + 97 + 49);
-  CHECK(bus.busy_cycles() == 97 + 49);
+  CHECK(bus.busy_cycles(ctx.clock.now()) == 97 + 49);
   CHECK(bus.transfers() == 2);
+}
+
+TEST_CASE("I/O bus busy time counts only cycles already used, so utilisation stays within [0, 1]") {
+  fresh_kernel();
+  SimContext ctx(5000);
+  Memory mem("mem");
+  IoBusParams slow;
+  slow.bandwidth = 2e6;   // 2 MB/s at 5 ns: 0.01 B/cycle, 128 B take 12800 cycles
+  IoBus bus("bus", ctx.clock, slow);
+  DmaMaster a("a", ctx.clock, 128, 10), b("b", ctx.clock, 128, 10);
+  a.socket.bind(bus.target);
+  b.socket.bind(bus.target);
+  bus.to_memory.bind(mem.socket);
+  sc_core::sc_start(ctx.clock.delay(5000));   // both granted at cycle 10, the first one half done
+  const Cycle now = ctx.clock.now();
+  REQUIRE(now == 5000);
+  CHECK(bus.busy_cycles(now) == 5000 - 10);
+  CHECK(checked_fraction(static_cast<double>(bus.busy_cycles(now)), static_cast<double>(now), "I/O bus") <= 1.0);
+  sc_core::sc_start(ctx.clock.delay(30000));
+  CHECK(bus.busy_cycles(ctx.clock.now()) == 2 * 12800);
 }
 
 TEST_CASE("host <-> NI over TLM: descriptor write, status read, errors") {

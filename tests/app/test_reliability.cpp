@@ -1,0 +1,150 @@
+// Nothing silently wrong: each case here used to give a result that looked
+// right and was not (a run that did not finish its work reported as not
+// saturated, out-of-range numbers wrapping, duplicate keys ignored, files
+// written half or into the wrong place). Each now fails loudly or says what
+// happened.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/common/shell.h"
+#include "testbenches/lib/atomic_file.h"
+#include "testbenches/lib/runner.h"
+
+using namespace wormcast;
+using namespace wormcast::tb;
+namespace fs = std::filesystem;
+
+namespace {
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& tag)
+      : path(fs::temp_directory_path() / ("wormcast_rel_" + tag + "_" + std::to_string(getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  std::string write(const std::string& name, const std::string& text) const {
+    const auto p = (path / name).string();
+    std::ofstream(p) << text;
+    return p;
+  }
+};
+test::CommandOutput cli(const std::string& args) { return test::shell(test::wormcast_bin() + " " + args); }
+}  // namespace
+
+TEST_CASE("a run whose hosts cannot keep up is saturated, and says why") {
+  // Host overheads of 1000 cycles per message cannot sustain 0.5 flits/cycle
+  // of 128-byte messages: arrivals pile up unsent at every host.
+  const ExperimentConfig cfg = load_experiment(
+      "", {{"node.model", "host_ni"}, {"traffic.load", "0.5"}, {"sim.warmup", "2000"}, {"sim.measure", "10000"},
+           {"sim.drain_limit", "20000"}});
+  const RunResult r = run_experiment(cfg, RunOptions{});
+  INFO(r.error);
+  REQUIRE(r.ok);   // saturation is not a failure
+  const auto& m = r.json.at("metrics");
+  CHECK(m.at("saturated").get<bool>());
+  const std::string why = m.at("saturation_reason").get<std::string>();
+  CHECK_THAT(why, Catch::Contains("have not yet sent messages due in the window"));
+  CHECK_THAT(why, Catch::Contains("bottleneck: host CPU"));
+}
+
+TEST_CASE("a source queue that reaches its limit stops creation and marks the run saturated") {
+  const ExperimentConfig cfg =
+      load_experiment("", {{"traffic.load", "1.0"}, {"traffic.source_queue", "20"}, {"sim.warmup", "0"},
+                           {"sim.measure", "20000"}, {"sim.drain_limit", "5000"}});
+  const RunResult r = run_experiment(cfg, RunOptions{});
+  INFO(r.error);
+  REQUIRE(r.ok);
+  const auto& m = r.json.at("metrics");
+  CHECK(m.at("saturated").get<bool>());
+  CHECK_THAT(m.at("saturation_reason").get<std::string>(), Catch::Contains("reached traffic.source_queue (20)"));
+  // Creation stopped: at most the queue limit per node beyond what the
+  // network could take (1 flit/cycle/node at best, 128-flit packets).
+  const auto created = m.at("packets_created").get<std::uint64_t>();
+  CHECK(created <= 32 * (20 + 1 + 25000 / 128));
+}
+
+TEST_CASE("an unsaturated run is not marked saturated and has no reason") {
+  const ExperimentConfig cfg = load_experiment("", {{"traffic.load", "0.02"}, {"sim.measure", "10000"}});
+  const RunResult r = run_experiment(cfg, RunOptions{});
+  REQUIRE(r.ok);
+  CHECK_FALSE(r.json["metrics"]["saturated"].get<bool>());
+  CHECK(r.json["metrics"]["saturation_reason"] == "");
+}
+
+TEST_CASE("delays and times that would look like deadlock or overflow SystemC time are refused") {
+  CHECK_THROWS_WITH(load_experiment("", {{"link.latency", "50000"}}),
+                    Catch::Contains("switch.route_delay + switch.crossbar_delay + link.latency") &&
+                        Catch::Contains("must be shorter than sim.watchdog"));
+  CHECK_THROWS_WITH(load_experiment("", {{"switch.route_delay", "19999"}}), Catch::Contains("sim.watchdog (20000"));
+  CHECK_THROWS_WITH(load_experiment("", {{"link.credit_delay", "20000"}}), Catch::Contains("link.credit_delay"));
+  CHECK_THROWS_WITH(load_experiment("", {{"clock.period", "1000s"}}), Catch::Contains("SystemC's time range"));
+  CHECK_NOTHROW(load_experiment("", {{"link.latency", "100"}, {"sim.watchdog", "1000"}}));
+}
+
+TEST_CASE("numbers too large to hold are refused, never wrapped") {
+  CHECK_THROWS_WITH(load_experiment("", {{"sim.warmup", "1e19"}}),
+                    Catch::Contains("--set sim.warmup=1e19") && Catch::Contains("too large"));
+  CHECK_THROWS_WITH(load_experiment("", {{"sim.warmup", "1e30"}}), Catch::Contains("too large"));
+  CHECK_THROWS_WITH(load_experiment("", {{"switch.buffer", "1e300"}}), Catch::Contains("switch.buffer"));
+  CHECK_THROWS_WITH(load_experiment("", {{"sim.measure", "1e6s"}}), Catch::Contains("sim.measure"));
+}
+
+TEST_CASE("a key given twice in a YAML file is an error naming both lines") {
+  const TempDir d("dup");
+  const auto top = d.write("top.yaml", "name: a\nseed: 2\nname: b\n");
+  CHECK_THROWS_WITH(load_experiment(top, {}),
+                    Catch::Contains(top + ":3") && Catch::Contains("name: given twice (first at line 1)"));
+  const auto nested = d.write("nested.yaml", "switch:\n  buffer: 320\n  chunk: 4\n  buffer: 640\n");
+  CHECK_THROWS_WITH(load_experiment(nested, {}),
+                    Catch::Contains(nested + ":4") && Catch::Contains("switch.buffer: given twice (first at line 2)"));
+  const auto sections = d.write("sections.yaml", "sim:\n  warmup: 0\nsim:\n  measure: 100\n");
+  CHECK_THROWS_WITH(load_experiment(sections, {}), Catch::Contains(sections + ":3") && Catch::Contains("sim: given twice"));
+}
+
+TEST_CASE("files are written whole or not at all, and failures name the path") {
+  const TempDir d("atomic");
+  const std::string f = (d.path / "sub" / "x.json").string();
+  write_file_atomic(f, "{\"a\": 1}\n");
+  std::ifstream in(f);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text == "{\"a\": 1}\n");
+  for (const auto& e : fs::directory_iterator(d.path / "sub")) CHECK(e.path().filename() == "x.json");   // no temp left
+  d.write("afile", "x");
+  CHECK_THROWS_WITH(write_file_atomic((d.path / "afile" / "y.json").string(), "z"),
+                    Catch::Contains("afile/y.json: cannot write"));
+  CHECK_THROWS_WITH(write_file_atomic("/dev/full", "data"), Catch::Contains("/dev/full: cannot write"));
+  const auto o = cli("topo generate --switches 4 --nodes 8 -o /dev/full");
+  CHECK(o.code == 1);
+  CHECK_THAT(o.text, Catch::Contains("/dev/full: cannot write"));
+  CHECK_THAT(o.text, !Catch::Contains("wrote"));
+}
+
+TEST_CASE("output places are checked before simulating; names cannot leave the output folder") {
+  const TempDir d("out");
+  d.write("afile", "x");
+  const auto exp = d.write("e.yaml", "name: e\nsim:\n  warmup: 0\n  measure: 1000\n");
+  auto o = cli("run " + exp + " --no-progress --out " + (d.path / "afile" / "sub").string());
+  CHECK(o.code == 1);
+  CHECK_THAT(o.text, Catch::Contains("--out") && Catch::Contains("afile/sub"));
+  CHECK_THAT(o.text, !Catch::Contains("packets created"));   // nothing was simulated
+  const auto esc = d.write("esc.yaml", "name: ../../escape\n");
+  o = cli("run " + esc + " --no-progress --out " + (d.path / "r").string());
+  CHECK(o.code == 1);
+  CHECK_THAT(o.text, Catch::Contains("name: '../../escape' must be a plain file name"));
+  o = cli("run " + d.path.string() + " --no-progress");
+  CHECK(o.code == 1);
+  CHECK_THAT(o.text, Catch::Contains(d.path.string() + ": is a directory"));
+}
+
+TEST_CASE("a replication chunk larger than the input buffer is refused") {
+  CHECK_THROWS_WITH(load_experiment("", {{"switch.chunk", "700"}}),
+                    Catch::Contains("switch.chunk (700 flits) is larger than switch.buffer (640 flits)"));
+}
