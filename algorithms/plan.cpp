@@ -18,20 +18,23 @@ std::string MulticastPlan::node_text(NodeId n) const {
   return network ? network->node_text(n) : std::to_string(n);
 }
 
-json MulticastPlan::to_json() const {
-  json j = json::object();
+nlohmann::ordered_json MulticastPlan::to_json() const {
+  using ojson = nlohmann::ordered_json;
+  ojson j = ojson::object();
   j["scheme"] = scheme;
-  j["topology"] = topology.empty() ? json(nullptr) : json(topology);
+  j["topology"] = topology.empty() ? ojson(nullptr) : ojson(topology);
   j["source"] = node_json(source);
-  json dests = json::array();
-  for (NodeId d : destinations) dests.push_back(node_json(d));
+  ojson dests = ojson::array();
+  for (NodeId d : destinations) dests.push_back(ojson(node_json(d)));
   j["destinations"] = dests;
   j["steps"] = steps;
-  json msgs = json::array();
+  ojson msgs = ojson::array();
   for (const PlanMessage& m : messages) {
-    json jm = {{"sender", node_json(m.sender)}, {"step", m.step}};
-    json md = json::array();
-    for (NodeId d : m.destinations) md.push_back(node_json(d));
+    ojson jm = ojson::object();
+    jm["sender"] = node_json(m.sender);
+    jm["step"] = m.step;
+    ojson md = ojson::array();
+    for (NodeId d : m.destinations) md.push_back(ojson(node_json(d)));
     jm["destinations"] = md;
     jm["path"] = m.path;
     for (const auto& [key, value] : m.extras.items()) jm[key] = value;

@@ -46,8 +46,8 @@ struct MulticastPlan {
   std::string node_text(topo::NodeId n) const;
   // The contract: scheme, topology (null without one), source, destinations,
   // steps, messages [{sender, step, destinations, path, per-message extras}],
-  // then the extras' keys at top level.
-  nlohmann::json to_json() const;
+  // then the extras' keys at top level (alphabetical), in that order.
+  nlohmann::ordered_json to_json() const;
   std::string to_text() const;
 };
 

@@ -45,7 +45,8 @@ struct Chain {
 Chain chain_without_network(const PlanOptions& o) {
   if (o.ordering) throw std::invalid_argument("--ordering needs --topology (without one the chain is 0..n-1)");
   if (!o.set_size)
-    throw std::invalid_argument("--set-size is required without --topology (or give --topology with --dests or --random)");
+    throw std::invalid_argument(
+        "--set-size is required without --topology (or give --topology with --dests or --random)");
   const long long n = at_least(o.set_size, "--set-size", 2, 2, "the source and at least one destination");
   if (n > kMaxCopies) throw std::invalid_argument("--set-size " + std::to_string(n) + " is too large to plan");
   Chain c;

@@ -25,7 +25,8 @@ std::string strip_spaces(const std::string& s) {
 }
 
 bool is_integer(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
 std::string kind_prefix(const std::string& spec) {

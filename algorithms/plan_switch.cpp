@@ -34,7 +34,8 @@ enum class Kind { path, ssr };
 
 int flit_bits(const PlanOptions& o) {
   const long long fb = at_least(o.flit_bits, "--flit-bits", 1, 8, "bits per flit");
-  if (fb > 65536) throw std::invalid_argument("--flit-bits " + std::to_string(fb) + " is larger than any flit (at most 65536)");
+  if (fb > 65536)
+    throw std::invalid_argument("--flit-bits " + std::to_string(fb) + " is larger than any flit (at most 65536)");
   return static_cast<int>(fb);
 }
 
@@ -42,7 +43,8 @@ const PlanNetwork& need_irregular(const PlanRequest& q, const std::string& schem
   if (q.kind() != NetworkClass::irregular)
     throw std::invalid_argument(
         "scheme '" + scheme +
-        "' needs an irregular switch network (--topology irregular:SxPpN[sSEED], a topology file, or --switches ...); " +
+        "' needs an irregular switch network (--topology irregular:SxPpN[sSEED], a topology file, "
+        "or --switches ...); " +
         (q.network ? q.network->spec + " is a direct network" : std::string("no --topology given")));
   if (q.destinations.empty())
     throw std::invalid_argument("--dests: the destination set is empty (give --dests or --random)");

@@ -4,6 +4,8 @@
 
 #include <iostream>
 #include <memory>
+#include <sstream>
+#include <type_traits>
 #include <stdexcept>
 
 #include "algorithms/plan_network.h"
@@ -79,6 +81,7 @@ int run_plan(const PlanCliArgs& a, std::ostream& out, std::ostream& err) {
       print_schemes(out);
       return 0;
     }
+    if (!a.errors.empty()) throw std::invalid_argument(a.errors.front());
     if (a.scheme.empty())
       throw std::invalid_argument("give a scheme (known: " + algo::scheme_registry().joined_names() + ")");
     const algo::MulticastPlan p = algo::plan_multicast(a.scheme, make_plan_request(a));
@@ -93,42 +96,69 @@ int run_plan(const PlanCliArgs& a, std::ostream& out, std::ostream& err) {
 
 namespace {
 
-// Binds `--name` to an optional that is set only when the option is given.
+// Strict conversions: the whole text must be the number.
+bool convert(const std::string& text, std::string& out) {
+  out = text;
+  return true;
+}
 template <class T>
-void optional_option(CLI::App* c, const std::string& name, std::optional<T>& target, const std::string& desc) {
-  c->add_option_function<T>(name, [&target](const T& v) { target = v; }, desc);
+bool convert(const std::string& text, T& out) {
+  std::istringstream is(text);
+  if (std::is_unsigned<T>::value && text.find('-') != std::string::npos) return false;
+  is >> out;
+  return !is.fail() && is.peek() == std::char_traits<char>::eof();
+}
+
+// Binds `--name` to an optional that is set only when the option is given. A
+// value that does not convert is kept as an error for run_plan to report, so
+// that it too ends as "wormcast: error: ..." with exit code 1.
+template <class T>
+void optional_option(CLI::App* c, const std::string& name, std::optional<T>& target,
+                     std::vector<std::string>& errors, const std::string& desc) {
+  c->add_option_function<std::string>(
+      name,
+      [&target, &errors, name](const std::string& text) {
+        T value{};
+        if (convert(text, value)) target = value;
+        else errors.push_back(name + ": '" + text + "' is not a " +
+                              (std::is_floating_point<T>::value ? "number" : "whole number"));
+      },
+      desc);
 }
 
 void add_network_options(CLI::App* c, PlanCliArgs& a) {
-  optional_option(c, "--topology", a.topology,
+  optional_option(c, "--topology", a.topology, a.errors,
                   "irregular:SxPpN[sSEED][cCONN] (e.g. irregular:8x8p32s1), torus:6x6:uni, mesh:8x8, hypercube:6 "
                   "or a topology file");
-  optional_option(c, "--switches", a.switches, "irregular network without --topology: switches (default 8)");
-  optional_option(c, "--ports", a.ports, "... ports per switch (default 8)");
-  optional_option(c, "--nodes", a.nodes, "... processing nodes (default 32)");
-  optional_option(c, "--connectivity", a.connectivity, "... fraction of free ports linked (default 0.8)");
-  optional_option(c, "--topo-seed", a.topo_seed, "... generator seed (default 1)");
-  optional_option(c, "--source", a.source, "source node (default node 0)");
-  optional_option(c, "--dests", a.dests, "destinations, e.g. 3,5,9 or (0,1),(2,3): visiting order as given");
-  optional_option(c, "--random", a.random, "K random distinct destinations (never the source)");
-  optional_option(c, "--seed", a.seed, "seed of --random (default 1)");
+  optional_option(c, "--switches", a.switches, a.errors, "irregular network without --topology: switches (default 8)");
+  optional_option(c, "--ports", a.ports, a.errors, "... ports per switch (default 8)");
+  optional_option(c, "--nodes", a.nodes, a.errors, "... processing nodes (default 32)");
+  optional_option(c, "--connectivity", a.connectivity, a.errors, "... fraction of free ports linked (default 0.8)");
+  optional_option(c, "--topo-seed", a.topo_seed, a.errors, "... generator seed (default 1)");
+  optional_option(c, "--source", a.source, a.errors, "source node (default node 0)");
+  optional_option(c, "--dests", a.dests, a.errors, "destinations, e.g. 3,5,9 or (0,1),(2,3): visiting order as given");
+  optional_option(c, "--random", a.random, a.errors, "K random distinct destinations (never the source)");
+  optional_option(c, "--seed", a.seed, a.errors, "seed of --random (default 1)");
 }
 
 void add_scheme_options(CLI::App* c, PlanCliArgs& a) {
   algo::PlanOptions& o = a.options;
-  optional_option(c, "--packets", o.packets, "k-binomial family: packets per message (default 1)");
-  optional_option(c, "--set-size", o.set_size, "k-binomial family: multicast set size n, source included");
-  optional_option(c, "--k", o.k, "kbinomial: fan-out bound (default: optimal, seed002 Theorem 3)");
-  optional_option(c, "--construction", o.construction, "k-binomial family: time-ordered (default) or literal");
-  optional_option(c, "--tie-break", o.tie_break, "kbinomial: largest (default) or smallest k among optima");
-  optional_option(c, "--discipline", o.discipline, "k-binomial family: NI discipline fpfs (default) or fcfs");
-  optional_option(c, "--ordering", o.ordering, "k-binomial family: chain ordering cco (irregular default) or given");
-  optional_option(c, "--scheduler", o.scheduler, "ssr: lg (Less-Greedy, default) or greedy");
-  optional_option(c, "--id", o.ssr_id, "ssr, path-*: header ID field names a switch (default) or a node");
-  optional_option(c, "--poc-dag", o.poc_dag, "ssr, path-*: Fig. 13 step 1 reading full (default) or dfs");
+  optional_option(c, "--packets", o.packets, a.errors, "k-binomial family: packets per message (default 1)");
+  optional_option(c, "--set-size", o.set_size, a.errors, "k-binomial family: multicast set size n, source included");
+  optional_option(c, "--k", o.k, a.errors, "kbinomial: fan-out bound (default: optimal, seed002 Theorem 3)");
+  optional_option(c, "--construction", o.construction, a.errors,
+                  "k-binomial family: time-ordered (default) or literal");
+  optional_option(c, "--tie-break", o.tie_break, a.errors, "kbinomial: largest (default) or smallest k among optima");
+  optional_option(c, "--discipline", o.discipline, a.errors, "k-binomial family: NI discipline fpfs (default) or fcfs");
+  optional_option(c, "--ordering", o.ordering, a.errors,
+                  "k-binomial family: chain ordering cco (irregular default) or given");
+  optional_option(c, "--scheduler", o.scheduler, a.errors, "ssr: lg (Less-Greedy, default) or greedy");
+  optional_option(c, "--id", o.ssr_id, a.errors, "ssr, path-*: header ID field names a switch (default) or a node");
+  optional_option(c, "--poc-dag", o.poc_dag, a.errors, "ssr, path-*: Fig. 13 step 1 reading full (default) or dfs");
   c->add_flag_function("--recompute-weights", [&o](std::int64_t) { o.recompute_weights = true; },
                        "ssr, path-*: recompute POC weights after each chain");
-  optional_option(c, "--flit-bits", o.flit_bits, "ssr, path-*, tree: bits per flit for header_flits (default 8)");
+  optional_option(c, "--flit-bits", o.flit_bits, a.errors,
+                  "ssr, path-*, tree: bits per flit for header_flits (default 8)");
 }
 
 }  // namespace

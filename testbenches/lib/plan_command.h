@@ -15,6 +15,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "algorithms/plan.h"
 
@@ -34,6 +35,7 @@ struct PlanCliArgs {
   std::optional<double> connectivity;
   std::optional<std::uint64_t> topo_seed;
   algo::PlanOptions options;
+  std::vector<std::string> errors;               // values that did not convert ("--k: 'x' is not ...")
 };
 
 // The request the arguments describe. Throws std::invalid_argument naming the
