@@ -123,7 +123,8 @@ void optional_option(CLI::App* c, const std::string& name, std::optional<T>& tar
         else errors.push_back(name + ": '" + text + "' is not a " +
                               (std::is_floating_point<T>::value ? "number" : "whole number"));
       },
-      desc);
+      desc)
+      ->type_name(std::is_floating_point<T>::value ? "NUMBER" : std::is_integral<T>::value ? "INT" : "TEXT");
 }
 
 void add_network_options(CLI::App* c, PlanCliArgs& a) {

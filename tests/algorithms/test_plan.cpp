@@ -292,3 +292,16 @@ TEST_CASE("text output names the scheme, the steps and every message", "[plan]")
   CHECK_THAT(s, Contains("scheme kbinomial") && Contains("steps: 5") && Contains("sends_per_step: 1 2 4 7 1") &&
                     Contains("step 5: 3 -> 4"));
 }
+
+TEST_CASE("k-binomial family: time-ordered FPFS plans meet Theorem 2 exactly", "[plan]") {
+  for (long long n = 2; n <= 40; ++n)
+    for (long long m = 1; m <= 4; ++m) {
+      const long long max_k = plan_multicast("binomial", chain_request(n, 1)).extras.at("k");
+      for (long long k = 1; k <= max_k; ++k) {
+        INFO("n " << n << " m " << m << " k " << k);
+        const MulticastPlan p = plan_multicast("kbinomial", chain_request(n, m, k));
+        CHECK(p.steps == p.extras.at("theorem2_steps"));
+        CHECK(p.messages.size() == static_cast<std::size_t>(n - 1));
+      }
+    }
+}
