@@ -21,6 +21,7 @@
 #include "testbenches/lib/atomic_file.h"
 #include "testbenches/lib/bench.h"
 #include "testbenches/lib/experiment.h"
+#include "testbenches/lib/plan_command.h"
 #include "testbenches/lib/results.h"
 #include "testbenches/lib/runner.h"
 #include "testbenches/lib/sweep.h"
@@ -186,6 +187,8 @@ int sc_main(int argc, char* argv[]) {
   sweep->add_flag("--dry-run", sopt.dry_run, "list the runs (parameters, seed, hash, cached or not); run nothing");
   sweep->add_flag("--emit-jobs", sopt.emit_jobs, "print one shell command per run still to do (for GNU parallel); run nothing");
   sweep->add_flag("--force", sopt.force, "rerun every run, ignoring cached results");
+
+  tb::add_plan_command(app);   // plan: runs from its own callback (testbenches/lib/plan_command.h)
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,116 @@
+// `wormcast plan` as data: one contract for every multicast scheme (DESIGN.md
+// "`wormcast plan`: one contract for every scheme"). A MulticastPlan lists
+// every message a scheme sends (sender, step or phase, destinations in
+// visiting order, switches or nodes crossed) with scheme-specific extras, and
+// prints as one JSON object or as text for people. Schemes are entries of a
+// registry (name, description, accepted options, planner); adding one is one
+// add() call in register_builtin_schemes (plan.cpp). The planners are the
+// library's own (kbinomial_tree.h, step_model.h, chain_ordering.h,
+// multiphase.h, reachability.h, headers.h): `plan` only prints them.
+// Plain C++, no SystemC. docs/plan.md documents the output.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms/plan_network.h"
+
+namespace wormcast::algo {
+
+// One message: a unicast packet copy (k-binomial family) or a worm.
+struct PlanMessage {
+  topo::NodeId sender = -1;
+  int step = 0;                             // 1-based step or phase
+  std::vector<topo::NodeId> destinations;   // visiting order
+  std::vector<std::string> path;            // "sw3" switches, or direct node names; empty if not routed
+  nlohmann::json extras = nlohmann::json::object();   // per-message extras (header bits, send order, ...)
+};
+
+struct MulticastPlan {
+  std::string scheme;
+  std::string topology;                     // the network's spec; "" without one
+  topo::NodeId source = 0;
+  std::vector<topo::NodeId> destinations;   // as given
+  int steps = 0;
+  std::vector<PlanMessage> messages;
+  nlohmann::json extras = nlohmann::json::object();
+  // Node naming (PlanNetwork::node_json/node_text); chain positions when null.
+  std::shared_ptr<const PlanNetwork> network;
+
+  nlohmann::json node_json(topo::NodeId n) const;
+  std::string node_text(topo::NodeId n) const;
+  // The contract: scheme, topology (null without one), source, destinations,
+  // steps, messages [{sender, step, destinations, path, per-message extras}],
+  // then the extras' keys at top level (alphabetical), in that order.
+  nlohmann::ordered_json to_json() const;
+  std::string to_text() const;
+};
+
+// Scheme options, unset unless given. Strings are checked by the scheme that
+// reads them; every error names the option as the CLI spells it.
+struct PlanOptions {
+  std::optional<long long> packets;        // --packets (k-binomial family, default 1)
+  std::optional<long long> set_size;       // --set-size
+  std::optional<long long> k;              // --k (kbinomial; default Theorem 3's optimum)
+  std::optional<std::string> construction; // --construction time-ordered|literal
+  std::optional<std::string> tie_break;    // --tie-break largest|smallest
+  std::optional<std::string> discipline;   // --discipline fpfs|fcfs
+  std::optional<std::string> ordering;     // --ordering cco|given
+  std::optional<std::string> scheduler;    // --scheduler lg|greedy (ssr)
+  std::optional<std::string> ssr_id;       // --id switch|node (ssr, path-*)
+  std::optional<std::string> poc_dag;      // --poc-dag full|dfs (ssr, path-*)
+  std::optional<bool> recompute_weights;   // --recompute-weights (ssr, path-*)
+  std::optional<long long> flit_bits;      // --flit-bits (ssr, path-*, tree; default 8)
+  // The options that are set, as "--k", "--packets", ...
+  std::vector<std::string> given() const;
+};
+
+struct PlanRequest {
+  std::shared_ptr<const PlanNetwork> network;   // null: no --topology
+  std::optional<topo::NodeId> source;       // default 0 (chain position or node 0)
+  std::vector<topo::NodeId> destinations;   // checked: nodes, distinct, not the source
+  PlanOptions options;
+  NetworkClass kind() const { return network ? network->kind : NetworkClass::none; }
+};
+
+using Planner = std::function<MulticastPlan(const PlanRequest&)>;
+
+struct SchemeInfo {
+  std::string name;
+  std::string description;
+  std::vector<std::string> options;   // scheme options it accepts ("--k", ...)
+  Planner plan;
+};
+
+class SchemeRegistry {
+ public:
+  void add(SchemeInfo s);   // std::logic_error on a duplicate name
+  const SchemeInfo* find(const std::string& name) const;
+  // std::invalid_argument "unknown scheme 'x' (known: ...)".
+  const SchemeInfo& at(const std::string& name) const;
+  std::string joined_names() const;
+  const std::vector<SchemeInfo>& entries() const { return entries_; }
+
+ private:
+  std::vector<SchemeInfo> entries_;
+};
+
+// Built-in schemes: kbinomial, binomial, linear, path-lg, path-greedy, ssr, tree.
+void register_builtin_schemes(SchemeRegistry& r);
+const SchemeRegistry& scheme_registry();
+
+// Looks the scheme up, rejects options it does not take and bad nodes
+// (std::invalid_argument naming the option), then runs its planner.
+MulticastPlan plan_multicast(const std::string& scheme, const PlanRequest& q,
+                             const SchemeRegistry& registry = scheme_registry());
+
+// Used by the planners (plan_schemes.cpp).
+void register_kbinomial_schemes(SchemeRegistry& r);
+void register_switch_schemes(SchemeRegistry& r);
+
+}  // namespace wormcast::algo

@@ -1,0 +1,77 @@
+// The network a `wormcast plan` request names (DESIGN.md "`wormcast plan`:
+// one contract for every scheme"): a SPEC string parsed into an irregular
+// switch network (generated or loaded, with its up*/down* routing) or a
+// direct network (torus, mesh, hypercube, with its default routing), plus
+// the node naming of the papers: integer ids for irregular networks (JSON
+// numbers), coordinate tuples highest dimension first for tori and meshes
+// ("(4,3)") and bit strings for hypercubes ("0101"), both JSON strings.
+// Plain C++, no SystemC.
+//
+// SPEC forms:
+//   irregular:SxPpN[sSEED][cCONN]   S switches of P ports, N nodes, generator
+//                                   seed (default 1), connectivity (default 0.8):
+//                                   irregular:8x8p32s1, irregular:16x8p64s3c0.6
+//   torus:6x6:uni, torus:16x16x16:bi, mesh:8x8, hypercube:6 (direct_topology.h)
+//   anything else: a topology file (YAML/JSON, topology_io.h)
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "topologies/direct_routing.h"
+#include "topologies/direct_topology.h"
+#include "topologies/topology.h"
+#include "topologies/updown.h"
+
+namespace wormcast::algo {
+
+enum class NetworkClass { none, irregular, direct };
+
+struct PlanNetwork {
+  NetworkClass kind = NetworkClass::none;
+  std::string spec;                              // canonical spec or the file path
+  std::optional<topo::Topology> topology;        // irregular only
+  std::optional<topo::UpDownRouting> routing;    // irregular only
+  std::optional<topo::DirectTopology> direct;    // direct only
+  std::optional<topo::DirectRouting> direct_routing;
+
+  int num_nodes() const;   // 0 for none
+  // "irregular switch network irregular:8x8p32s1", "direct network torus:6x6:uni".
+  std::string describe() const;
+  // Name as text ("5", "(4,3)", "0101") and as JSON (5 or "(4,3)").
+  std::string node_text(topo::NodeId n) const;
+  nlohmann::json node_json(topo::NodeId n) const;
+  // Reads a name; throws std::invalid_argument "<what>: ..." naming the text
+  // and the valid range when it is no node of this network.
+  topo::NodeId parse_node(const std::string& text, const std::string& what) const;
+};
+
+// "irregular:8x8p32s1" -> parameters; throws std::invalid_argument quoting
+// the spec and the expected form.
+topo::IrregularParams parse_irregular_spec(const std::string& spec);
+// Canonical spec of generator parameters (connectivity only when not 0.8).
+std::string irregular_spec(const topo::IrregularParams& p);
+
+// Any SPEC form above. Throws std::invalid_argument for a malformed spec or
+// an unsupported kind (ibft: fat trees are not plannable yet) and
+// topo::TopologyError for a bad file or impossible generator parameters.
+PlanNetwork parse_network_spec(const std::string& spec);
+PlanNetwork irregular_network(const topo::IrregularParams& p);
+PlanNetwork file_network(const std::string& path);
+
+// "3,5,9" or "(0,1),(2,3)": names separated by commas outside parentheses;
+// spaces are ignored. Each must be a node; none may repeat or be the source.
+// Errors name `what` (e.g. "--dests").
+std::vector<topo::NodeId> parse_node_list(const PlanNetwork& net, const std::string& list,
+                                          topo::NodeId source, const std::string& what);
+
+// k distinct destinations drawn uniformly from the nodes other than source
+// (partial Fisher-Yates on std::mt19937_64(seed), so the set depends only on
+// the seed). Throws std::invalid_argument if k < 1 or k > nodes - 1.
+std::vector<topo::NodeId> random_destinations(int num_nodes, topo::NodeId source, long long k,
+                                              std::uint64_t seed);
+
+}  // namespace wormcast::algo

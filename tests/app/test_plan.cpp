@@ -1,0 +1,159 @@
+// `wormcast plan` as a user meets it (real binary): the JSON contract of
+// DESIGN.md for every scheme, the papers' step counts, exactly-once coverage
+// on a generated irregular network, and bad input that exits 1 with
+// "wormcast: error: ..." naming the option.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "../common/shell.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using Catch::Matchers::Contains;
+
+namespace {
+using Out = wormcast::test::CommandOutput;
+
+Out run(const std::string& args, bool merge_stderr = true) {
+  return wormcast::test::shell(wormcast::test::wormcast_bin() + " " + args, merge_stderr);
+}
+
+// stdout only, parsed: json::parse rejects anything after the one object.
+json plan_json(const std::string& args) {
+  const Out o = run("plan " + args + " --json", false);
+  INFO("plan " << args << "\n" << o.text);
+  REQUIRE(o.code == 0);
+  return json::parse(o.text);
+}
+
+void check_contract(const json& j) {
+  for (const char* key : {"scheme", "topology", "source", "destinations", "steps", "messages"}) {
+    INFO(key);
+    CHECK(j.contains(key));
+  }
+  for (const json& m : j.at("messages"))
+    for (const char* key : {"sender", "step", "destinations", "path"}) {
+      INFO(key);
+      CHECK(m.contains(key));
+    }
+}
+
+void check_exactly_once(const json& j) {
+  std::map<json, int> got;
+  for (const json& m : j.at("messages"))
+    for (const json& d : m.at("destinations")) ++got[d];
+  CHECK(got.size() == j.at("destinations").size());
+  for (const json& d : j.at("destinations")) CHECK(got[d] == 1);
+}
+
+const char* kNet = "--topology irregular:8x8p32s1 --source 4 --random 10 --seed 3";
+}  // namespace
+
+TEST_CASE("plan: golden step counts of seed002 via the CLI", "[plan]") {
+  CHECK(plan_json("binomial --set-size 4 --packets 3").at("steps") == 6);   // Fig. 5
+  CHECK(plan_json("linear --set-size 4 --packets 3").at("steps") == 5);     // Fig. 5
+  CHECK(plan_json("binomial --set-size 8 --packets 3").at("steps") == 9);
+  const json k = plan_json("kbinomial --set-size 16 --packets 1 --k 3");   // Fig. 9
+  CHECK(k.at("steps") == 5);
+  CHECK(k.at("sends_per_step") == json{1, 2, 4, 7, 1});
+  CHECK(k.at("k") == 3);
+  CHECK(k.at("set_size") == 16);
+  CHECK(k.at("packets") == 1);
+  CHECK(k.at("messages").size() == 15);
+  check_contract(k);
+}
+
+TEST_CASE("plan: every scheme prints the contract; path, ssr, tree deliver each destination once", "[plan]") {
+  for (const char* scheme : {"kbinomial", "binomial", "linear", "path-lg", "path-greedy", "ssr", "tree"}) {
+    INFO(scheme);
+    const json j = plan_json(std::string(scheme) + " " + kNet);
+    check_contract(j);
+    check_exactly_once(j);
+    CHECK(j.at("scheme") == scheme);
+    CHECK(j.at("topology") == "irregular:8x8p32s1");
+    CHECK(j.at("source") == 4);
+    CHECK(j.at("destinations").size() == 10);
+    for (const json& d : j.at("destinations")) CHECK(d != 4);
+    CHECK(j.at("steps").get<int>() >= 1);
+  }
+  const json s = plan_json(std::string("ssr ") + kNet);
+  for (const json& m : s.at("messages")) {
+    CHECK(m.at("header_bits") == 12);
+    CHECK(m.at("path").at(0).get<std::string>().rfind("sw", 0) == 0);
+  }
+  const json t = plan_json(std::string("tree ") + kNet);
+  CHECK(t.at("header_bits") == 33);
+  CHECK(t.contains("branches"));
+  CHECK(plan_json(std::string("kbinomial ") + kNet).at("chain").size() == 11);
+}
+
+TEST_CASE("plan: --switches ... is the same network as its irregular spec; files and direct specs", "[plan]") {
+  CHECK(plan_json("ssr --switches 8 --ports 8 --nodes 32 --topo-seed 1 --random 10 --seed 3 --source 4") ==
+        plan_json(std::string("ssr ") + kNet));
+  const auto dir = fs::temp_directory_path() / "wormcast_test_plan";
+  fs::create_directories(dir);
+  const std::string file = (dir / "net.yaml").string();
+  REQUIRE(run("topo generate --switches 8 --ports 8 --nodes 32 --seed 1 -o " + file).code == 0);
+  const json f = plan_json("path-lg --topology " + file + " --source 4 --random 10 --seed 3");
+  CHECK(f.at("topology") == file);
+  CHECK(f.at("messages") == plan_json(std::string("path-lg ") + kNet).at("messages"));
+
+  const json d = plan_json("binomial --topology torus:6x6:uni --source '(0,0)' --dests '(1,2),(5,5),(0,3)'");
+  CHECK(d.at("source") == "(0,0)");
+  CHECK(d.at("destinations") == json{"(1,2)", "(5,5)", "(0,3)"});
+  CHECK(plan_json("linear --topology hypercube:4 --dests 0011,1111").at("source") == "0000");
+}
+
+TEST_CASE("plan: text output and --list", "[plan]") {
+  Out o = run("plan binomial --set-size 4 --packets 3");
+  CHECK(o.code == 0);
+  CHECK_THAT(o.text, Contains("scheme binomial") && Contains("steps: 6") && Contains("k: 2"));
+  o = run(std::string("plan kbinomial ") + kNet);
+  CHECK(o.code == 0);
+  CHECK_THAT(o.text, Contains("ordering: cco-approx") && Contains("chain: 4 "));
+  o = run("plan --list");
+  CHECK(o.code == 0);
+  for (const char* s : {"kbinomial", "binomial", "linear", "path-lg", "path-greedy", "ssr", "tree"})
+    CHECK_THAT(o.text, Contains(std::string(s) + ":"));
+}
+
+TEST_CASE("plan: bad input exits 1 with an error naming the option", "[plan]") {
+  struct Case { std::string args; std::vector<std::string> expect; };
+  const std::string net = "--topology irregular:8x8p32s1 ";
+  const Case cases[] = {
+      {"wsort --set-size 4", {"unknown scheme 'wsort'", "kbinomial", "path-lg", "ssr", "tree"}},
+      {"ssr " + net + "--dests 3,40", {"--dests", "40", "not a node"}},
+      {"ssr " + net + "--dests 3,5,3", {"--dests", "3", "listed twice"}},
+      {"tree " + net + "--source 5 --dests 3,5", {"--dests", "5", "is the source"}},
+      {"path-lg " + net + "--dests ''", {"--dests", "empty"}},
+      {"path-lg " + net, {"--dests", "empty"}},
+      {"ssr " + net + "--random 0", {"--random", "empty"}},
+      {"ssr " + net + "--source 99 --dests 1", {"--source", "99"}},
+      {"kbinomial --set-size 16 --k 0", {"--k must be at least 1"}},
+      {"kbinomial --set-size 16 --packets 0", {"--packets must be at least 1"}},
+      {"kbinomial --set-size 16 --k abc", {"--k: 'abc' is not a whole number"}},
+      {"ssr " + net + "--random 3 --seed -2", {"--seed: '-2' is not a whole number"}},
+      {"binomial --set-size 1", {"--set-size must be at least 2"}},
+      {"linear", {"--set-size is required"}},
+      {"binomial --set-size 4 --k 2", {"--k does not apply to scheme 'binomial'"}},
+      {"ssr --topology torus:6x6:uni --dests '(1,1)'", {"needs an irregular switch network", "torus:6x6:uni"}},
+      {"ssr --set-size 4", {"--set-size does not apply to scheme 'ssr'"}},
+      {"binomial --set-size 4 --dests 1,2", {"--dests", "needs --topology"}},
+      {"ssr " + net + "--dests 1 --random 3", {"--dests and --random"}},
+      {"ssr --topology irregular:8p32 --dests 1", {"expected irregular:SxPpN"}},
+      {"ssr --topology /nonexistent.yaml --dests 1", {"/nonexistent.yaml"}},
+      {"ssr " + net + "--switches 4 --dests 1", {"--topology cannot be combined with --switches"}},
+  };
+  for (const auto& c : cases) {
+    const Out o = run("plan " + c.args);
+    INFO("plan " << c.args << "\n" << o.text);
+    CHECK(o.code == 1);
+    CHECK_THAT(o.text, Contains("wormcast: error: "));
+    for (const auto& e : c.expect) CHECK_THAT(o.text, Contains(e));
+  }
+  // Errors go to stderr only: nothing on stdout to confuse a JSON reader.
+  CHECK(run("plan wsort --json", false).text.empty());
+}
