@@ -5,10 +5,12 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <spawn.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -764,20 +766,80 @@ void wait_for_one(SweepState& st, std::map<pid_t, Running>& running) {
   finish_run(st, i, status, seconds);
 }
 
+// SIGINT / SIGTERM while children run: remember it (waitpid returns EINTR,
+// the handler is installed without SA_RESTART), forward it to every child,
+// wait for them, and stop starting new runs.
+volatile std::sig_atomic_t g_signal = 0;
+extern "C" void remember_signal(int sig) { g_signal = sig; }
+
+class SignalGuard {
+ public:
+  SignalGuard() {
+    struct sigaction sa {};
+    sa.sa_handler = remember_signal;
+    sigemptyset(&sa.sa_mask);
+    g_signal = 0;
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~SignalGuard() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+void stop_children(SweepState& st, std::map<pid_t, Running>& running) {
+  const int sig = g_signal;
+  st.err << fmt::format("sweep '{}': {} received: stopping {} running child{}\n", st.plan.spec.name, strsignal(sig),
+                        running.size(), running.size() == 1 ? "" : "ren");
+  for (const auto& [pid, r] : running) kill(pid, sig);
+  while (!running.empty()) wait_for_one(st, running);
+}
+
 // Runs st.todo, at most opt.jobs children at once; then repeated
-// configurations take the outcome of their first run.
-void run_pool(SweepState& st) {
+// configurations take the outcome of their first run. Returns the signal
+// that interrupted it (0 if none).
+int run_pool(SweepState& st) {
+  const SignalGuard guard;
   std::map<pid_t, Running> running;
   std::size_t next = 0;
-  while (next < st.todo.size() || !running.empty()) {
-    while (running.size() < static_cast<std::size_t>(st.opt.jobs) && next < st.todo.size())
+  while ((next < st.todo.size() || !running.empty()) && !g_signal) {
+    while (running.size() < static_cast<std::size_t>(st.opt.jobs) && next < st.todo.size() && !g_signal)
       start_run(st, st.todo[next++], running);
     if (running.empty()) continue;
     wait_for_one(st, running);
   }
+  if (g_signal) stop_children(st, running);
   for (std::size_t i = 0; i < st.plan.runs.size(); ++i)
     if (st.plan.runs[i].same_as != SIZE_MAX) st.outcomes[i] = st.outcomes[st.plan.runs[i].same_as];
+  return g_signal;
 }
+
+// One sweep at a time per output folder: an advisory lock on <out>/.lock,
+// held until the sweep ends (the kernel drops it if the process dies).
+class FolderLock {
+ public:
+  explicit FolderLock(const fs::path& dir) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const std::string path = (dir / ".lock").string();
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw ConfigError(path + ": cannot create the sweep lock: " + std::strerror(errno));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd_);
+      throw ConfigError(dir.string() + ": another sweep is running with this output folder (locked: " + path + ")");
+    }
+  }
+  ~FolderLock() { ::close(fd_); }
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
 
 // Writes the CSVs and reports the totals and the failed runs. Returns the
 // exit code of the sweep.
@@ -822,12 +884,16 @@ int run_sweep(const std::string& sweep_file, const SweepOptions& opt, std::ostre
     return 0;
   }
 
+  const FolderLock lock(st.paths.out);
   err << "sweep '" << st.plan.spec.name << "': " << st.counts << ", " << opt.jobs << " at a time; output "
       << st.paths.out.string() << "\n";
   const auto t0 = std::chrono::steady_clock::now();
   report_cached_runs(st);
-  run_pool(st);
-  return final_report(st, t0);
+  const int sig = run_pool(st);
+  const int code = final_report(st, t0);
+  if (!sig) return code;
+  err << "sweep '" << st.plan.spec.name << "': interrupted; the runs that finished are kept, run it again to do the rest\n";
+  return 128 + sig;
 }
 
 }  // namespace wormcast::tb
