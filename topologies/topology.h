@@ -15,6 +15,14 @@ using SwitchId = int;
 using NodeId = int;
 using PortId = int;
 
+// Size limits. Tables and simulated switches grow with switches * ports and
+// up*/down* tables with switches^2, so larger inputs are rejected with a
+// TopologyError naming the key and value instead of exhausting memory.
+// kMaxSwitches also keeps UpDownRouting's 16-bit table entries exact.
+constexpr int kMaxSwitches = 8192;
+constexpr int kMaxPortsPerSwitch = 4096;
+constexpr long long kMaxSwitchPorts = 1 << 20;   // switches * ports_per_switch
+
 // Any problem with a topology (generated or read from a file). The message
 // names the file (if any), the key/element and the reason.
 class TopologyError : public std::runtime_error {

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "topologies/updown_check.h"
 
@@ -16,12 +18,75 @@ constexpr int kPhases = 2;
 
 int phase_index(Phase ph) { return static_cast<int>(ph); }
 
-const std::vector<PortId>& empty_ports() {
-  static const std::vector<PortId> empty;
-  return empty;
-}
+// Entries are 16-bit set indices; see UpDownRouting::entry_.
+static_assert(2 * kMaxSwitches + 1 <= 0xFFFF, "per-switch set index must fit 16 bits");
+
+// Distinct port sets of one switch, each interned once. Sets are keyed by a
+// bit mask over the switch's link ends when it has at most 64 of them (the
+// usual case), else by the port list itself.
+class SetInterner {
+ public:
+  SetInterner() { sets_.emplace_back(); }   // index 0: the empty set
+
+  std::uint16_t intern(std::uint64_t mask, const std::vector<PortId>& ports) {
+    if (ports.empty()) return 0;
+    if (mask != 0) {
+      auto [it, fresh] = by_mask_.try_emplace(mask, 0);
+      if (fresh) it->second = add(ports);
+      return it->second;
+    }
+    auto [it, fresh] = by_list_.try_emplace(ports, 0);
+    if (fresh) it->second = add(ports);
+    return it->second;
+  }
+
+  std::vector<std::vector<PortId>>& sets() { return sets_; }
+
+ private:
+  std::uint16_t add(const std::vector<PortId>& ports) {
+    sets_.push_back(ports);
+    return static_cast<std::uint16_t>(sets_.size() - 1);
+  }
+
+  std::unordered_map<std::uint64_t, std::uint16_t> by_mask_;
+  std::map<std::vector<PortId>, std::uint16_t> by_list_;
+  std::vector<std::vector<PortId>> sets_;
+};
 
 }  // namespace
+
+UpDownRouting::UpDownRouting(const Topology& t, RootRule rule) {
+  t.validate();   // the tables below assume symmetric links and a connected graph
+  num_switches_ = t.num_switches();
+  num_nodes_ = t.num_nodes();
+  ports_per_switch_ = t.ports_per_switch;
+  node_attach_ = t.node_attach;
+  copy_links(t);
+  choose_root(rule);
+  build_tree();
+  build_tables();
+}
+
+void UpDownRouting::copy_links(const Topology& t) {
+  link_begin_.assign(static_cast<std::size_t>(num_switches_) + 1, 0);
+  for (SwitchId s = 0; s < num_switches_; ++s) {
+    for (PortId p = 0; p < ports_per_switch_; ++p) {
+      const PortPeer& pp = t.ports[s][p];
+      if (pp.kind == PeerKind::switch_port) links_.push_back({p, pp.id, pp.port, false});
+    }
+    link_begin_[s + 1] = static_cast<int>(links_.size());
+  }
+}
+
+void UpDownRouting::choose_root(RootRule rule) {
+  root_ = 0;
+  if (rule != RootRule::max_degree) return;
+  int best = -1;
+  for (SwitchId s = 0; s < num_switches_; ++s) {
+    const int deg = link_begin_[s + 1] - link_begin_[s];
+    if (deg > best) best = deg, root_ = s;
+  }
+}
 
 // The BFS is level-synchronous: the switches of one level are expanded in
 // ascending id, each scanning its ports in ascending order. So the tree parent
@@ -29,25 +94,8 @@ const std::vector<PortId>& empty_ports() {
 // among parallel links to that parent the tree link is the one on the parent's
 // lowest-numbered port. Levels (and hence link directions) do not depend on
 // this choice; only tree_parent/is_tree_port (and DOT drawing) do.
-UpDownRouting::UpDownRouting(const Topology& t, RootRule rule) {
-  t.validate();   // the tables below assume symmetric links and a connected graph
-  ports_ = t.ports;
-  node_attach_ = t.node_attach;
-  num_switches_ = t.num_switches();
-  num_nodes_ = t.num_nodes();
-  const int S = num_switches_, N = num_nodes_, k = t.ports_per_switch;
-
-  root_ = 0;
-  if (rule == RootRule::max_degree) {
-    int best = -1;
-    for (SwitchId s = 0; s < S; ++s) {
-      const int deg = static_cast<int>(std::count_if(ports_[s].begin(), ports_[s].end(), [](const PortPeer& p) {
-        return p.kind == PeerKind::switch_port;
-      }));
-      if (deg > best) best = deg, root_ = s;
-    }
-  }
-
+void UpDownRouting::build_tree() {
+  const int S = num_switches_;
   level_.assign(S, -1);
   parent_.assign(S, -1);
   parent_port_.assign(S, -1);
@@ -57,122 +105,168 @@ UpDownRouting::UpDownRouting(const Topology& t, RootRule rule) {
     std::sort(frontier.begin(), frontier.end());
     std::vector<SwitchId> next;
     for (SwitchId u : frontier)
-      for (PortId p = 0; p < k; ++p) {
-        const PortPeer& pp = ports_[u][p];
-        if (pp.kind != PeerKind::switch_port || level_[pp.id] >= 0) continue;
-        level_[pp.id] = level_[u] + 1;
-        parent_[pp.id] = u;
-        parent_port_[pp.id] = pp.port;
-        next.push_back(pp.id);
+      for (int i = link_begin_[u]; i < link_begin_[u + 1]; ++i) {
+        const LinkEnd& e = links_[i];
+        if (level_[e.peer] >= 0) continue;
+        level_[e.peer] = level_[u] + 1;
+        parent_[e.peer] = u;
+        parent_port_[e.peer] = e.peer_port;
+        next.push_back(e.peer);
       }
     frontier.swap(next);
   }
-
-  up_port_.assign(S, std::vector<char>(k, 0));
   for (SwitchId s = 0; s < S; ++s)
-    for (PortId p = 0; p < k; ++p) {
-      const PortPeer& pp = ports_[s][p];
-      if (pp.kind != PeerKind::switch_port) continue;
-      const SwitchId n = pp.id;
-      up_port_[s][p] = level_[n] < level_[s] || (level_[n] == level_[s] && n < s);
+    for (int i = link_begin_[s]; i < link_begin_[s + 1]; ++i) {
+      const SwitchId n = links_[i].peer;
+      links_[i].up = level_[n] < level_[s] || (level_[n] == level_[s] && n < s);
     }
+}
 
-  // Predecessors in the state graph (switch, phase): an up link keeps
-  // may_go_up, a down link leads to down_only from either phase.
-  std::vector<std::vector<int>> pred(S * kPhases);
+// For each destination switch d: a reverse BFS over the states (switch,
+// phase) gives the hops of a minimal legal route to d (either phase at d: the
+// node port is a down link, legal in both); then the entry of (s, phase) is
+// every legal link port whose next state is one hop closer. O(S * links).
+void UpDownRouting::build_tables() {
+  const int S = num_switches_;
   auto state = [](SwitchId s, int ph) { return s * kPhases + ph; };
-  for (SwitchId u = 0; u < S; ++u)
-    for (PortId p = 0; p < k; ++p) {
-      const PortPeer& pp = ports_[u][p];
-      if (pp.kind != PeerKind::switch_port) continue;
-      if (up_port_[u][p]) {
-        pred[state(pp.id, 0)].push_back(state(u, 0));
-      } else {
-        pred[state(pp.id, 1)].push_back(state(u, 0));
-        pred[state(pp.id, 1)].push_back(state(u, 1));
-      }
-    }
-
-  // Reverse BFS from "at the destination switch" (either phase: the node port
-  // is a down link, legal in both).
-  dist_.assign(S, std::vector<int>(S * kPhases, -1));
-  std::deque<int> queue;
-  for (SwitchId d = 0; d < S; ++d) {
-    std::vector<int>& dist = dist_[d];
-    for (int ph = 0; ph < kPhases; ++ph) {
-      dist[state(d, ph)] = 0;
-      queue.push_back(state(d, ph));
-    }
-    while (!queue.empty()) {
-      const int x = queue.front();
-      queue.pop_front();
-      for (int y : pred[x])
-        if (dist[y] < 0) {
-          dist[y] = dist[x] + 1;
-          queue.push_back(y);
+  // Predecessors in the state graph: an up link keeps may_go_up, a down link
+  // leads to down_only from either phase.
+  std::vector<int> pred_begin(static_cast<std::size_t>(S) * kPhases + 1, 0), pred;
+  {
+    std::vector<std::vector<int>> lists(static_cast<std::size_t>(S) * kPhases);
+    for (SwitchId u = 0; u < S; ++u)
+      for (int i = link_begin_[u]; i < link_begin_[u + 1]; ++i) {
+        const LinkEnd& e = links_[i];
+        if (e.up) {
+          lists[state(e.peer, 0)].push_back(state(u, 0));
+        } else {
+          lists[state(e.peer, 1)].push_back(state(u, 0));
+          lists[state(e.peer, 1)].push_back(state(u, 1));
         }
+      }
+    for (std::size_t x = 0; x < lists.size(); ++x) {
+      pred.insert(pred.end(), lists[x].begin(), lists[x].end());
+      pred_begin[x + 1] = static_cast<int>(pred.size());
     }
   }
 
-  table_.assign(static_cast<std::size_t>(S) * kPhases * N, {});
-  for (SwitchId s = 0; s < S; ++s)
-    for (int ph = 0; ph < kPhases; ++ph)
-      for (NodeId dst = 0; dst < N; ++dst) {
-        std::vector<PortId>& entry = table_[(static_cast<std::size_t>(s) * kPhases + ph) * N + dst];
-        const PortRef at = node_attach_[dst];
-        if (at.sw == s) {
-          entry.push_back(at.port);
-          continue;
+  std::vector<SetInterner> interners(S);
+  entry_.assign(static_cast<std::size_t>(S) * kPhases * S, 0);
+  std::vector<int> dist(static_cast<std::size_t>(S) * kPhases), queue;
+  std::vector<PortId> scratch;
+  for (SwitchId d = 0; d < S; ++d) {
+    std::fill(dist.begin(), dist.end(), -1);
+    queue.assign({state(d, 0), state(d, 1)});
+    dist[state(d, 0)] = dist[state(d, 1)] = 0;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const int x = queue[head];
+      for (int j = pred_begin[x]; j < pred_begin[x + 1]; ++j)
+        if (dist[pred[j]] < 0) {
+          dist[pred[j]] = dist[x] + 1;
+          queue.push_back(pred[j]);
         }
-        const std::vector<int>& dist = dist_[at.sw];
+    }
+    for (SwitchId s = 0; s < S; ++s) {
+      if (s == d) continue;   // answered by the node's port, see ports()
+      for (int ph = 0; ph < kPhases; ++ph) {
         const int here = dist[state(s, ph)];
         if (here < 0) continue;
-        for (PortId p = 0; p < k; ++p) {
-          const PortPeer& pp = ports_[s][p];
-          if (pp.kind != PeerKind::switch_port) continue;
-          const bool up = up_port_[s][p];
-          if (up && ph == 1) continue;   // never up after down
-          const int next_ph = up ? 0 : 1;
-          if (dist[state(pp.id, next_ph)] == here - 1) entry.push_back(p);
+        const int first = link_begin_[s], deg = link_begin_[s + 1] - first;
+        std::uint64_t mask = 0;
+        scratch.clear();
+        for (int i = 0; i < deg; ++i) {
+          const LinkEnd& e = links_[first + i];
+          if (e.up && ph == 1) continue;   // never up after down
+          if (dist[state(e.peer, e.up ? 0 : 1)] != here - 1) continue;
+          scratch.push_back(e.port);
+          if (deg <= 64) mask |= std::uint64_t{1} << i;
         }
+        entry_[(static_cast<std::size_t>(s) * kPhases + ph) * S + d] = interners[s].intern(mask, scratch);
       }
+    }
+  }
+
+  // Flatten the per-switch lists; node ports become shared singleton sets.
+  set_base_.assign(S, 0);
+  sets_.clear();
+  for (SwitchId s = 0; s < S; ++s) {
+    set_base_[s] = static_cast<std::uint32_t>(sets_.size());
+    for (auto& v : interners[s].sets()) sets_.push_back(std::move(v));
+    interners[s] = SetInterner();
+  }
+  std::map<PortId, std::uint32_t> singleton;
+  node_set_.assign(num_nodes_, 0);
+  for (NodeId n = 0; n < num_nodes_; ++n) {
+    const PortId p = node_attach_[n].port;
+    auto [it, fresh] = singleton.try_emplace(p, static_cast<std::uint32_t>(sets_.size()));
+    if (fresh) sets_.push_back({p});
+    node_set_[n] = it->second;
+  }
 }
 
 int UpDownRouting::max_level() const {
   return level_.empty() ? 0 : *std::max_element(level_.begin(), level_.end());
 }
 
-bool UpDownRouting::is_up_port(SwitchId s, PortId p) const { return up_port_.at(s).at(p) != 0; }
+const UpDownRouting::LinkEnd* UpDownRouting::link_end(SwitchId s, PortId p) const {
+  if (s < 0 || s >= num_switches_ || p < 0 || p >= ports_per_switch_)
+    throw std::out_of_range("UpDownRouting: switch " + std::to_string(s) + " port " + std::to_string(p) +
+                            " out of range");
+  const auto first = links_.begin() + link_begin_[s], last = links_.begin() + link_begin_[s + 1];
+  const auto it = std::lower_bound(first, last, p, [](const LinkEnd& e, PortId q) { return e.port < q; });
+  return it != last && it->port == p ? &*it : nullptr;
+}
+
+const std::vector<PortId>& UpDownRouting::entry(SwitchId s, int phase, SwitchId dst_sw) const {
+  const std::size_t i = (static_cast<std::size_t>(s) * kPhases + phase) * num_switches_ + dst_sw;
+  return sets_[set_base_[s] + entry_[i]];
+}
+
+bool UpDownRouting::is_up_port(SwitchId s, PortId p) const {
+  const LinkEnd* e = link_end(s, p);
+  return e && e->up;
+}
 
 bool UpDownRouting::is_tree_port(SwitchId s, PortId p) const {
-  const PortPeer& pp = ports_.at(s).at(p);
-  if (pp.kind != PeerKind::switch_port) return false;
-  return (parent_[s] == pp.id && parent_port_[s] == p) ||
-         (parent_[pp.id] == s && parent_port_[pp.id] == pp.port);
+  const LinkEnd* e = link_end(s, p);
+  if (!e) return false;
+  return (parent_[s] == e->peer && parent_port_[s] == p) ||
+         (parent_[e->peer] == s && parent_port_[e->peer] == e->peer_port);
 }
 
 // Nothing arrives on an open port; it is reported as may_go_up like a node
 // port rather than throwing, since the answer is never used.
 Phase UpDownRouting::arrival_phase(SwitchId s, PortId p) const {
-  const PortPeer& pp = ports_.at(s).at(p);
   // Leaving s through p goes up exactly when arriving through p came down.
-  if (pp.kind == PeerKind::switch_port && up_port_[s][p]) return Phase::down_only;
-  return Phase::may_go_up;
+  const LinkEnd* e = link_end(s, p);
+  return e && e->up ? Phase::down_only : Phase::may_go_up;
 }
 
 const std::vector<PortId>& UpDownRouting::ports(SwitchId s, Phase ph, NodeId dst) const {
   if (s < 0 || s >= num_switches_ || dst < 0 || dst >= num_nodes_)
     throw std::out_of_range("UpDownRouting::ports: switch " + std::to_string(s) + " or node " +
                             std::to_string(dst) + " out of range");
-  const std::size_t i =
-      (static_cast<std::size_t>(s) * kPhases + phase_index(ph)) * num_nodes_ + dst;
-  return i < table_.size() ? table_[i] : empty_ports();
+  const PortRef at = node_attach_[dst];
+  if (at.sw == s) return sets_[node_set_[dst]];
+  return entry(s, phase_index(ph), at.sw);
 }
 
+// No distance matrix is kept: the tables hold exactly the first hops of
+// minimal routes, so following any of them counts the hops.
 int UpDownRouting::distance(SwitchId s, Phase ph, SwitchId dst_sw) const {
   if (s < 0 || s >= num_switches_)
     throw std::out_of_range("UpDownRouting::distance: switch " + std::to_string(s) + " out of range");
-  return dist_.at(dst_sw).at(s * kPhases + phase_index(ph));
+  if (dst_sw < 0 || dst_sw >= num_switches_)
+    throw std::out_of_range("UpDownRouting::distance: switch " + std::to_string(dst_sw) + " out of range");
+  int hops = 0, phase = phase_index(ph);
+  for (SwitchId at = s; at != dst_sw; ++hops) {
+    const std::vector<PortId>& next = entry(at, phase, dst_sw);
+    if (next.empty()) return -1;
+    const LinkEnd* e = link_end(at, next.front());
+    if (!e->up) phase = 1;
+    at = e->peer;
+  }
+  return hops;
 }
 
 // ---------------------------------------------------------------------------
