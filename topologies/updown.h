@@ -79,7 +79,7 @@ class UpDownRouting {
   // Tables. The legal ports toward a node depend only on its switch (except
   // at that switch, where the answer is the node's port), and each switch sees
   // few distinct port sets. So an entry is a 16-bit index into its switch's
-  // list of distinct sets: entry_[(s * 2 + phase) * S + dst_switch] names
+  // list of distinct sets: entry_[(dst_switch * S + s) * 2 + phase] names
   // sets_[set_base_[s] + index]. A switch has at most 2S + 1 distinct sets
   // (one per phase and destination switch, plus the empty one), and S is at
   // most kMaxSwitches, so the index fits. Set 0 of every switch is empty.
