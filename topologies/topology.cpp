@@ -48,6 +48,18 @@ std::vector<char> reachable_from(const Topology& t, SwitchId start) {
   return seen;
 }
 
+void check_size_limits(long long switches, long long ports_per_switch) {
+  if (switches > kMaxSwitches)
+    throw TopologyError("switches = " + std::to_string(switches) + " exceeds the limit of " +
+                        std::to_string(kMaxSwitches));
+  if (ports_per_switch > kMaxPortsPerSwitch)
+    throw TopologyError("ports_per_switch = " + std::to_string(ports_per_switch) + " exceeds the limit of " +
+                        std::to_string(kMaxPortsPerSwitch));
+  if (switches * ports_per_switch > kMaxSwitchPorts)
+    throw TopologyError("switches * ports_per_switch = " + std::to_string(switches * ports_per_switch) +
+                        " exceeds the limit of " + std::to_string(kMaxSwitchPorts) + " switch ports");
+}
+
 // Shortest decimal text that reads back as the same double, so descriptions
 // echo the exact parameter ("0.8", not "0.80000000000000004").
 std::string format_double(double v) {
@@ -87,9 +99,15 @@ void check_basic_params(const IrregularParams& p) {
   if (p.switches < 1) fail("switches = " + std::to_string(p.switches) + " must be at least 1");
   if (p.ports < 1) fail("ports = " + std::to_string(p.ports) + " must be at least 1");
   if (p.nodes < 1) fail("nodes = " + std::to_string(p.nodes) + " must be at least 1");
+  if (p.switches > kMaxSwitches)
+    fail("switches = " + std::to_string(p.switches) + " exceeds the limit of " + std::to_string(kMaxSwitches));
+  if (p.ports > kMaxPortsPerSwitch)
+    fail("ports = " + std::to_string(p.ports) + " exceeds the limit of " + std::to_string(kMaxPortsPerSwitch) +
+         " ports per switch");
   const long long total = static_cast<long long>(p.switches) * p.ports;
-  if (total > INT_MAX / 2)
-    fail("switches * ports = " + std::to_string(total) + " is too large");
+  if (total > kMaxSwitchPorts)
+    fail("switches * ports = " + std::to_string(total) + " exceeds the limit of " +
+         std::to_string(kMaxSwitchPorts) + " switch ports");
   if (p.nodes > total)
     fail("nodes = " + std::to_string(p.nodes) + " exceeds the " + std::to_string(total) +
          " switch ports (switches * ports)");
@@ -535,6 +553,7 @@ void Topology::validate() const {
   const int S = num_switches(), N = num_nodes(), k = ports_per_switch;
   if (S == 0) fail("no switches");
   if (k < 1) fail("ports_per_switch = " + std::to_string(k) + " must be at least 1");
+  check_size_limits(S, k);
   for (SwitchId s = 0; s < S; ++s)
     if (static_cast<int>(ports[s].size()) != k)
       fail("switch " + std::to_string(s) + " has " + std::to_string(ports[s].size()) +

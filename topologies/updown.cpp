@@ -127,6 +127,29 @@ void UpDownRouting::build_tree() {
     }
 }
 
+// Predecessors in the state graph (switch, phase), as CSR: an up link keeps
+// may_go_up, a down link leads to down_only from either phase.
+void UpDownRouting::state_predecessors(std::vector<int>& begin, std::vector<int>& pred) const {
+  auto state = [](SwitchId s, int ph) { return s * kPhases + ph; };
+  std::vector<std::vector<int>> lists(static_cast<std::size_t>(num_switches_) * kPhases);
+  for (SwitchId u = 0; u < num_switches_; ++u)
+    for (int i = link_begin_[u]; i < link_begin_[u + 1]; ++i) {
+      const LinkEnd& e = links_[i];
+      if (e.up) {
+        lists[state(e.peer, 0)].push_back(state(u, 0));
+      } else {
+        lists[state(e.peer, 1)].push_back(state(u, 0));
+        lists[state(e.peer, 1)].push_back(state(u, 1));
+      }
+    }
+  begin.assign(lists.size() + 1, 0);
+  pred.clear();
+  for (std::size_t x = 0; x < lists.size(); ++x) {
+    pred.insert(pred.end(), lists[x].begin(), lists[x].end());
+    begin[x + 1] = static_cast<int>(pred.size());
+  }
+}
+
 // For each destination switch d: a reverse BFS over the states (switch,
 // phase) gives the hops of a minimal legal route to d (either phase at d: the
 // node port is a down link, legal in both); then the entry of (s, phase) is
@@ -134,26 +157,8 @@ void UpDownRouting::build_tree() {
 void UpDownRouting::build_tables() {
   const int S = num_switches_;
   auto state = [](SwitchId s, int ph) { return s * kPhases + ph; };
-  // Predecessors in the state graph: an up link keeps may_go_up, a down link
-  // leads to down_only from either phase.
-  std::vector<int> pred_begin(static_cast<std::size_t>(S) * kPhases + 1, 0), pred;
-  {
-    std::vector<std::vector<int>> lists(static_cast<std::size_t>(S) * kPhases);
-    for (SwitchId u = 0; u < S; ++u)
-      for (int i = link_begin_[u]; i < link_begin_[u + 1]; ++i) {
-        const LinkEnd& e = links_[i];
-        if (e.up) {
-          lists[state(e.peer, 0)].push_back(state(u, 0));
-        } else {
-          lists[state(e.peer, 1)].push_back(state(u, 0));
-          lists[state(e.peer, 1)].push_back(state(u, 1));
-        }
-      }
-    for (std::size_t x = 0; x < lists.size(); ++x) {
-      pred.insert(pred.end(), lists[x].begin(), lists[x].end());
-      pred_begin[x + 1] = static_cast<int>(pred.size());
-    }
-  }
+  std::vector<int> pred_begin, pred;
+  state_predecessors(pred_begin, pred);
 
   std::vector<SetInterner> interners(S);
   entry_.assign(static_cast<std::size_t>(S) * kPhases * S, 0);

@@ -61,6 +61,7 @@ class UpDownRouting {
   void copy_links(const Topology& t);
   void choose_root(RootRule rule);
   void build_tree();
+  void state_predecessors(std::vector<int>& begin, std::vector<int>& pred) const;
   void build_tables();
   // Link end of s on port p, or nullptr (node port, open port).
   const LinkEnd* link_end(SwitchId s, PortId p) const;
