@@ -154,8 +154,12 @@ class CountTree {
   }
 
   // The switch holding candidate j (0 <= j < total of the trees given), over
-  // the sum of one or two trees of equal size.
-  static int find(const CountTree& a, const CountTree* b, long long j) {
+  // the sum of one or two trees of equal size, and j's offset within it.
+  struct Hit {
+    int sw;
+    long long offset;
+  };
+  static Hit find(const CountTree& a, const CountTree* b, long long j) {
     int pos = 0;
     int step = 1;
     while (step * 2 <= a.n_) step *= 2;
@@ -168,7 +172,7 @@ class CountTree {
         pos = next;
       }
     }
-    return pos;   // 0-based switch index
+    return {pos, j};   // pos: 0-based switch index
   }
 
  private:
@@ -257,17 +261,17 @@ class Placement {
       const long long total = (use_low || use_high ? a->total() : 0) + (b ? b->total() : 0);
       if (total == 0) throw TopologyError("irregular topology: internal error, no port for a node");
       const long long j = static_cast<long long>(uniform_below(rng, static_cast<std::uint64_t>(total)));
-      const SwitchId sw = CountTree::find(*a, b, j);
-      const long long before = a->prefix(sw) + (b ? b->prefix(sw) : 0);
-      const PortRef c{sw, used.nth_free(sw, j - before)};
+      const auto [sw, offset] = CountTree::find(*a, b, j);
+      const PortRef c{sw, used.nth_free(sw, offset)};
       const bool was_high = free_[sw] > L_;
       cap -= 1;
       sum_min -= was_high ? 0 : 1;
       excess -= was_high ? 1 : 0;
       --free_[sw];
       used.take(c.sw, c.port);
-      (was_high ? high_tree : low_tree).set(sw, 0);
-      (free_[sw] > L_ ? high_tree : low_tree).set(sw, weight(sw));
+      const bool is_high = free_[sw] > L_;
+      if (was_high != is_high) (was_high ? high_tree : low_tree).set(sw, 0);
+      (is_high ? high_tree : low_tree).set(sw, weight(sw));
       out.push_back(c);
     }
     return out;
@@ -313,8 +317,8 @@ std::vector<std::vector<PortId>> choose_link_ends(std::mt19937_64& rng, int s, i
     }
     if (tree.total() == 0) throw TopologyError("irregular topology: internal error, no port for a link");
     const long long j = static_cast<long long>(uniform_below(rng, static_cast<std::uint64_t>(tree.total())));
-    const SwitchId sw = CountTree::find(tree, nullptr, j);
-    const PortId port = used.nth_free(sw, j - tree.prefix(sw));
+    const auto [sw, offset] = CountTree::find(tree, nullptr, j);
+    const PortId port = used.nth_free(sw, offset);
     if (ends[sw] == 0) --unlinked;
     ++ends[sw];
     used.take(sw, port);
@@ -366,8 +370,8 @@ std::vector<std::pair<PortRef, PortRef>> pair_link_ends(std::mt19937_64& rng, in
   CountTree tree(counts);
   MaxTree most(icounts);
   auto nth_stub = [&](long long j) {
-    const SwitchId sw = CountTree::find(tree, nullptr, j);
-    return PortRef{sw, stubs[sw][static_cast<std::size_t>(j - tree.prefix(sw))]};
+    const auto [sw, offset] = CountTree::find(tree, nullptr, j);
+    return PortRef{sw, stubs[sw][static_cast<std::size_t>(offset)]};
   };
   std::vector<std::pair<PortRef, PortRef>> links;
   links.reserve(static_cast<std::size_t>(L));
