@@ -69,7 +69,7 @@ struct Topology {
   std::vector<SwitchLink> links() const;              // each link once
   std::vector<NodeId> nodes_at(SwitchId s) const;     // nodes attached to s, by port order
   bool connected() const;                             // switch graph connected
-  // Throws TopologyError on: port index out of range, asymmetric link,
+  // Throws TopologyError on: sizes above the limits, port index out of range, asymmetric link,
   // link between two ports of one switch, node attached twice or missing,
   // no switches, disconnected switch graph.
   void validate() const;
@@ -93,7 +93,8 @@ struct IrregularParams {
 int irregular_link_count(const IrregularParams& p);
 
 // Throws TopologyError when the parameters cannot produce a connected network
-// (0 switches, more nodes than ports, too few links to connect s switches, ...).
+// (0 switches, more nodes than ports, too few links to connect s switches,
+// sizes above the limits, ...).
 Topology generate_irregular(const IrregularParams& p);
 
 }  // namespace wormcast::topo
