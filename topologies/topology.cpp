@@ -3,7 +3,6 @@
 #include "topologies/topology.h"
 
 #include <algorithm>
-#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -365,10 +364,13 @@ std::vector<std::pair<PortRef, PortRef>> pair_link_ends(std::mt19937_64& rng, in
                                                         std::vector<std::vector<PortId>> stubs) {
   const int s = static_cast<int>(stubs.size());
   std::vector<long long> counts(s);
-  std::vector<int> icounts(s);
-  for (int i = 0; i < s; ++i) icounts[i] = static_cast<int>(counts[i] = static_cast<long long>(stubs[i].size()));
+  std::vector<int> max_counts(s);
+  for (int i = 0; i < s; ++i) {
+    max_counts[i] = static_cast<int>(stubs[i].size());
+    counts[i] = max_counts[i];
+  }
   CountTree tree(counts);
-  MaxTree most(icounts);
+  MaxTree most(max_counts);
   auto nth_stub = [&](long long j) {
     const auto [sw, offset] = CountTree::find(tree, nullptr, j);
     return PortRef{sw, stubs[sw][static_cast<std::size_t>(offset)]};
