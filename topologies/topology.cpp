@@ -3,7 +3,6 @@
 #include "topologies/topology.h"
 
 #include <algorithm>
-#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -48,6 +47,18 @@ std::vector<char> reachable_from(const Topology& t, SwitchId start) {
   return seen;
 }
 
+void check_size_limits(long long switches, long long ports_per_switch) {
+  if (switches > kMaxSwitches)
+    throw TopologyError("switches = " + std::to_string(switches) + " exceeds the limit of " +
+                        std::to_string(kMaxSwitches));
+  if (ports_per_switch > kMaxPortsPerSwitch)
+    throw TopologyError("ports_per_switch = " + std::to_string(ports_per_switch) + " exceeds the limit of " +
+                        std::to_string(kMaxPortsPerSwitch));
+  if (switches * ports_per_switch > kMaxSwitchPorts)
+    throw TopologyError("switches * ports_per_switch = " + std::to_string(switches * ports_per_switch) +
+                        " exceeds the limit of " + std::to_string(kMaxSwitchPorts) + " switch ports");
+}
+
 // Shortest decimal text that reads back as the same double, so descriptions
 // echo the exact parameter ("0.8", not "0.80000000000000004").
 std::string format_double(double v) {
@@ -87,9 +98,15 @@ void check_basic_params(const IrregularParams& p) {
   if (p.switches < 1) fail("switches = " + std::to_string(p.switches) + " must be at least 1");
   if (p.ports < 1) fail("ports = " + std::to_string(p.ports) + " must be at least 1");
   if (p.nodes < 1) fail("nodes = " + std::to_string(p.nodes) + " must be at least 1");
+  if (p.switches > kMaxSwitches)
+    fail("switches = " + std::to_string(p.switches) + " exceeds the limit of " + std::to_string(kMaxSwitches));
+  if (p.ports > kMaxPortsPerSwitch)
+    fail("ports = " + std::to_string(p.ports) + " exceeds the limit of " + std::to_string(kMaxPortsPerSwitch) +
+         " ports per switch");
   const long long total = static_cast<long long>(p.switches) * p.ports;
-  if (total > INT_MAX / 2)
-    fail("switches * ports = " + std::to_string(total) + " is too large");
+  if (total > kMaxSwitchPorts)
+    fail("switches * ports = " + std::to_string(total) + " exceeds the limit of " +
+         std::to_string(kMaxSwitchPorts) + " switch ports");
   if (p.nodes > total)
     fail("nodes = " + std::to_string(p.nodes) + " exceeds the " + std::to_string(total) +
          " switch ports (switches * ports)");
@@ -97,9 +114,105 @@ void check_basic_params(const IrregularParams& p) {
     fail("connectivity = " + format_double(p.connectivity) + " must be in (0, 1]");
 }
 
+// --- index structures ---------------------------------------------------------
+// Every random choice below is "the j-th candidate of a list in (switch, port)
+// order", with j = uniform_below(list size). Building those lists made
+// generation O(s*k) per choice (28 s for 1024 switches). The structures here
+// answer "how many candidates" and "which is the j-th" without the list, in
+// O(log s) plus O(k/64), so the same draws give the same topology.
+
+// Fenwick tree of per-switch candidate counts.
+class CountTree {
+ public:
+  explicit CountTree(const std::vector<long long>& weights)
+      : n_(static_cast<int>(weights.size())), tree_(weights.size() + 1, 0), weights_(weights) {
+    for (int i = 1; i <= n_; ++i) {
+      tree_[i] += weights[i - 1];
+      total_ += weights[i - 1];
+      const int up = i + (i & -i);
+      if (up <= n_) tree_[up] += tree_[i];
+    }
+  }
+
+  long long total() const { return total_; }
+  long long weight(int i) const { return weights_[i]; }
+
+  void set(int i, long long w) {
+    const long long delta = w - weights_[i];
+    if (delta == 0) return;
+    weights_[i] = w;
+    total_ += delta;
+    for (int x = i + 1; x <= n_; x += x & -x) tree_[x] += delta;
+  }
+
+  // Sum of the weights of switches [0, i).
+  long long prefix(int i) const {
+    long long sum = 0;
+    for (int x = i; x > 0; x -= x & -x) sum += tree_[x];
+    return sum;
+  }
+
+  // The switch holding candidate j (0 <= j < total of the trees given), over
+  // the sum of one or two trees of equal size, and j's offset within it.
+  struct Hit {
+    int sw;
+    long long offset;
+  };
+  static Hit find(const CountTree& a, const CountTree* b, long long j) {
+    int pos = 0;
+    int step = 1;
+    while (step * 2 <= a.n_) step *= 2;
+    for (; step > 0; step /= 2) {
+      const int next = pos + step;
+      if (next > a.n_) continue;
+      const long long here = a.tree_[next] + (b ? b->tree_[next] : 0);
+      if (here <= j) {
+        j -= here;
+        pos = next;
+      }
+    }
+    return {pos, j};   // pos: 0-based switch index
+  }
+
+ private:
+  int n_;
+  std::vector<long long> tree_;
+  std::vector<long long> weights_;
+  long long total_ = 0;
+};
+
+// Which ports of each switch are taken (by a node or a link end), as bits.
+class PortBits {
+ public:
+  PortBits(int s, int k) : k_(k), words_((k + 63) / 64), bits_(static_cast<std::size_t>(s) * words_, 0) {}
+
+  void take(SwitchId sw, PortId p) { bits_[index(sw) + p / 64] |= std::uint64_t{1} << (p % 64); }
+
+  // The j-th (0-based, ascending) free port of sw; j < number of free ports.
+  PortId nth_free(SwitchId sw, long long j) const {
+    for (int w = 0; w < words_; ++w) {
+      std::uint64_t free = ~bits_[index(sw) + w];
+      if (w == words_ - 1 && k_ % 64) free &= (std::uint64_t{1} << (k_ % 64)) - 1;
+      const int count = __builtin_popcountll(free);
+      if (j >= count) {
+        j -= count;
+        continue;
+      }
+      for (; j > 0; --j) free &= free - 1;   // drop the j lowest free ports
+      return w * 64 + __builtin_ctzll(free);
+    }
+    throw TopologyError("irregular topology: internal error, free port index out of range");
+  }
+
+ private:
+  std::size_t index(SwitchId sw) const { return static_cast<std::size_t>(sw) * words_; }
+  int k_, words_;
+  std::vector<std::uint64_t> bits_;
+};
+
 // One attempt's wiring, before node ids are assigned.
 struct Wiring {
-  std::vector<std::vector<PortPeer>> ports;   // node peers carry id -1 here
+  std::vector<PortRef> node_ports;   // in placement order
   std::vector<std::pair<PortRef, PortRef>> links;
 };
 
@@ -111,10 +224,13 @@ struct Wiring {
 // than half of the link ends (the condition for a loop-free multigraph) fit.
 // Whether a partial placement (r nodes still to place) can be completed is
 // decided in O(1): placing a node on a switch with f_i > L costs nothing
-// (E such "excess" ports), any further node lowers the sum by one.
+// (E such "excess" ports), any further node lowers the sum by one. That test
+// depends only on whether the chosen switch has f_i > L ("high") or not
+// ("low"), so the candidates are the free ports of the switches of one or both
+// classes, each class counted by its own tree.
 class Placement {
  public:
-  Placement(int s, int k, int links) : s_(s), k_(k), L_(links), free_(s, k) {}
+  Placement(int s, int k, int links) : s_(s), L_(links), free_(s, k) {}
 
   bool completable(long long cap, long long sum_min, long long excess, long long r) const {
     if (s_ == 1) return cap >= r;   // L == 0 then
@@ -122,34 +238,39 @@ class Placement {
   }
 
   // Places `p` nodes; returns the chosen (switch, port) of each.
-  std::vector<PortRef> place(std::mt19937_64& rng, int p, std::vector<std::vector<char>>& used) {
+  std::vector<PortRef> place(std::mt19937_64& rng, int p, PortBits& used) {
     long long cap = 0, sum_min = 0, excess = 0;
+    std::vector<long long> low(s_, 0), high(s_, 0);
     for (int i = 0; i < s_; ++i) {
       cap += s_ == 1 ? free_[i] : free_[i] - 1;
       sum_min += std::min(free_[i], L_);
       excess += std::max(0, free_[i] - L_);
+      (free_[i] > L_ ? high : low)[i] = weight(i);
     }
     if (!completable(cap, sum_min, excess, p))
       throw TopologyError("irregular topology: no placement of the nodes leaves room for the links");
+    CountTree low_tree(low), high_tree(high);
     std::vector<PortRef> out;
-    std::vector<PortRef> candidates;
+    out.reserve(static_cast<std::size_t>(p));
     for (int left = p; left > 0; --left) {
-      candidates.clear();
-      for (int i = 0; i < s_; ++i) {
-        const int min_free = s_ == 1 ? 1 : 2;   // a switch must keep one port for a link
-        if (free_[i] < min_free) continue;
-        const long long sm = sum_min - (free_[i] <= L_ ? 1 : 0);
-        const long long ex = excess - (free_[i] > L_ ? 1 : 0);
-        if (!completable(cap - 1, sm, ex, left - 1)) continue;
-        for (int q = 0; q < k_; ++q)
-          if (!used[i][q]) candidates.push_back({i, q});
-      }
-      const PortRef c = pick(rng, candidates);   // non-empty: the state was completable
+      const bool use_low = completable(cap - 1, sum_min - 1, excess, left - 1);
+      const bool use_high = completable(cap - 1, sum_min, excess - 1, left - 1);
+      const CountTree* a = use_low ? &low_tree : &high_tree;
+      const CountTree* b = use_low && use_high ? &high_tree : nullptr;
+      const long long total = (use_low || use_high ? a->total() : 0) + (b ? b->total() : 0);
+      if (total == 0) throw TopologyError("irregular topology: internal error, no port for a node");
+      const long long j = static_cast<long long>(uniform_below(rng, static_cast<std::uint64_t>(total)));
+      const auto [sw, offset] = CountTree::find(*a, b, j);
+      const PortRef c{sw, used.nth_free(sw, offset)};
+      const bool was_high = free_[sw] > L_;
       cap -= 1;
-      sum_min -= free_[c.sw] <= L_ ? 1 : 0;
-      excess -= free_[c.sw] > L_ ? 1 : 0;
-      --free_[c.sw];
-      used[c.sw][c.port] = 1;
+      sum_min -= was_high ? 0 : 1;
+      excess -= was_high ? 1 : 0;
+      --free_[sw];
+      used.take(c.sw, c.port);
+      const bool is_high = free_[sw] > L_;
+      if (was_high != is_high) (was_high ? high_tree : low_tree).set(sw, 0);
+      (is_high ? high_tree : low_tree).set(sw, weight(sw));
       out.push_back(c);
     }
     return out;
@@ -158,91 +279,199 @@ class Placement {
   const std::vector<int>& free_ports() const { return free_; }
 
  private:
-  int s_, k_, L_;
+  // Candidate ports of switch i: all its free ports, if it can spare one
+  // (a switch must keep one port for a link).
+  long long weight(int i) const { return free_[i] >= (s_ == 1 ? 1 : 2) ? free_[i] : 0; }
+
+  int s_, L_;
   std::vector<int> free_;
 };
 
-Wiring random_wiring(std::mt19937_64& rng, const IrregularParams& prm, int L,
-                     std::vector<PortRef>& node_ports) {
-  const int s = prm.switches, k = prm.ports;
-  Wiring w;
-  w.ports.assign(s, std::vector<PortPeer>(k));
-  std::vector<std::vector<char>> used(s, std::vector<char>(k, 0));
-
-  Placement placement(s, k, L);
-  node_ports = placement.place(rng, prm.nodes, used);
-  for (const PortRef& r : node_ports) w.ports[r.sw][r.port] = {PeerKind::node, -1, -1};
-  const std::vector<int>& f = placement.free_ports();
-
-  // --- step 2: choose the 2L linked ports -----------------------------------
-  // One at a time, uniformly among free ports of switches that may still take
-  // a link end: at most min(f_i, L) ends per switch, and a switch that already
-  // has one may take another only if enough ends remain to give every
-  // still-unlinked switch its first one.
+// --- step 2: choose the 2L linked ports -------------------------------------
+// One at a time, uniformly among free ports of switches that may still take a
+// link end: at most min(f_i, L) ends per switch, and a switch that already has
+// one may take another only if enough ends remain to give every still-unlinked
+// switch its first one. q - 1 - unlinked never grows, so once only unlinked
+// switches qualify ("forced") that stays so; the tree is rebuilt on the switch.
+std::vector<std::vector<PortId>> choose_link_ends(std::mt19937_64& rng, int s, int L,
+                                                  const std::vector<int>& f, PortBits& used) {
   std::vector<int> ends(s, 0);
   std::vector<std::vector<PortId>> stubs(s);
   int unlinked = s;
-  std::vector<PortRef> candidates;
+  bool forced = false;
+  auto weight = [&](int i) -> long long {
+    if (ends[i] >= std::min(f[i], L) || (forced && ends[i] > 0)) return 0;
+    return f[i] - ends[i];
+  };
+  auto weights = [&] {
+    std::vector<long long> w(s);
+    for (int i = 0; i < s; ++i) w[i] = weight(i);
+    return w;
+  };
+  CountTree tree(weights());
   for (int q = 2 * L; q > 0; --q) {
-    candidates.clear();
-    for (int i = 0; i < s; ++i) {
-      if (ends[i] >= std::min(f[i], L)) continue;
-      if (ends[i] > 0 && q - 1 < unlinked) continue;
-      for (int pt = 0; pt < k; ++pt)
-        if (!used[i][pt]) candidates.push_back({i, pt});
+    if ((q - 1 < unlinked) != forced) {
+      forced = !forced;
+      tree = CountTree(weights());
     }
-    const PortRef c = pick(rng, candidates);
-    if (ends[c.sw] == 0) --unlinked;
-    ++ends[c.sw];
-    used[c.sw][c.port] = 1;
-    stubs[c.sw].push_back(c.port);
+    if (tree.total() == 0) throw TopologyError("irregular topology: internal error, no port for a link");
+    const long long j = static_cast<long long>(uniform_below(rng, static_cast<std::uint64_t>(tree.total())));
+    const auto [sw, offset] = CountTree::find(tree, nullptr, j);
+    const PortId port = used.nth_free(sw, offset);
+    if (ends[sw] == 0) --unlinked;
+    ++ends[sw];
+    used.take(sw, port);
+    stubs[sw].push_back(port);
+    tree.set(sw, weight(sw));
   }
+  return stubs;
+}
 
-  // --- step 3: pair the ends into links between different switches ----------
-  // A loop-free pairing of the remaining ends exists iff no switch holds more
-  // than half of them; when a switch holds exactly half it must take part in
-  // the next link, otherwise both ends are uniform (the second on another
-  // switch).
-  std::vector<PortRef> all;
+// Leftmost switch whose stub count is at least m (max segment tree), for the
+// "critical" switch of step 3.
+class MaxTree {
+ public:
+  explicit MaxTree(const std::vector<int>& v) {
+    while (size_ < static_cast<int>(v.size())) size_ *= 2;
+    tree_.assign(2 * static_cast<std::size_t>(size_), -1);
+    for (std::size_t i = 0; i < v.size(); ++i) tree_[size_ + i] = v[i];
+    for (int i = size_ - 1; i > 0; --i) tree_[i] = std::max(tree_[2 * i], tree_[2 * i + 1]);
+  }
+  void set(int i, int value) {
+    int x = size_ + i;
+    tree_[x] = value;
+    for (x /= 2; x > 0; x /= 2) tree_[x] = std::max(tree_[2 * x], tree_[2 * x + 1]);
+  }
+  int leftmost_at_least(int m) const {
+    if (tree_[1] < m) return -1;
+    int x = 1;
+    while (x < size_) x = tree_[2 * x] >= m ? 2 * x : 2 * x + 1;
+    return x - size_;
+  }
+  int value(int i) const { return tree_[size_ + i]; }
+
+ private:
+  int size_ = 1;
+  std::vector<int> tree_;
+};
+
+// --- step 3: pair the ends into links between different switches ------------
+// A loop-free pairing of the remaining ends exists iff no switch holds more
+// than half of them; when a switch holds exactly half it must take part in
+// the next link (the lowest-id such switch), otherwise both ends are uniform
+// (the second on another switch). Lists are in (switch, stub order) order.
+std::vector<std::pair<PortRef, PortRef>> pair_link_ends(std::mt19937_64& rng, int L,
+                                                        std::vector<std::vector<PortId>> stubs) {
+  const int s = static_cast<int>(stubs.size());
+  std::vector<long long> counts(s);
+  std::vector<int> max_counts(s);
+  for (int i = 0; i < s; ++i) {
+    max_counts[i] = static_cast<int>(stubs[i].size());
+    counts[i] = max_counts[i];
+  }
+  CountTree tree(counts);
+  MaxTree most(max_counts);
+  auto nth_stub = [&](long long j) {
+    const auto [sw, offset] = CountTree::find(tree, nullptr, j);
+    return PortRef{sw, stubs[sw][static_cast<std::size_t>(offset)]};
+  };
+  std::vector<std::pair<PortRef, PortRef>> links;
+  links.reserve(static_cast<std::size_t>(L));
   for (int m = L; m > 0; --m) {
-    SwitchId critical = -1;
-    for (int i = 0; i < s && critical < 0; ++i)
-      if (static_cast<int>(stubs[i].size()) == m) critical = i;
-    all.clear();
-    for (int i = 0; i < s; ++i)
-      if (critical < 0 || i == critical)
-        for (PortId pt : stubs[i]) all.push_back({i, pt});
-    const PortRef a = pick(rng, all);
-    all.clear();
-    for (int i = 0; i < s; ++i)
-      if (i != a.sw)
-        for (PortId pt : stubs[i]) all.push_back({i, pt});
-    const PortRef b = pick(rng, all);
+    const SwitchId critical = most.leftmost_at_least(m);
+    if (critical >= 0 && most.value(critical) != m)
+      throw TopologyError("irregular topology: internal error, a switch holds too many link ends");
+    PortRef a;
+    if (critical >= 0) {
+      const auto& v = stubs[critical];
+      a = {critical, v[static_cast<std::size_t>(uniform_below(rng, v.size()))]};
+    } else {
+      a = nth_stub(static_cast<long long>(uniform_below(rng, static_cast<std::uint64_t>(tree.total()))));
+    }
+    const long long a_count = tree.weight(a.sw);
+    long long j = static_cast<long long>(uniform_below(rng, static_cast<std::uint64_t>(tree.total() - a_count)));
+    if (j >= tree.prefix(a.sw)) j += a_count;   // skip a's switch
+    const PortRef b = nth_stub(j);
     for (const PortRef& e : {a, b}) {
       auto& v = stubs[e.sw];
       v.erase(std::find(v.begin(), v.end(), e.port));
+      tree.set(e.sw, static_cast<long long>(v.size()));
+      most.set(e.sw, static_cast<int>(v.size()));
     }
-    w.ports[a.sw][a.port] = {PeerKind::switch_port, b.sw, b.port};
-    w.ports[b.sw][b.port] = {PeerKind::switch_port, a.sw, a.port};
-    w.links.push_back({a, b});
+    links.push_back({a, b});
   }
+  return links;
+}
+
+Wiring random_wiring(std::mt19937_64& rng, const IrregularParams& prm, int L) {
+  PortBits used(prm.switches, prm.ports);
+  Placement placement(prm.switches, prm.ports, L);
+  Wiring w;
+  w.node_ports = placement.place(rng, prm.nodes, used);
+  w.links = pair_link_ends(rng, L, choose_link_ends(rng, prm.switches, L, placement.free_ports(), used));
   return w;
 }
 
 // Component label of every switch over the given links.
-std::vector<int> components(int s, const std::vector<std::pair<PortRef, PortRef>>& links,
-                            std::size_t skip = SIZE_MAX) {
+std::vector<int> components(int s, const std::vector<std::pair<PortRef, PortRef>>& links) {
   std::vector<int> parent(s);
   for (int i = 0; i < s; ++i) parent[i] = i;
   auto find = [&](int x) {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
     return x;
   };
-  for (std::size_t e = 0; e < links.size(); ++e)
-    if (e != skip) parent[find(links[e].first.sw)] = find(links[e].second.sw);
+  for (const auto& l : links) parent[find(l.first.sw)] = find(l.second.sw);
   std::vector<int> comp(s);
   for (int i = 0; i < s; ++i) comp[i] = find(i);
   return comp;
+}
+
+bool all_connected(int s, const std::vector<std::pair<PortRef, PortRef>>& links) {
+  const std::vector<int> comp = components(s, links);
+  return std::all_of(comp.begin(), comp.end(), [&](int c) { return c == comp[0]; });
+}
+
+// Links whose removal leaves their two switches connected (on a cycle,
+// parallel links included), by one iterative Tarjan bridge search: O(s + L).
+std::vector<char> on_cycle(int s, const std::vector<std::pair<PortRef, PortRef>>& links) {
+  std::vector<int> begin(s + 1, 0);
+  for (const auto& l : links) ++begin[l.first.sw + 1], ++begin[l.second.sw + 1];
+  for (int i = 0; i < s; ++i) begin[i + 1] += begin[i];
+  std::vector<std::pair<int, int>> adj(begin[s]);   // (neighbour, link index)
+  std::vector<int> fill(begin.begin(), begin.end() - 1);
+  for (std::size_t e = 0; e < links.size(); ++e) {
+    adj[fill[links[e].first.sw]++] = {links[e].second.sw, static_cast<int>(e)};
+    adj[fill[links[e].second.sw]++] = {links[e].first.sw, static_cast<int>(e)};
+  }
+  std::vector<char> cyclic(links.size(), 1);
+  std::vector<int> order(s, -1), low(s, 0);
+  struct Frame { int v, via, next; };
+  int counter = 0;
+  for (int root = 0; root < s; ++root) {
+    if (order[root] >= 0) continue;
+    std::vector<Frame> stack{{root, -1, begin[root]}};
+    order[root] = low[root] = counter++;
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      if (f.next < begin[f.v + 1]) {
+        const auto [u, e] = adj[f.next++];
+        if (e == f.via) continue;
+        if (order[u] < 0) {
+          order[u] = low[u] = counter++;
+          stack.push_back({u, e, begin[u]});
+        } else {
+          low[f.v] = std::min(low[f.v], order[u]);
+        }
+        continue;
+      }
+      const Frame done = f;
+      stack.pop_back();
+      if (stack.empty()) break;
+      low[stack.back().v] = std::min(low[stack.back().v], low[done.v]);
+      if (low[done.v] > order[stack.back().v]) cyclic[done.via] = 0;   // a bridge
+    }
+  }
+  return cyclic;
 }
 
 // Fallback when no attempt came out connected (only happens when the link
@@ -258,11 +487,10 @@ void repair_connectivity(std::mt19937_64& rng, int s, Wiring& w) {
   for (;;) {
     const std::vector<int> comp = components(s, w.links);
     if (std::all_of(comp.begin(), comp.end(), [&](int c) { return c == comp[0]; })) return;
+    const std::vector<char> cyclic = on_cycle(s, w.links);
     std::vector<std::size_t> cycle_links;
-    for (std::size_t e = 0; e < w.links.size(); ++e) {
-      const std::vector<int> without = components(s, w.links, e);
-      if (without[w.links[e].first.sw] == without[w.links[e].second.sw]) cycle_links.push_back(e);
-    }
+    for (std::size_t e = 0; e < w.links.size(); ++e)
+      if (cyclic[e]) cycle_links.push_back(e);
     if (cycle_links.empty())
       throw TopologyError("irregular topology: internal error, cannot connect the switch graph");
     const std::size_t e1 = pick(rng, cycle_links);
@@ -275,10 +503,6 @@ void repair_connectivity(std::mt19937_64& rng, int s, Wiring& w) {
     if (uniform_below(rng, 2)) std::swap(c, d);
     w.links[e1] = {a, c};
     w.links[e2] = {b, d};
-    for (const auto& l : {w.links[e1], w.links[e2]}) {
-      w.ports[l.first.sw][l.first.port] = {PeerKind::switch_port, l.second.sw, l.second.port};
-      w.ports[l.second.sw][l.second.port] = {PeerKind::switch_port, l.first.sw, l.first.port};
-    }
   }
 }
 
@@ -335,6 +559,7 @@ void Topology::validate() const {
   const int S = num_switches(), N = num_nodes(), k = ports_per_switch;
   if (S == 0) fail("no switches");
   if (k < 1) fail("ports_per_switch = " + std::to_string(k) + " must be at least 1");
+  check_size_limits(S, k);
   for (SwitchId s = 0; s < S; ++s)
     if (static_cast<int>(ports[s].size()) != k)
       fail("switch " + std::to_string(s) + " has " + std::to_string(ports[s].size()) +
@@ -435,23 +660,20 @@ Topology generate_irregular(const IrregularParams& prm) {
   constexpr int kMaxAttempts = 100;
   std::mt19937_64 rng(prm.seed);
   Wiring w;
-  std::vector<PortRef> node_ports;
   for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
-    w = random_wiring(rng, prm, L, node_ports);
-    const std::vector<int> comp = components(s, w.links);
-    if (std::all_of(comp.begin(), comp.end(), [&](int c) { return c == comp[0]; })) break;
+    w = random_wiring(rng, prm, L);
+    if (all_connected(s, w.links)) break;
     if (attempt + 1 == kMaxAttempts) repair_connectivity(rng, s, w);
   }
 
-  Topology t;
-  t.ports_per_switch = prm.ports;
-  t.ports = std::move(w.ports);
+  Topology t = Topology::empty(s, prm.ports);
+  for (const auto& [a, b] : w.links) t.connect(a.sw, a.port, b.sw, b.port);
+  std::vector<PortRef>& node_ports = w.node_ports;
   std::sort(node_ports.begin(), node_ports.end(), [](const PortRef& x, const PortRef& y) {
     return std::make_pair(x.sw, x.port) < std::make_pair(y.sw, y.port);
   });
-  t.node_attach = node_ports;
   for (NodeId n = 0; n < static_cast<int>(node_ports.size()); ++n)
-    t.ports[node_ports[n].sw][node_ports[n].port].id = n;
+    t.attach(n, node_ports[n].sw, node_ports[n].port);
   t.description = "irregular s=" + std::to_string(s) + " k=" + std::to_string(prm.ports) +
                   " p=" + std::to_string(prm.nodes) +
                   " connectivity=" + format_double(prm.connectivity) +

@@ -15,6 +15,14 @@ using SwitchId = int;
 using NodeId = int;
 using PortId = int;
 
+// Size limits. Tables and simulated switches grow with switches * ports and
+// up*/down* tables with switches^2, so larger inputs are rejected with a
+// TopologyError naming the key and value instead of exhausting memory.
+// kMaxSwitches also keeps UpDownRouting's 16-bit table entries exact.
+constexpr int kMaxSwitches = 8192;
+constexpr int kMaxPortsPerSwitch = 4096;
+constexpr long long kMaxSwitchPorts = 1 << 20;   // switches * ports_per_switch
+
 // Any problem with a topology (generated or read from a file). The message
 // names the file (if any), the key/element and the reason.
 class TopologyError : public std::runtime_error {
@@ -61,7 +69,7 @@ struct Topology {
   std::vector<SwitchLink> links() const;              // each link once
   std::vector<NodeId> nodes_at(SwitchId s) const;     // nodes attached to s, by port order
   bool connected() const;                             // switch graph connected
-  // Throws TopologyError on: port index out of range, asymmetric link,
+  // Throws TopologyError on: sizes above the limits, port index out of range, asymmetric link,
   // link between two ports of one switch, node attached twice or missing,
   // no switches, disconnected switch graph.
   void validate() const;
@@ -85,7 +93,8 @@ struct IrregularParams {
 int irregular_link_count(const IrregularParams& p);
 
 // Throws TopologyError when the parameters cannot produce a connected network
-// (0 switches, more nodes than ports, too few links to connect s switches, ...).
+// (0 switches, more nodes than ports, too few links to connect s switches,
+// sizes above the limits, ...).
 Topology generate_irregular(const IrregularParams& p);
 
 }  // namespace wormcast::topo

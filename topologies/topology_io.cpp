@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <set>
+#include <unordered_map>
+#include <utility>
 
 namespace wormcast::topo {
 
@@ -103,6 +105,108 @@ std::string dot_escape(const std::string& s) {
   return out;
 }
 
+
+// Fills a Topology from the parsed lists. Remembers which element claimed
+// each port (for "already used by" messages) only for ports in use, so memory
+// follows the file's contents, not switches * ports_per_switch.
+class TopologyBuilder {
+ public:
+  TopologyBuilder(const Reader& rd, int switches, int ports) : rd_(rd), S_(switches), k_(ports) {
+    t_.ports_per_switch = ports;
+    t_.ports.assign(switches, std::vector<PortPeer>(ports));
+  }
+
+  void links(const YAML::Node& links) {
+    if (!links.IsSequence()) rd_.fail(links, "links", "expected a list of {a: [switch, port], b: [switch, port]}");
+    for (std::size_t i = 0; i < links.size(); ++i) {
+      const std::string key = index_key("links", i);
+      const auto m = rd_.mapping(links[i], key, {"a", "b"});
+      const PortRef a = endpoint(rd_.required(m, links[i], key, "a"), key + ".a");
+      const YAML::Node bn = rd_.required(m, links[i], key, "b");
+      // Checked before claiming b's port so the message is about the real fault.
+      if (bn.IsSequence() && bn.size() == 2 && bn[0].IsScalar()) {
+        const long long bsw = rd_.integer(bn[0], key + ".b", 0, S_ - 1, "switch");
+        if (bsw == a.sw)
+          rd_.fail(links[i], key, "both ends on switch " + std::to_string(a.sw) +
+                                      " (a link between two ports of one switch is not allowed)");
+      }
+      const PortRef b = endpoint(bn, key + ".b");
+      t_.ports[a.sw][a.port] = {PeerKind::switch_port, b.sw, b.port};
+      t_.ports[b.sw][b.port] = {PeerKind::switch_port, a.sw, a.port};
+    }
+  }
+
+  void nodes(const YAML::Node& nodes) {
+    if (!nodes.IsSequence()) rd_.fail(nodes, "nodes", "expected a list of {node: id, at: [switch, port]}");
+    const int N = static_cast<int>(nodes.size());
+    t_.node_attach.assign(N, PortRef{});
+    std::vector<int> listed_at(N, -1);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const std::string key = index_key("nodes", i);
+      const auto m = rd_.mapping(nodes[i], key, {"node", "at"});
+      const YAML::Node idn = rd_.required(m, nodes[i], key, "node");
+      const long long raw = rd_.integer(idn, key + ".node", LLONG_MIN, LLONG_MAX, "node id");
+      if (raw < 0 || raw >= N)
+        rd_.fail(idn, key + ".node", "node id " + std::to_string(raw) + " out of range 0.." +
+                                         std::to_string(N - 1) + " (ids must be 0..N-1 for the " +
+                                         std::to_string(N) + " listed nodes)");
+      const int id = static_cast<int>(raw);
+      if (listed_at[id] >= 0)
+        rd_.fail(idn, key + ".node", "node " + std::to_string(id) + " listed twice (also " +
+                                         index_key("nodes", listed_at[id]) + ")");
+      listed_at[id] = static_cast<int>(i);
+      const PortRef at = endpoint(rd_.required(m, nodes[i], key, "at"), key + ".at");
+      t_.node_attach[id] = at;
+      t_.ports[at.sw][at.port] = {PeerKind::node, id, -1};
+    }
+  }
+
+  Topology take() { return std::move(t_); }
+
+ private:
+  PortRef endpoint(const YAML::Node& n, const std::string& where) {
+    if (!n.IsSequence() || n.size() != 2) rd_.fail(n, where, "expected [switch, port]");
+    PortRef r;
+    r.sw = static_cast<int>(rd_.integer(n[0], where, 0, S_ - 1, "switch"));
+    const long long port = rd_.integer(n[1], where, LLONG_MIN, LLONG_MAX, "port");
+    if (port < 0 || port >= k_)
+      rd_.fail(n[1], where, "port " + std::to_string(port) + " out of range 0.." + std::to_string(k_ - 1) +
+                                " for switch " + std::to_string(r.sw));
+    r.port = static_cast<int>(port);
+    auto [it, fresh] = owner_.try_emplace(static_cast<long long>(r.sw) * k_ + r.port, where);
+    if (!fresh)
+      rd_.fail(n, where, "switch " + std::to_string(r.sw) + " port " + std::to_string(r.port) +
+                             " already used by " + it->second);
+    return r;
+  }
+
+  const Reader& rd_;
+  int S_, k_;
+  Topology t_;
+  std::unordered_map<long long, std::string> owner_;   // port in use -> element that claimed it
+};
+
+// ports_per_switch and switches, within the size limits of topology.h (a few
+// lines must not be able to ask for gigabytes).
+std::pair<int, int> read_sizes(const Reader& rd, const std::map<std::string, YAML::Node>& top,
+                               const YAML::Node& root) {
+  const YAML::Node kn = rd.required(top, root, "", "ports_per_switch");
+  const long long k = rd.integer(kn, "ports_per_switch", 1, LLONG_MAX, "ports per switch");
+  if (k > kMaxPortsPerSwitch)
+    rd.fail(kn, "ports_per_switch", std::to_string(k) + " exceeds the limit of " +
+                                        std::to_string(kMaxPortsPerSwitch) + " ports per switch");
+  const YAML::Node sn = rd.required(top, root, "", "switches");
+  const long long S = rd.integer(sn, "switches", 1, LLONG_MAX, "switch count");
+  if (S > kMaxSwitches)
+    rd.fail(sn, "switches", std::to_string(S) + " exceeds the limit of " + std::to_string(kMaxSwitches) +
+                                " switches");
+  if (S * k > kMaxSwitchPorts)
+    rd.fail(sn, "switches", std::to_string(S) + " switches of " + std::to_string(k) + " ports are " +
+                                std::to_string(S * k) + " switch ports, more than the limit of " +
+                                std::to_string(kMaxSwitchPorts));
+  return {static_cast<int>(k), static_cast<int>(S)};
+}
+
 }  // namespace
 
 Topology topology_from_yaml(const YAML::Node& root, const std::string& origin) {
@@ -114,83 +218,14 @@ Topology topology_from_yaml(const YAML::Node& root, const std::string& origin) {
   if (format != kFormat)
     rd.fail(top.at("format"), "format", "unsupported format '" + format + "' (expected '" + kFormat + "')");
 
-  constexpr long long kMaxPorts = 1 << 24;   // keeps indices well inside int
-  const int k = static_cast<int>(rd.integer(rd.required(top, root, "", "ports_per_switch"),
-                                            "ports_per_switch", 1, kMaxPorts, "ports per switch"));
-  const int S = static_cast<int>(rd.integer(rd.required(top, root, "", "switches"), "switches", 1,
-                                            kMaxPorts / k, "switch count"));
-
-  Topology t;
-  t.ports_per_switch = k;
-  t.ports.assign(S, std::vector<PortPeer>(k));
-  std::vector<std::string> owner(static_cast<std::size_t>(S) * k);   // who holds each port
-
-  auto endpoint = [&](const YAML::Node& n, const std::string& where) {
-    if (!n.IsSequence() || n.size() != 2) rd.fail(n, where, "expected [switch, port]");
-    PortRef r;
-    r.sw = static_cast<int>(rd.integer(n[0], where, 0, S - 1, "switch"));
-    const long long port = rd.integer(n[1], where, LLONG_MIN, LLONG_MAX, "port");
-    if (port < 0 || port >= k)
-      rd.fail(n[1], where, "port " + std::to_string(port) + " out of range 0.." + std::to_string(k - 1) +
-                               " for switch " + std::to_string(r.sw));
-    r.port = static_cast<int>(port);
-    std::string& o = owner[static_cast<std::size_t>(r.sw) * k + r.port];
-    if (!o.empty())
-      rd.fail(n, where, "switch " + std::to_string(r.sw) + " port " + std::to_string(r.port) +
-                            " already used by " + o);
-    o = where;
-    return r;
-  };
-
-  if (top.count("links") && !top.at("links").IsNull()) {
-    const YAML::Node links = top.at("links");
-    if (!links.IsSequence()) rd.fail(links, "links", "expected a list of {a: [switch, port], b: [switch, port]}");
-    for (std::size_t i = 0; i < links.size(); ++i) {
-      const std::string key = index_key("links", i);
-      const auto m = rd.mapping(links[i], key, {"a", "b"});
-      const PortRef a = endpoint(rd.required(m, links[i], key, "a"), key + ".a");
-      const YAML::Node bn = rd.required(m, links[i], key, "b");
-      // Checked before claiming b's port so the message is about the real fault.
-      if (bn.IsSequence() && bn.size() == 2 && bn[0].IsScalar()) {
-        const long long bsw = rd.integer(bn[0], key + ".b", 0, S - 1, "switch");
-        if (bsw == a.sw)
-          rd.fail(links[i], key, "both ends on switch " + std::to_string(a.sw) +
-                                     " (a link between two ports of one switch is not allowed)");
-      }
-      const PortRef b = endpoint(bn, key + ".b");
-      t.ports[a.sw][a.port] = {PeerKind::switch_port, b.sw, b.port};
-      t.ports[b.sw][b.port] = {PeerKind::switch_port, a.sw, a.port};
-    }
-  } else if (!top.count("links")) {
-    rd.fail(root, "", "missing key 'links' (use 'links: []' for none)");
-  }
-
+  const auto [k, S] = read_sizes(rd, top, root);
+  TopologyBuilder builder(rd, S, k);
+  if (!top.count("links")) rd.fail(root, "", "missing key 'links' (use 'links: []' for none)");
+  if (!top.at("links").IsNull()) builder.links(top.at("links"));
   const YAML::Node nodes = rd.required(top, root, "", "nodes");
-  if (!nodes.IsNull()) {
-    if (!nodes.IsSequence()) rd.fail(nodes, "nodes", "expected a list of {node: id, at: [switch, port]}");
-    const int N = static_cast<int>(nodes.size());
-    t.node_attach.assign(N, PortRef{});
-    std::vector<int> listed_at(N, -1);
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      const std::string key = index_key("nodes", i);
-      const auto m = rd.mapping(nodes[i], key, {"node", "at"});
-      const YAML::Node idn = rd.required(m, nodes[i], key, "node");
-      const long long raw = rd.integer(idn, key + ".node", LLONG_MIN, LLONG_MAX, "node id");
-      if (raw < 0 || raw >= N)
-        rd.fail(idn, key + ".node", "node id " + std::to_string(raw) + " out of range 0.." +
-                                        std::to_string(N - 1) + " (ids must be 0..N-1 for the " +
-                                        std::to_string(N) + " listed nodes)");
-      const int id = static_cast<int>(raw);
-      if (listed_at[id] >= 0)
-        rd.fail(idn, key + ".node", "node " + std::to_string(id) + " listed twice (also " +
-                                        index_key("nodes", listed_at[id]) + ")");
-      listed_at[id] = static_cast<int>(i);
-      const PortRef at = endpoint(rd.required(m, nodes[i], key, "at"), key + ".at");
-      t.node_attach[id] = at;
-      t.ports[at.sw][at.port] = {PeerKind::node, id, -1};
-    }
-  }
+  if (!nodes.IsNull()) builder.nodes(nodes);
 
+  Topology t = builder.take();
   if (top.count("description")) t.description = rd.string(top.at("description"), "description");
   else t.description = "loaded from " + origin;
 

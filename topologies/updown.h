@@ -6,6 +6,7 @@
 // *minimal* legal route, so a decoder can choose adaptively among them.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -49,16 +50,44 @@ class UpDownRouting {
   int distance(SwitchId s, Phase ph, SwitchId dst_sw) const;
 
  private:
-  std::vector<std::vector<PortPeer>> ports_;   // copy of the topology's port map
-  std::vector<PortRef> node_attach_;
+  // One inter-switch link end: leaving switch s through `port` reaches `peer`.
+  struct LinkEnd {
+    PortId port;
+    SwitchId peer;
+    PortId peer_port;
+    bool up;
+  };
+
+  void copy_links(const Topology& t);
+  void choose_root(RootRule rule);
+  void build_tree();
+  void state_predecessors(std::vector<int>& begin, std::vector<int>& pred) const;
+  void build_tables();
+  // Link end of s on port p, or nullptr (node port, open port).
+  const LinkEnd* link_end(SwitchId s, PortId p) const;
+  const std::vector<PortId>& entry(SwitchId s, int phase, SwitchId dst_sw) const;
+
+  int num_nodes_ = 0, num_switches_ = 0, ports_per_switch_ = 0;
   SwitchId root_ = 0;
   std::vector<int> level_;
   std::vector<SwitchId> parent_;
-  std::vector<PortId> parent_port_;             // port of s toward its tree parent
-  std::vector<std::vector<char>> up_port_;      // [s][p]
-  std::vector<std::vector<int>> dist_;          // [(dst_sw * S + s) * 2 + phase]
-  std::vector<std::vector<PortId>> table_;      // [((s * 2 + phase) * N) + dst]
-  int num_nodes_ = 0, num_switches_ = 0;
+  std::vector<PortId> parent_port_;   // port of s toward its tree parent
+  // Link ends of switch s are links_[link_begin_[s] .. link_begin_[s+1]), in
+  // ascending port order: memory follows the ports in use, not ports_per_switch.
+  std::vector<int> link_begin_;
+  std::vector<LinkEnd> links_;
+  std::vector<PortRef> node_attach_;
+  // Tables. The legal ports toward a node depend only on its switch (except
+  // at that switch, where the answer is the node's port), and each switch sees
+  // few distinct port sets. So an entry is a 16-bit index into its switch's
+  // list of distinct sets: entry_[(dst_switch * S + s) * 2 + phase] names
+  // sets_[set_base_[s] + index]. A switch has at most 2S + 1 distinct sets
+  // (one per phase and destination switch, plus the empty one), and S is at
+  // most kMaxSwitches, so the index fits. Set 0 of every switch is empty.
+  std::vector<std::uint16_t> entry_;
+  std::vector<std::uint32_t> set_base_;
+  std::vector<std::vector<PortId>> sets_;
+  std::vector<std::uint32_t> node_set_;   // [dst]: the set {port of dst} in sets_
 };
 
 // Independent checker (does not reuse the table construction): every table

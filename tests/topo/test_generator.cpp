@@ -246,3 +246,28 @@ TEST_CASE("Topology queries and validate", "[topology]") {
     CHECK_THAT(error_of([&] { empty.validate(); }), Catch::Contains("no switches"));
   }
 }
+
+TEST_CASE("oversized generator parameters are rejected with the parameter and limit named", "[generator]") {
+  // The issue's `topo generate --switches 100000 --ports 1024` grew past 2.4 GB.
+  CHECK_THAT(error_of([] { generate_irregular(params(100000, 1024, 32, 0.8)); }),
+             Catch::Contains("switches = 100000 exceeds the limit of 8192"));
+  CHECK_THAT(error_of([] { generate_irregular(params(16, 5000, 32, 0.8)); }),
+             Catch::Contains("ports = 5000 exceeds the limit of 4096 ports per switch"));
+  CHECK_THAT(error_of([] { generate_irregular(params(8192, 256, 32, 0.8)); }),
+             Catch::Contains("switches * ports = 2097152 exceeds the limit of 1048576 switch ports"));
+  CHECK_THAT(error_of([] { irregular_link_count(params(8192, 256, 32, 0.8)); }),
+             Catch::Contains("switches * ports = 2097152"));
+  // Hand-built topologies meet the same limits in validate().
+  CHECK_THAT(error_of([] { Topology::empty(2, 5000).validate(); }),
+             Catch::Contains("ports_per_switch = 5000 exceeds the limit of 4096"));
+  CHECK_THAT(error_of([] { Topology::empty(9000, 1).validate(); }),
+             Catch::Contains("switches = 9000 exceeds the limit of 8192"));
+  CHECK_THAT(error_of([] { Topology::empty(1024, 2048).validate(); }),
+             Catch::Contains("switches * ports_per_switch = 2097152 exceeds the limit of 1048576"));
+}
+
+TEST_CASE("the largest allowed sizes generate", "[generator]") {
+  // 4096 switches (16384 nodes) and a 4096-port radix: valid and connected.
+  check_shape(generate_irregular(params(4096, 8, 16384, 0.8, 3)), params(4096, 8, 16384, 0.8, 3));
+  check_shape(generate_irregular(params(4, 4096, 64, 0.5, 2)), params(4, 4096, 64, 0.5, 2));
+}

@@ -226,3 +226,27 @@ TEST_CASE("topology_from_yaml prefixes the given origin", "[io]") {
     CHECK_THAT(e.what(), Catch::StartsWith("experiment.yaml:topology: switches: switch count 0 out of range"));
   }
 }
+
+TEST_CASE("oversized topology files are rejected before any large allocation", "[io]") {
+  TempDir dir;
+  // The 7-line file asked for 2^24 ports per switch and took gigabytes.
+  const std::string radix = dir.write("radix.yaml", small_with("ports_per_switch: 4", "ports_per_switch: 16777216"));
+  CHECK_THAT(load_error(radix),
+             Catch::StartsWith(radix + ": ") &&
+                 Catch::Contains("ports_per_switch: 16777216 exceeds the limit of 4096 ports per switch (line 2)"));
+  const std::string many = dir.write("switches.yaml", small_with("switches: 2", "switches: 100000"));
+  CHECK_THAT(load_error(many), Catch::StartsWith(many + ": ") &&
+                                   Catch::Contains("switches: 100000 exceeds the limit of 8192 switches (line 3)"));
+  // Each within its own limit, but 1024 switches of 4096 ports are too many ports.
+  std::string text = small_with("ports_per_switch: 4", "ports_per_switch: 4096");
+  text.replace(text.find("switches: 2"), 11, "switches: 1024");
+  const std::string total = dir.write("total.yaml", text);
+  CHECK_THAT(load_error(total), Catch::StartsWith(total + ": ") &&
+                                    Catch::Contains("switches: 1024 switches of 4096 ports are 4194304 switch "
+                                                    "ports, more than the limit of 1048576"));
+  // The largest radix itself is fine.
+  const Topology t = load_topology(
+      dir.write("radix_ok.yaml", small_with("ports_per_switch: 4", "ports_per_switch: 4096")));
+  CHECK(t.ports_per_switch == 4096);
+  CHECK(t.links().size() == 1);
+}

@@ -332,3 +332,37 @@ TEST_CASE("routing performance on the largest default size", "[updown]") {
   CHECK(r.max_level() >= 1);
   CHECK(check_updown(t, r).empty());
 }
+
+TEST_CASE("a 512-switch generated network passes the checker", "[updown]") {
+  const Topology t = generate_irregular({512, 8, 2048, 0.8, 3});
+  for (RootRule rule : {RootRule::lowest_id, RootRule::max_degree}) {
+    const UpDownRouting r(t, rule);
+    const std::vector<std::string> problems = check_updown(t, r);
+    INFO(joined(problems));
+    CHECK(problems.empty());
+    CHECK(r.max_level() >= 3);
+  }
+}
+
+TEST_CASE("checker catches a wrong entry for one of several nodes on a switch", "[updown]") {
+  // Nodes 2 and 4 share s2, so their entries are the same list; only node
+  // 4's is replaced here, after node 2's was found right.
+  const Topology t = ring_with_chord();
+  const UpDownRouting r(t);
+  detail::RoutingView v = detail::view_of(r);
+  static const Ports bad{1};   // s0 -> s3 -> s2 is minimal, but s0 -> s1 -> s2 is missing
+  v.ports = [&r](SwitchId s, Phase ph, NodeId d) -> const Ports& {
+    return s == 0 && ph == U && d == 4 ? bad : r.ports(s, ph, d);
+  };
+  const auto problems = detail::check_updown(t, v);
+  INFO(joined(problems));
+  CHECK(mentions(problems, "switch 0 phase may_go_up dst node 4: missing port 0"));
+  CHECK_FALSE(mentions(problems, "dst node 2:"));
+
+  // A loop in down_only, unreachable from any source, is still an illegal entry.
+  static const Ports loop{0};
+  v.ports = [&r](SwitchId s, Phase ph, NodeId d) -> const Ports& {
+    return s == 2 && ph == D && d == 4 ? loop : r.ports(s, ph, d);
+  };
+  CHECK(mentions(detail::check_updown(t, v), "switch 2 phase down_only dst node 4: port 0 is illegal"));
+}
