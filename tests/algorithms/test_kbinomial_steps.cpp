@@ -77,7 +77,7 @@ TEST_CASE("a relay that is still busy delays the next packet (send after previou
   CHECK(s.total_steps == 7);
 }
 
-TEST_CASE("node numbering and root are free; a lone root takes 0 steps", "[step_model]") {
+TEST_CASE("node numbering and root are free, a lone root takes 0 steps", "[step_model]") {
   const Children t = {{}, {}, {1, 0}};  // root 2
   const StepSchedule s = simulate_steps(t, 2, 2);
   CHECK(s.receive_step[1] == Steps{1, 3});

@@ -39,7 +39,7 @@ TEST_CASE("units: times, cycles, flits, bandwidths, percentages") {
   CHECK_THROWS_WITH(parse_bandwidth("266"), Catch::Contains("bandwidth unit"));
 }
 
-TEST_CASE("an experiment file sets parameters; --set overrides win") {
+TEST_CASE("an experiment file sets parameters, --set overrides win") {
   const auto f = write_temp("ok.yaml",
                             "name: t\nclock:\n  period: 2ns\nswitch:\n  buffer: 320flits\n  route_delay: 4ns\n"
                             "traffic:\n  load: 0.1\n");

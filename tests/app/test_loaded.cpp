@@ -94,7 +94,7 @@ TEST_CASE("beyond saturation the run reports saturation but still conserves flit
   CHECK_FALSE(r.json.at("invariants").at("deadlock").get<bool>());
 }
 
-TEST_CASE("same seed, same results; another seed, other results") {
+TEST_CASE("same seed, same results, another seed, other results") {
   auto latency = [](std::uint64_t seed) {
     ExperimentConfig cfg = small(0.06);
     cfg.seed = seed;

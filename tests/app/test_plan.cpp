@@ -66,7 +66,7 @@ TEST_CASE("plan: golden step counts of seed002 via the CLI", "[plan]") {
   check_contract(k);
 }
 
-TEST_CASE("plan: every scheme prints the contract; path, ssr, tree deliver each destination once", "[plan]") {
+TEST_CASE("plan: every scheme prints the contract, path, ssr, tree deliver each destination once", "[plan]") {
   for (const char* scheme : {"kbinomial", "binomial", "linear", "path-lg", "path-greedy", "ssr", "tree"}) {
     INFO(scheme);
     const json j = plan_json(std::string(scheme) + " " + kNet);
@@ -90,7 +90,7 @@ TEST_CASE("plan: every scheme prints the contract; path, ssr, tree deliver each 
   CHECK(plan_json(std::string("kbinomial ") + kNet).at("chain").size() == 11);
 }
 
-TEST_CASE("plan: --switches ... is the same network as its irregular spec; files and direct specs", "[plan]") {
+TEST_CASE("plan: --switches ... is the same network as its irregular spec, files and direct specs", "[plan]") {
   CHECK(plan_json("ssr --switches 8 --ports 8 --nodes 32 --topo-seed 1 --random 10 --seed 3 --source 4") ==
         plan_json(std::string("ssr ") + kNet));
   const auto dir = fs::temp_directory_path() / "wormcast_test_plan";

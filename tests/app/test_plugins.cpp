@@ -86,7 +86,7 @@ TEST_CASE("the results echo only the sections in use") {
   CHECK_FALSE(fk["topology"].contains("switches"));
 }
 
-TEST_CASE("selecting another plug-in starts from its defaults; the same one keeps its settings") {
+TEST_CASE("selecting another plug-in starts from its defaults, the same one keeps its settings") {
   ExperimentConfig cfg;
   cfg.set({{"node.model", "host_ni"}, {"ni.t_ns", "300"}});
   CHECK(cfg.node_as<rtl::HostNiModel>().ni.t_ns == 300);

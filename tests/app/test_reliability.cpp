@@ -127,7 +127,7 @@ TEST_CASE("files are written whole or not at all, and failures name the path") {
   CHECK_THAT(o.text, !Catch::Contains("wrote"));
 }
 
-TEST_CASE("output places are checked before simulating; names cannot leave the output folder") {
+TEST_CASE("output places are checked before simulating, names cannot leave the output folder") {
   const TempDir d("out");
   d.write("afile", "x");
   const auto exp = d.write("e.yaml", "name: e\nsim:\n  warmup: 0\n  measure: 1000\n");
@@ -147,4 +147,27 @@ TEST_CASE("output places are checked before simulating; names cannot leave the o
 TEST_CASE("a replication chunk larger than the input buffer is refused") {
   CHECK_THROWS_WITH(load_experiment("", {{"switch.chunk", "700"}}),
                     Catch::Contains("switch.chunk (700 flits) is larger than switch.buffer (640 flits)"));
+}
+
+TEST_CASE("a sweep stopped by a signal stops its children, and a second sweep on the same folder is refused") {
+  const TempDir d("sig");
+  d.write("base.yaml", "name: slow\nsim:\n  warmup: 0\n  measure: 5000000\n  drain_limit: 5000000\n");
+  const auto sweep = d.write("s.yaml", "name: slowsweep\nexperiment: base.yaml\ntrials: 4\n");
+  const std::string out = (d.path / "out").string(), bin = test::wormcast_bin();
+  const std::string script =
+      bin + " sweep " + sweep + " -j 2 --out " + out + " > " + (d.path / "log").string() + " 2>&1 & pid=$!; sleep 1; " +
+      bin + " sweep " + sweep + " -j 1 --out " + out + " 2>&1; echo second=$?; kill -TERM $pid; wait $pid; echo first=$?; " +
+      "echo children=$(ps -eo args | grep -c '[r]uns/.*--out')";
+  const auto o = test::shell(script);
+  INFO(o.text);
+  CHECK_THAT(o.text, Catch::Contains("another sweep is running with this output folder"));
+  CHECK_THAT(o.text, Catch::Contains("second=1"));
+  CHECK_THAT(o.text, Catch::Contains("first=143"));   // 128 + SIGTERM
+  CHECK_THAT(o.text, Catch::Contains("children=0"));
+  std::ifstream log(d.path / "log");
+  const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  CHECK_THAT(text, Catch::Contains("Terminated received: stopping 2 running children"));
+  CHECK_THAT(text, Catch::Contains("interrupted"));
+  // The lock went with the process: the folder can be swept again.
+  CHECK(test::shell(bin + " sweep " + sweep + " --dry-run --out " + out).code == 0);
 }

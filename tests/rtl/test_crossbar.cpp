@@ -35,7 +35,7 @@ TEST_CASE("round-robin with three requesters gives each a third, per output inde
   CHECK(x.arbitrate(1, req) == 0);
 }
 
-TEST_CASE("fixed priority always grants the lowest requesting input; none requesting gives -1") {
+TEST_CASE("fixed priority always grants the lowest requesting input, none requesting gives -1") {
   fresh_kernel();
   Crossbar x("x", 4, Arbitration::fixed_priority, 1);
   std::vector<char> req{0, 1, 1, 1};

@@ -38,7 +38,7 @@ PacketPtr to(int dest) {
 }
 }  // namespace
 
-TEST_CASE("deterministic selection takes the lowest legal port; adaptive the one with most credits") {
+TEST_CASE("deterministic selection takes the lowest legal port, adaptive the one with most credits") {
   fresh_kernel();
   const auto t = hand_topology();
   auto r = std::make_shared<const topo::UpDownRouting>(t);

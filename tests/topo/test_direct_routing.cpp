@@ -119,7 +119,7 @@ TEST_CASE("BTR VC existence (§1.5 rules, Fig. 4.3)", "[direct][routing]") {
   CHECK(on(0, Direction::minus) == p_only);
 }
 
-TEST_CASE("E-cube (Definition 3.1): P(0101,1110) = (0101; 1101; 1111; 1110)", "[direct][routing]") {
+TEST_CASE("E-cube (Definition 3.1): P(0101,1110) = (0101, 1101, 1111, 1110)", "[direct][routing]") {
   const DirectTopology h = DirectTopology::hypercube(4);
   const DirectRouting r(h, RoutingAlgorithm::ecube);
   const std::vector<RouteHop> p = r.route(h.parse_node("0101"), h.parse_node("1110"));
