@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <limits>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -156,7 +157,9 @@ int sc_main(int argc, char* argv[]) {
   gen->add_option("--ports", ip.ports, "ports per switch")->capture_default_str();
   gen->add_option("--nodes", ip.nodes, "processing nodes")->capture_default_str();
   gen->add_option("--connectivity", ip.connectivity, "fraction of free ports linked (0,1]")->capture_default_str();
-  gen->add_option("--seed", ip.seed, "generator seed")->capture_default_str();
+  gen->add_option("--seed", ip.seed, "generator seed")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{0}, std::numeric_limits<std::int64_t>::max()));
   gen->add_option("--format", gen_format, "yaml, json or dot")->check(CLI::IsMember({"yaml", "json", "dot"}));
   gen->add_option("-o,--output", gen_out, "output file (default stdout)");
   auto* show = topo_cmd->add_subcommand("show", "print a topology file with its up*/down* structure");
@@ -192,8 +195,12 @@ int sc_main(int argc, char* argv[]) {
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    return app.exit(e);   // a subcommand's callback ended with its own exit code (plan)
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // Usage errors exit 2 (docs/user_guide.md, exit codes); --help and
+    // --version exit 0.
+    return app.exit(e) == 0 ? 0 : 2;
   }
   auto logger = spdlog::stderr_color_mt("wormcast");
   spdlog::set_default_logger(logger);

@@ -558,6 +558,7 @@ void Topology::validate() const {
   auto fail = [](const std::string& m) { throw TopologyError(m); };
   const int S = num_switches(), N = num_nodes(), k = ports_per_switch;
   if (S == 0) fail("no switches");
+  if (N == 0) fail("no processing nodes (a network needs at least one node attached)");
   if (k < 1) fail("ports_per_switch = " + std::to_string(k) + " must be at least 1");
   check_size_limits(S, k);
   for (SwitchId s = 0; s < S; ++s)

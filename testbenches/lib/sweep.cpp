@@ -405,6 +405,11 @@ SweepPlan plan_sweep(const SweepSpec& spec) {
   plan.spec = spec;
   const ExperimentConfig base = load_checked(spec, spec.set, {});
   const std::uint64_t seed0 = spec.has_seed ? spec.seed0 : base.seed;
+  // Trial t runs with seed0 + t: the last one must still be a valid seed.
+  const auto last_trial = static_cast<std::uint64_t>(spec.trials - 1);
+  if (seed0 > static_cast<std::uint64_t>(INT64_MAX) - last_trial)
+    throw ConfigError(spec.file + ": seed: " + std::to_string(seed0) + " + " + std::to_string(last_trial) +
+                      " (the last trial's seed) exceeds the largest seed, " + std::to_string(INT64_MAX));
 
   // Dimensions of the odometer: the zip axis (all zipped keys together,
   // slowest), then each grid axis in file order (the last varies fastest).

@@ -1,5 +1,7 @@
 #include "testbenches/lib/synthetic_workload.h"
 
+#include "testbenches/lib/config.h"
+
 namespace wormcast::tb {
 
 void SyntheticWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
@@ -30,6 +32,9 @@ void SyntheticWorkload::validate(const rtl::ConfigFacts& f, const rtl::NodeModel
 
 void SyntheticWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) {
   const int n = net.num_nodes();
+  if (n < 2)
+    throw ConfigError("traffic.kind synthetic: uniform traffic needs at least 2 nodes; the network has " +
+                      std::to_string(n));
   window_end_ = ctx.window.end;
   const auto limit = static_cast<std::size_t>(source_queue);
   for (int i = 0; i < n; ++i) {

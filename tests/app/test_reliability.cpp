@@ -171,3 +171,32 @@ TEST_CASE("a sweep stopped by a signal stops its children, and a second sweep on
   // The lock went with the process: the folder can be swept again.
   CHECK(test::shell(bin + " sweep " + sweep + " --dry-run --out " + out).code == 0);
 }
+
+TEST_CASE("odd inputs get clear errors and the documented exit codes") {
+  const TempDir d("odd");
+  // Usage errors exit 2: a negative generator seed no longer wraps around.
+  auto o = cli("topo generate --switches 4 --nodes 8 --seed -1");
+  CHECK(o.code == 2);
+  CHECK_THAT(o.text, Catch::Contains("--seed") && Catch::Contains("not in range"));
+  CHECK(cli("no-such-command").code == 2);
+  CHECK(cli("--help").code == 0);
+  // A topology with no processing node.
+  const auto zero = d.write("zero.yaml", "format: wormcast-topology/1\nports_per_switch: 4\nswitches: 2\nlinks:\n"
+                                         "  - {a: [0, 0], b: [1, 0]}\nnodes: []\n");
+  o = cli("topo show " + zero);
+  CHECK(o.code == 1);
+  CHECK_THAT(o.text, Catch::Contains(zero) && Catch::Contains("no processing nodes"));
+  // A sweep whose last trial's seed would not fit is refused up front.
+  const auto base = d.write("base.yaml", "name: b\n");
+  const auto sw = d.write("s.yaml", "experiment: base.yaml\nseed: 9223372036854775807\ntrials: 2\n");
+  o = cli("sweep " + sw + " --dry-run");
+  CHECK(o.code == 1);
+  CHECK_THAT(o.text, Catch::Contains("s.yaml: seed") && Catch::Contains("exceeds the largest seed"));
+  // A one-node network cannot carry uniform traffic.
+  const auto one = d.write("one.yaml", "format: wormcast-topology/1\nports_per_switch: 2\nswitches: 1\nlinks: []\n"
+                                       "nodes:\n  - {node: 0, at: [0, 0]}\n");
+  const auto e1 = d.write("e1.yaml", "name: one\ntopology:\n  kind: file\n  file: " + one + "\n");
+  o = cli("run " + e1 + " --no-progress --out " + (d.path / "r").string());
+  CHECK(o.code == 1);
+  CHECK_THAT(o.text, Catch::Contains("needs at least 2 nodes"));
+}
