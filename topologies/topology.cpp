@@ -558,9 +558,9 @@ void Topology::validate() const {
   auto fail = [](const std::string& m) { throw TopologyError(m); };
   const int S = num_switches(), N = num_nodes(), k = ports_per_switch;
   if (S == 0) fail("no switches");
-  if (N == 0) fail("no processing nodes (a network needs at least one node attached)");
   if (k < 1) fail("ports_per_switch = " + std::to_string(k) + " must be at least 1");
   check_size_limits(S, k);
+  if (N == 0) fail("no processing nodes (a network needs at least one node attached)");
   for (SwitchId s = 0; s < S; ++s)
     if (static_cast<int>(ports[s].size()) != k)
       fail("switch " + std::to_string(s) + " has " + std::to_string(ports[s].size()) +

@@ -115,9 +115,11 @@ void print_summary(const nlohmann::json& j, std::ostream& os) {
                                 inv.value("all_packets_delivered", false) ? "ok" : "not all delivered",
                                 inv.value("flits_conserved", false) ? "ok" : "VIOLATED",
                                 inv.value("deadlock", false) ? "YES" : "no"));
-  row("simulation speed", fmt::format("{:.0f} cycles/s, {:.0f} flit-hops/s, {:.2f} s wall",
+  row("simulation speed", fmt::format("{:.0f} cycles/s, {:.0f} router flit-hops/s; set-up {:.2f} s, "
+                                      "simulation {:.2f} s, process {:.2f} s",
                                       perf.value("cycles_per_second", 0.0), perf.value("flit_hops_per_second", 0.0),
-                                      perf.value("wall_seconds", 0.0)));
+                                      perf.value("setup_seconds", 0.0), perf.value("simulation_seconds", 0.0),
+                                      perf.value("process_seconds", 0.0)));
 }
 
 }  // namespace wormcast::tb
