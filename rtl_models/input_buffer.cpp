@@ -39,6 +39,7 @@ BufferEntry& InputBuffer::write(Flit f, Cycle now) {
   BufferEntry& e = *entries_.back();
   ++e.arrived;
   e.last_write = now;
+  if (e.arrived == e.pkt->header_flits) e.header_done = now;
   change_occupancy(+1, now);
   return e;
 }
@@ -47,7 +48,10 @@ BufferEntry* InputBuffer::decode_candidate(Cycle route_delay) {
   for (auto& up : entries_) {
     BufferEntry& e = *up;
     if (!e.decoded) {
-      if (e.ready == UINT64_MAX) e.ready = std::max(e.head_write, released_at_) + route_delay;
+      // A decoder sees its whole header: decoding starts when the last
+      // header flit is in (the head flit for a one-flit header).
+      if (e.arrived < e.pkt->header_flits) return nullptr;
+      if (e.ready == UINT64_MAX) e.ready = std::max(e.header_done, released_at_) + route_delay;
       return &e;
     }
     // A decoded packet still holds the decode position until released.
@@ -56,15 +60,24 @@ BufferEntry* InputBuffer::decode_candidate(Cycle route_delay) {
   return nullptr;
 }
 
-std::uint64_t InputBuffer::set_branches(BufferEntry& e, std::vector<Branch> branches) {
+std::int64_t InputBuffer::set_branches(BufferEntry& e, std::vector<Branch> branches) {
   if (branches.empty() || branches.size() > 0xffff)
     throw std::logic_error(std::string(name()) + ": decoder produced no output branch");
+  const int payload = e.pkt->length - e.pkt->header_flits;
+  for (const Branch& b : branches)
+    if (b.pkt->length - b.pkt->header_flits != payload || b.pkt->header_flits < 1)
+      throw std::logic_error(std::string(name()) + ": packet " + std::to_string(e.pkt->id) + ": branch to port " +
+                             std::to_string(b.out_port) + " carries " +
+                             std::to_string(b.pkt->length - b.pkt->header_flits) + " payload flits, received " +
+                             std::to_string(payload) + " (a decoder may rewrite the header, never the payload)");
   e.branches = std::move(branches);
   e.decoded = true;
   e.ungranted = e.unfinished = static_cast<int>(e.branches.size());
   std::fill(e.chunk_count.begin(), e.chunk_count.end(),
             static_cast<std::uint16_t>(e.branches.size()));
-  return static_cast<std::uint64_t>(e.branches.size() - 1) * static_cast<std::uint64_t>(e.arrived);
+  std::int64_t copies = -static_cast<std::int64_t>(e.arrived);
+  for (const Branch& b : e.branches) copies += available(e, b, e.arrived);
+  return copies;
 }
 
 void InputBuffer::grant(BufferEntry& e, Branch& b, Cycle now) {
@@ -76,14 +89,23 @@ Flit InputBuffer::read(BufferEntry& e, Branch& b, Cycle now, int& freed) {
   freed = 0;
   const int len = e.pkt->length;
   Flit f{b.pkt, b.next};
-  const int idx = b.next++;
-  const int chunk = idx / chunk_;
-  const bool chunk_end = (idx + 1) % chunk_ == 0 || idx + 1 == len;
-  if (chunk_end && --e.chunk_count[static_cast<std::size_t>(chunk)] == 0) {
-    freed = std::min(len, (chunk + 1) * chunk_) - chunk * chunk_;
-    change_occupancy(-freed, now);
+  const int j = b.next++;
+  // Received flits this branch is now done with: up to the source of flit j,
+  // and past the whole received header once the branch's header is out.
+  int done = source_index(e, b, j) + 1;
+  if (j == b.pkt->header_flits - 1) done = std::max(done, e.pkt->header_flits);
+  if (b.next == b.pkt->length) done = len;
+  for (int c = b.consumed / chunk_; c * chunk_ < done; ++c) {
+    const int end = std::min(len, (c + 1) * chunk_);
+    if (end <= b.consumed || end > done) continue;   // not newly completed
+    if (--e.chunk_count[static_cast<std::size_t>(c)] == 0) {
+      const int n = end - c * chunk_;
+      freed += n;
+      change_occupancy(-n, now);
+    }
   }
-  if (b.next == len && --e.unfinished == 0) {
+  b.consumed = std::max(b.consumed, done);
+  if (b.next == b.pkt->length && --e.unfinished == 0) {
     if (rule_ == NextHeader::after_drain) released_at_ = now;
     auto it = std::find_if(entries_.begin(), entries_.end(),
                            [&](const std::unique_ptr<BufferEntry>& p) { return p.get() == &e; });
@@ -99,7 +121,7 @@ std::uint64_t InputBuffer::pending_copies() const {
       n += static_cast<std::uint64_t>(e->arrived);
     } else {
       for (const auto& b : e->branches)
-        n += static_cast<std::uint64_t>(std::max(0, e->arrived - b.next));
+        n += static_cast<std::uint64_t>(std::max(0, available(*e, b, e->arrived) - b.next));
     }
   }
   return n;

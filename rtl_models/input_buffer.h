@@ -11,6 +11,8 @@
 // one object per flit (DESIGN.md principle 3).
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <string>
@@ -27,10 +29,17 @@ enum class NextHeader {
   after_drain,   // once the packet ahead has been read completely by all branches
 };
 
+// One output copy of a buffered packet. A branch may emit its own header
+// (a multi-drop or tree worm rewrites it per branch), so its packet may have
+// other header_flits and length than the one received; the payload is the
+// same. Branch flit j comes from received flit source_index(j): header flits
+// from the received header (which has fully arrived before decoding), payload
+// flit H_b + i from received flit H + i.
 struct Branch {
   int out_port = -1;
   PacketPtr pkt;          // what this branch emits (a copy when its header differs)
-  int next = 0;           // next flit index to read
+  int next = 0;           // next flit index to read (of pkt)
+  int consumed = 0;       // received flits this branch is done with (a prefix)
   bool granted = false;
 };
 
@@ -38,6 +47,7 @@ struct BufferEntry {
   PacketPtr pkt;                      // as received
   int arrived = 0;                    // flits written so far
   Cycle head_write = 0;
+  Cycle header_done = 0;              // cycle the last header flit was written
   Cycle last_write = 0;
   Cycle ready = UINT64_MAX;           // cycle at which the decode result is usable
   bool decoded = false;
@@ -75,11 +85,18 @@ class InputBuffer : public sc_core::sc_module {
   // Its `ready` is set to max(head arrival, release cycle) + route_delay.
   BufferEntry* decode_candidate(Cycle route_delay);
   // Install the decoder's branches: every chunk's count becomes their number.
-  // Returns the number of extra flit copies created (branches - 1) * arrived.
-  std::uint64_t set_branches(BufferEntry& e, std::vector<Branch> branches);
-  // Flits written later to a decoded multi-branch packet also make copies.
-  std::uint64_t copies_per_write(const BufferEntry& e) const {
-    return e.decoded ? e.branches.size() - 1 : 0;
+  // Returns the flit copies this makes of what has arrived: the branches'
+  // available flits minus the received ones ((branches - 1) * arrived when
+  // every branch emits the received packet). Throws std::logic_error for a
+  // branch whose payload differs in length from the received packet's.
+  std::int64_t set_branches(BufferEntry& e, std::vector<Branch> branches);
+  // Flit copies made (positive) or dropped (negative, a branch whose header
+  // shrank) by the write that brought e to e.arrived flits.
+  std::int64_t copies_per_write(const BufferEntry& e) const {
+    if (!e.decoded) return 0;
+    std::int64_t n = -1;
+    for (const auto& b : e.branches) n += available(e, b, e.arrived) - available(e, b, e.arrived - 1);
+    return n;
   }
   // Record that branch b of e won its output port at cycle now.
   void grant(BufferEntry& e, Branch& b, Cycle now);
@@ -88,7 +105,18 @@ class InputBuffer : public sc_core::sc_module {
   // are readable from the next cycle on)
   bool readable(const BufferEntry& e, const Branch& b, Cycle now) const {
     const int avail = e.arrived - (e.last_write == now ? 1 : 0);
-    return b.next < avail;
+    return source_index(e, b, b.next) < avail;
+  }
+  // Received flit that branch flit j comes from.
+  static int source_index(const BufferEntry& e, const Branch& b, int j) {
+    const int h = e.pkt->header_flits, hb = b.pkt->header_flits;
+    return j < hb ? std::min(j, h - 1) : h + (j - hb);
+  }
+  // Branch flits whose source flit is among the first `a` received.
+  static int available(const BufferEntry& e, const Branch& b, int a) {
+    const int h = e.pkt->header_flits, hb = b.pkt->header_flits;
+    if (a >= h) return hb + (a - h);
+    return std::min(hb, a);
   }
   // Read branch b's next flit. `freed` receives the number of flits whose
   // chunk count dropped to zero (to be credited upstream). When the last

@@ -25,7 +25,7 @@ class InvariantViolation : public std::logic_error {
 struct FlitCounters {
   std::uint64_t injected = 0;      // flits put on links by sources
   std::uint64_t ejected = 0;       // flits taken off links by sinks
-  std::uint64_t extra_copies = 0;  // flit copies created by replication
+  std::int64_t extra_copies = 0;   // flit copies created by replication, less those dropped by header rewriting
   std::uint64_t moves = 0;         // flits moved across any link (progress)
   std::uint64_t hops = 0;          // flit-hops through switches (crossbar traversals)
 };

@@ -163,7 +163,7 @@ void Switch::tick() {
     Branch& b = e.branches[static_cast<std::size_t>(os.branch)];
     InputBuffer& buf = *buffers_[static_cast<std::size_t>(os.input)];
     const int credits = tx->credits(now);
-    if (credits <= 0 || !buf.readable(e, b, now) || (vct_ && b.next == 0 && credits < e.pkt->length)) {
+    if (credits <= 0 || !buf.readable(e, b, now) || (vct_ && b.next == 0 && credits < b.pkt->length)) {
       next = std::min(next, tx->next_credit_arrival());
       continue;
     }

@@ -97,7 +97,8 @@ void register_packet_statistics(rtl::StatsScope s, const ExperimentConfig& cfg, 
 std::string check_invariants(const rtl::SimContext& ctx, topo::NetworkModel& net, const LoopOutcome& out,
                              nlohmann::json& j) {
   const std::uint64_t in_net = net.flits_in_network();
-  const bool conserved = ctx.flits.injected + ctx.flits.extra_copies == ctx.flits.ejected + in_net;
+  const bool conserved = static_cast<std::int64_t>(ctx.flits.injected) + ctx.flits.extra_copies ==
+                         static_cast<std::int64_t>(ctx.flits.ejected + in_net);
   j = {{"exactly_once_checked_per_delivery", true},
        {"messages_outstanding_at_end", ctx.messages.outstanding()},
        {"all_packets_delivered", out.drained},
