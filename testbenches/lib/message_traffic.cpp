@@ -23,9 +23,13 @@ void MessageTrafficProgram::operator()(rtl::HostApi& host) {
     }
     const Cycle next = source_.next_time() < stop_ ? source_.next_time() : UINT64_MAX;
     if (next <= host.now()) {
-      rtl::Packet m;
-      source_.generate(m);
-      host.send(m.header.dest, bytes_);
+      rtl::NodeId dest;
+      {   // nothing owning may stay on this thread's stack across send()'s wait (rtl_models/kernel.h)
+        rtl::Packet m;
+        source_.generate(m);
+        dest = m.header.dest;
+      }
+      host.send(dest, bytes_);
       continue;
     }
     host.wait_for_message(next);
