@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
+#include <utility>
 
 #include "topologies/elaborator.h"
 #include "topologies/topology_io.h"
@@ -43,6 +44,17 @@ void SwitchNetworkKind::validate(const rtl::ConfigFacts& f) const {
     throw std::invalid_argument(f.where + ": " + f.packet_what + " (" + std::to_string(f.packet_flits) +
                                 " flits) exceeds switch.buffer (" + std::to_string(sw.buffer_flits) +
                                 " flits): a packet must fit completely in an input buffer (seed000 §2.2)");
+  // One step of a flit may not outlast the watchdog, or every packet in flight
+  // looks deadlocked (found by tests/fuzz/fuzz_loaders.py).
+  const std::pair<const char*, Cycle> steps[] = {{"switch.route_delay", sw.route_delay},
+                                                 {"switch.crossbar_delay", sw.crossbar_delay},
+                                                 {"link.latency", link.latency},
+                                                 {"link.credit_delay", link.credit_delay}};
+  for (const auto& [key, cycles] : steps)
+    if (f.watchdog != 0 && cycles > f.watchdog)
+      throw std::invalid_argument(f.where + ": " + key + " (" + std::to_string(cycles) +
+                                  " cycles) must not exceed sim.watchdog (" + std::to_string(f.watchdog) +
+                                  " cycles), or every packet in flight would count as deadlocked");
 }
 
 std::unique_ptr<NetworkModel> SwitchNetworkKind::build(const char* name, const BuildInputs& in) const {
