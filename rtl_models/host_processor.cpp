@@ -35,12 +35,13 @@ std::uint64_t HostProcessor::send(NodeId dest, int bytes) {
   ctx_.on_message_sent(id, id_, {dest}, bytes, now());
   busy_for(p_.t_hs);
   ctx_.on_message_posted(id, now());
-  tlm::SendDescriptor d;
+  tlm::SendDescriptor& d = doorbell_data_;
+  d = tlm::SendDescriptor{};
   d.message = id;
   d.dest = dest;
   d.bytes = static_cast<std::uint32_t>(bytes);
   d.host_addr = 0x1000'0000ULL;
-  ::tlm::tlm_generic_payload t;
+  ::tlm::tlm_generic_payload& t = doorbell_;
   tlm::prepare(t, ::tlm::TLM_WRITE_COMMAND, tlm::kRegSendDoorbell, &d, sizeof d);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   ni->b_transport(t, delay);

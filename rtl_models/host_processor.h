@@ -97,6 +97,10 @@ class HostProcessor : public sc_core::sc_module, public HostApi {
   Cycle busy_ = 0;
   std::uint64_t dma_bytes_ = 0;
   sc_core::sc_event arrival_event_;
+  // The doorbell write of send(): a member, as the program thread's stack is
+  // discarded, not unwound, when the simulation ends (rtl_models/kernel.h).
+  tlm::SendDescriptor doorbell_data_;
+  ::tlm::tlm_generic_payload doorbell_;
 };
 
 }  // namespace wormcast::rtl

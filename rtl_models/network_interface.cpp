@@ -24,6 +24,12 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, NodeId id, cons
   SC_THREAD(receive_dma_thread);
 }
 
+NetworkInterface::~NetworkInterface() {
+  // A run can end with a DMA write in flight: the completion is a member, not
+  // the payload's to free.
+  dma_write_.clear_extension(&completion_);
+}
+
 void NetworkInterface::end_of_elaboration() {
   spawn_link_method(this, &NetworkInterface::link_tick, wake_, out, in, this, /*run_at_start=*/false, "link");
 }
@@ -89,27 +95,28 @@ void NetworkInterface::release(const Packet* p) {
 }
 
 void NetworkInterface::send_dma_thread() {
-  std::vector<unsigned char> scratch(static_cast<std::size_t>(p_.packet_size));
+  dma_read_data_.assign(static_cast<std::size_t>(p_.packet_size), 0);
   for (;;) {
     while (jobs_.empty()) sc_core::wait(job_event_);
-    SendJob job = std::move(jobs_.front());
+    dma_job_ = std::move(jobs_.front());
     jobs_.pop_front();
+    const SendJob& job = dma_job_;
     const int total = static_cast<int>(job.d.bytes);
     const int packets = (total + p_.packet_size - 1) / p_.packet_size;
     for (int i = 0; i < packets; ++i) {
       while (send_queue_packets_ >= p_.send_queue) sc_core::wait(send_space_event_);
       const int bytes = std::min(p_.packet_size, total - i * p_.packet_size);
-      ::tlm::tlm_generic_payload t;
+      ::tlm::tlm_generic_payload& t = dma_read_;
       tlm::prepare(t, ::tlm::TLM_READ_COMMAND,
                    job.d.host_addr + static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(p_.packet_size),
-                   scratch.data(), static_cast<unsigned>(bytes));
+                   dma_read_data_.data(), static_cast<unsigned>(bytes));
       sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
       dma->b_transport(t, delay);
       if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
       if (t.is_response_error())
         throw std::runtime_error(std::string(name()) + ": send DMA read failed: " + t.get_response_string());
       ++ctx_.node_progress;
-      auto pkt = std::make_shared<Packet>();
+      auto pkt = std::make_shared<Packet>();   // no wait() from here to the end of the iteration
       pkt->message = job.d.message;
       pkt->src = id_;
       if (job.dests.empty()) {
@@ -128,17 +135,19 @@ void NetworkInterface::send_dma_thread() {
       held_[pkt.get()] = Held{1, pkt->length, false, pkt};
       ++send_queue_packets_;
       change_occupancy(+pkt->length);
-      work_.push_back(Work{false, pkt});
+      work_.push_back(Work{false, std::move(pkt)});
       work_event_.notify(sc_core::SC_ZERO_TIME);
     }
+    dma_job_ = SendJob{};
   }
 }
 
 void NetworkInterface::processor_thread() {
   for (;;) {
     while (work_.empty()) sc_core::wait(work_event_);
-    Work w = std::move(work_.front());
+    work_item_ = std::move(work_.front());
     work_.pop_front();
+    const Work& w = work_item_;
     processing_ = true;
     if (w.receive) {
       sc_core::wait(ctx_.clock.delay(p_.t_nr));
@@ -150,6 +159,7 @@ void NetworkInterface::processor_thread() {
       fw_->on_send_queue(*this, w.pkt);
     }
     release(w.pkt.get());   // the processor's own reference
+    work_item_ = Work{};
     processing_ = false;
   }
 }
@@ -183,29 +193,31 @@ void NetworkInterface::deliver_to_host(const PacketPtr& pkt) {
 }
 
 void NetworkInterface::receive_dma_thread() {
-  std::vector<unsigned char> scratch(static_cast<std::size_t>(p_.packet_size));
+  dma_write_data_.assign(static_cast<std::size_t>(p_.packet_size), 0);
   for (;;) {
     while (to_host_.empty()) sc_core::wait(to_host_event_);
-    PacketPtr pkt = std::move(to_host_.front());
+    dma_write_pkt_ = std::move(to_host_.front());
     to_host_.pop_front();
-    ::tlm::tlm_generic_payload t;
+    const Packet& pkt = *dma_write_pkt_;
+    ::tlm::tlm_generic_payload& t = dma_write_;
     tlm::prepare(t, ::tlm::TLM_WRITE_COMMAND,
                  tlm::kHostReceiveBuffer +
-                     static_cast<std::uint64_t>(pkt->msg_index) * static_cast<std::uint64_t>(p_.packet_size),
-                 scratch.data(), static_cast<unsigned>(pkt->payload_bytes));
-    int& done = arrived_packets_[pkt->message];
+                     static_cast<std::uint64_t>(pkt.msg_index) * static_cast<std::uint64_t>(p_.packet_size),
+                 dma_write_data_.data(), static_cast<unsigned>(pkt.payload_bytes));
+    int& done = arrived_packets_[pkt.message];
     ++done;
-    tlm::CompletionExtension ext;
-    const bool completes = done == pkt->msg_packets;
+    tlm::CompletionExtension& ext = completion_;
+    const bool completes = done == pkt.msg_packets;
     if (completes) {
-      arrived_packets_.erase(pkt->message);
-      ext.message = pkt->message;
-      ext.src = pkt->src;
-      ext.bytes = static_cast<std::uint32_t>(pkt->msg_bytes);
-      ext.dma_in_done = pkt->dma_in_done;
-      ext.ns_done = pkt->ns_done;
-      ext.arrived = pkt->arrived;
-      ext.nr_done = pkt->nr_done;
+      arrived_packets_.erase(pkt.message);
+      ext = tlm::CompletionExtension{};
+      ext.message = pkt.message;
+      ext.src = pkt.src;
+      ext.bytes = static_cast<std::uint32_t>(pkt.msg_bytes);
+      ext.dma_in_done = pkt.dma_in_done;
+      ext.ns_done = pkt.ns_done;
+      ext.arrived = pkt.arrived;
+      ext.nr_done = pkt.nr_done;
       t.set_extension(&ext);
     }
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -215,7 +227,8 @@ void NetworkInterface::receive_dma_thread() {
     if (t.is_response_error())
       throw std::runtime_error(std::string(name()) + ": receive DMA write failed: " + t.get_response_string());
     ++ctx_.node_progress;
-    release(pkt.get());
+    release(&pkt);
+    dma_write_pkt_.reset();
   }
 }
 

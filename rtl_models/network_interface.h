@@ -24,6 +24,7 @@
 #include <memory>
 #include <systemc>
 #include <tlm>
+#include <vector>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -65,6 +66,7 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
  public:
   SC_HAS_PROCESS(NetworkInterface);
   NetworkInterface(sc_core::sc_module_name name, NodeId id, const NiParams& p, SimContext& ctx, bool vct = false);
+  ~NetworkInterface() override;
 
   tlm_utils::simple_target_socket<NetworkInterface> host_port;     // descriptors, status
   tlm_utils::simple_initiator_socket<NetworkInterface> dma;        // to the I/O bus / host memory
@@ -128,6 +130,19 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
   PacketInjector injector_;
   PacketAssembler assembler_;
   bool tx_valid_ = false, rx_valid_ = false;
+  // What the threads keep across a wait(): their stacks are discarded, not
+  // unwound, when the simulation ends (rtl_models/kernel.h), so they own
+  // nothing in locals. Send DMA: the job being read, its transfer, scratch.
+  SendJob dma_job_;
+  ::tlm::tlm_generic_payload dma_read_;
+  std::vector<unsigned char> dma_read_data_;
+  // NI processor: the item it works on.
+  Work work_item_;
+  // Receive DMA: the packet being written to the host, its transfer, scratch.
+  PacketPtr dma_write_pkt_;
+  ::tlm::tlm_generic_payload dma_write_;
+  std::vector<unsigned char> dma_write_data_;
+  tlm::CompletionExtension completion_;
   Wakeup wake_;
   sc_core::sc_event job_event_, work_event_, to_host_event_, send_space_event_;
 };

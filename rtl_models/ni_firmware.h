@@ -31,6 +31,9 @@ class NiFirmware {
  public:
   virtual ~NiFirmware() = default;
   virtual std::string kind() const = 0;
+  // Both run on the NI processor's SC_THREAD, and send_copy() waits: keep
+  // owning state (vectors, packets) in members, not in locals across it
+  // (the thread's stack is discarded when the run ends, rtl_models/kernel.h).
   // A packet of an outgoing message has reached the send queue.
   virtual void on_send_queue(NiFirmwareApi& api, const PacketPtr& pkt) = 0;
   // A packet has arrived in the receive queue; t_nr has been charged.

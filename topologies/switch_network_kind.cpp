@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
+#include <utility>
 
 #include "topologies/elaborator.h"
 #include "topologies/topology_io.h"

@@ -11,6 +11,7 @@
 #include "rtl_models/sim_context.h"
 #include "testbenches/lib/run_loop.h"
 #include "topologies/switch_network_kind.h"
+#include "topologies/topology.h"
 
 namespace wormcast::tb {
 
@@ -149,9 +150,21 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
     res.exit_code = 3;
     res.error = e.what();
     return res;
+  } catch (const topo::TopologyError& e) {
+    // The parameters make no network (e.g. more nodes than switch ports): an
+    // error in the experiment file, named as the loader names its errors.
+    res.exit_code = 1;
+    res.error = (cfg.source_file.empty() ? std::string("configuration") : cfg.source_file) + ": topology: " + e.what();
+    return res;
   }
   const std::unique_ptr<Workload> workload = cfg.workload->clone();
-  workload->attach(*net, ctx, run_rng);
+  try {
+    workload->attach(*net, ctx, run_rng);
+  } catch (const ConfigError& e) {   // the workload does not fit the network built
+    res.exit_code = 1;
+    res.error = (cfg.source_file.empty() ? std::string("configuration") : cfg.source_file) + ": " + e.what();
+    return res;
+  }
   VcdTrace vcd(opt, cfg.period_ps, *net);
 
   const double setup = seconds_since(setup0);   // topology, routing, checks, modules

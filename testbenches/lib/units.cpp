@@ -31,14 +31,15 @@ void split(const std::string& text, double& value, std::string& unit) {
 
 bool is_whole(double v) { return std::fabs(v - std::round(v)) <= 1e-9 * std::max(1.0, std::fabs(v)); }
 
-// Whole numbers are read through a double, exact up to 2^53; anything larger
-// is refused rather than rounded or wrapped (1e19 cycles would become 2^63).
-constexpr double kLargestExact = 9007199254740992.0;   // 2^53
+// Whole numbers are converted through double: beyond 2^53 they are no longer
+// exact, and beyond 2^63 std::llround has no result (found by
+// tests/fuzz/fuzz_loaders.py: a cycle count of 2^64 became 2^63).
+constexpr double kLargestWhole = 9007199254740992.0;   // 2^53
 
-std::uint64_t whole(double v, const std::string& text, const char* what) {
-  if (!(v <= kLargestExact))
-    throw std::invalid_argument("'" + text + "' is too large (at most 9007199254740992 " + what + ")");
-  return static_cast<std::uint64_t>(std::llround(v));
+std::int64_t whole(double v, const std::string& text, const char* what) {
+  if (std::fabs(v) > kLargestWhole)
+    throw std::invalid_argument("'" + text + "' is too large a number of " + what + " (at most 2^53)");
+  return static_cast<std::int64_t>(std::llround(v));
 }
 
 }  // namespace
@@ -57,7 +58,7 @@ std::uint64_t parse_time_ps(const std::string& text) {
   const double ps = v * scale;
   if (ps <= 0) throw std::invalid_argument("'" + text + "' must be a positive time");
   if (!is_whole(ps)) throw std::invalid_argument("'" + text + "' is not a whole number of picoseconds");
-  return whole(ps, text, "ps");
+  return static_cast<std::uint64_t>(whole(ps, text, "picoseconds"));
 }
 
 std::uint64_t parse_cycles(const std::string& text, std::uint64_t period_ps) {
@@ -67,7 +68,7 @@ std::uint64_t parse_cycles(const std::string& text, std::uint64_t period_ps) {
   if (u.empty() || u == "cycles" || u == "cycle") {
     if (v < 0 || !is_whole(v))
       throw std::invalid_argument("'" + text + "' must be a non-negative whole number of cycles");
-    return whole(v, text, "cycles");
+    return static_cast<std::uint64_t>(whole(v, text, "cycles"));
   }
   if (v < 0) throw std::invalid_argument("'" + text + "' must not be negative");
   if (v == 0) return 0;
@@ -76,7 +77,7 @@ std::uint64_t parse_cycles(const std::string& text, std::uint64_t period_ps) {
   if (!is_whole(c))
     throw std::invalid_argument("'" + text + "' is not a whole number of clock periods (" +
                                 format_time_ps(period_ps) + ")");
-  return whole(c, text, "cycles");
+  return static_cast<std::uint64_t>(whole(c, text, "cycles"));
 }
 
 std::int64_t parse_flits(const std::string& text) {
@@ -86,8 +87,7 @@ std::int64_t parse_flits(const std::string& text) {
   if (!(u.empty() || u == "flits" || u == "flit"))
     throw std::invalid_argument("'" + text + "' must be a number of flits, e.g. 128 or 128flits");
   if (!is_whole(v)) throw std::invalid_argument("'" + text + "' is not a whole number of flits");
-  if (v < 0) return static_cast<std::int64_t>(-static_cast<std::int64_t>(whole(-v, text, "flits")));
-  return static_cast<std::int64_t>(whole(v, text, "flits"));
+  return whole(v, text, "flits");
 }
 
 double parse_bandwidth(const std::string& text) {

@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+"""Seeded mutation fuzz test of wormcast's file loaders (docs/testing.md).
+
+Mutates three kinds of input file and runs the real binary on each mutant:
+
+  experiment  experiments/default_unicast.yaml  wormcast run --set sim.measure=2000 ...
+  topology    `wormcast topo generate -o`        wormcast topo show FILE
+  sweep       experiments/sweeps/*.yaml          wormcast sweep --dry-run FILE
+
+Mutations: byte flips, deleted / duplicated / swapped lines, swapped values,
+huge and odd numbers, values of the wrong type, truncation, re-indentation,
+YAML syntax (anchors, tags, flow collections, documents), junk keys. One to
+three per case.
+
+Each run must end within the timeout (no hang), by exiting (no signal, no
+sanitizer report) with 0 or 1..3; a non-zero exit must print
+`wormcast: error:` on stderr naming the mutated file. Deterministic: the seed
+fixes every case. A failing case is written to the --keep directory (default:
+a temporary one, printed) so it can be rerun by hand.
+
+Usage: fuzz_loaders.py --wormcast BUILD/wormcast --source SRC [--cases N]
+       [--seed S] [--jobs J] [--timeout SECONDS] [--only KIND] [--case ID]
+"""
+import argparse
+import concurrent.futures
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
+                   "ERROR: UndefinedBehaviorSanitizer", "AddressSanitizer:DEADLYSIGNAL")
+
+# Numbers beyond any sensible range, not numbers, or not whole: every loader
+# must reject them (or clamp them harmlessly).
+ODD_NUMBERS = ["0", "-1", "-2147483649", "9223372036854775807", "9223372036854775808", "18446744073709551616",
+               "99999999999999999999999", "1e308", "-1e308", "1e-320", "nan", ".inf", "-.inf", "0x7fffffff",
+               "0.0000001", "3.5", "-0", "65536", "100000", "1e5"]
+# Large but possibly legal: a run given these may legitimately simulate for
+# hours (sim.warmup: 4294967296), so only the commands that simulate nothing
+# (topo show, sweep --dry-run) get them.
+LARGE_NUMBERS = ["2147483648", "4294967296", "1e9", "100000000", "9007199254740992", "9007199254740993"]
+WRONG_TYPES = ["[1, 2, 3]", "{a: 1}", "\"text\"", "~", "true", "", "[]", "{}", "!!binary aGVsbG8=",
+               "*nowhere", "&anchor 5", "|\n  block", "'", "\"unterminated", "- item", "0b101", "yes",
+               "12flits", "5ns", "80%", "-5ns", "abc%", "1/0"]
+JUNK_LINES = ["unknown_key: 1", "---", "...", "%YAML 1.2", "? complex", "!!map", "\t", "- list_item",
+              "[", "{", "}", "]", ": no key", "key: value: other", "&a x: *a", "<<: *a", "#", "\x00",
+              "\xff\xfe", "topology: {kind: irregular}", "sim: []", "grid: {}", "zip: {x: [1]}", "trials: -3"]
+
+
+# --- mutations (each takes and returns the file's text) ---------------------
+
+def lines_of(text):
+  return text.split("\n")
+
+
+def value_lines(ls):
+  return [i for i, l in enumerate(ls) if re.match(r"^\s*[^#\s][^:#]*:\s*\S", l)]
+
+
+def m_byte_flip(r, text):
+  b = bytearray(text.encode("utf-8", "surrogateescape"))
+  if not b:
+    return text
+  for _ in range(r.randint(1, 4)):
+    i = r.randrange(len(b))
+    b[i] = r.choice([b[i] ^ (1 << r.randrange(8)), r.randrange(256), ord(r.choice(":-[]{}#&*!|>'\"%@`,? \t\n"))])
+  return b.decode("utf-8", "surrogateescape")
+
+
+def m_delete_line(r, text):
+  ls = lines_of(text)
+  del ls[r.randrange(len(ls))]
+  return "\n".join(ls)
+
+
+def m_duplicate_line(r, text):
+  ls = lines_of(text)
+  i = r.randrange(len(ls))
+  ls.insert(r.randrange(len(ls) + 1), ls[i])
+  return "\n".join(ls)
+
+
+def m_swap_lines(r, text):
+  ls = lines_of(text)
+  i, j = r.randrange(len(ls)), r.randrange(len(ls))
+  ls[i], ls[j] = ls[j], ls[i]
+  return "\n".join(ls)
+
+
+def split_value(line):
+  m = re.match(r"^(\s*[^:#]*:\s*)(.*?)(\s*#.*)?$", line)
+  return (m.group(1), m.group(2), m.group(3) or "") if m else None
+
+
+def section_of(ls, i):
+  while i > 0 and ls[i][:1] in (" ", "\t"):
+    i -= 1
+  return i
+
+
+def m_swap_values(r, text):
+  # Two values of one section in experiment files (topology.switches <->
+  # topology.nodes, sim.warmup <-> sim.drain_limit, ...): across sections a
+  # swap can make a legal but enormous network (topology.switches: 50000).
+  ls = lines_of(text)
+  vl = value_lines(ls)
+  if len(vl) < 2:
+    return text
+  i, j = r.sample(vl, 2)
+  if not r.large_ok:
+    same = [k for k in vl if k != i and section_of(ls, k) == section_of(ls, i)]
+    if not same:
+      return text
+    j = r.choice(same)
+  a, b = split_value(ls[i]), split_value(ls[j])
+  if not a or not b:
+    return text
+  ls[i] = a[0] + b[1] + a[2]
+  ls[j] = b[0] + a[1] + b[2]
+  return "\n".join(ls)
+
+
+def numbers(r):
+  return ODD_NUMBERS + (LARGE_NUMBERS if r.large_ok else [])
+
+
+def m_odd_number(r, text):
+  nums = list(re.finditer(r"-?\d+(\.\d+)?", text))
+  if not nums:
+    return text
+  m = r.choice(nums)
+  return text[:m.start()] + r.choice(numbers(r)) + text[m.end():]
+
+
+def m_wrong_type(r, text):
+  ls = lines_of(text)
+  vl = value_lines(ls)
+  if not vl:
+    return text
+  i = r.choice(vl)
+  p = split_value(ls[i])
+  if p:
+    ls[i] = p[0] + r.choice(WRONG_TYPES + numbers(r)) + p[2]
+  return "\n".join(ls)
+
+
+def m_truncate(r, text):
+  return text[:r.randrange(len(text) + 1)]
+
+
+def m_reindent(r, text):
+  ls = lines_of(text)
+  i = r.randrange(len(ls))
+  if ls[i].startswith(" ") and r.random() < 0.5:
+    ls[i] = ls[i][r.randint(1, len(ls[i]) - len(ls[i].lstrip(" "))):]
+  else:
+    ls[i] = " " * r.choice([1, 2, 3, 4, 8]) + ls[i]
+  return "\n".join(ls)
+
+
+def m_junk_line(r, text):
+  ls = lines_of(text)
+  ls.insert(r.randrange(len(ls) + 1), r.choice(JUNK_LINES))
+  return "\n".join(ls)
+
+
+def m_list_blowup(r, text):
+  # A flow list made long, or a list item repeated: large but legal inputs.
+  ls = lines_of(text)
+  i = r.randrange(len(ls))
+  if "[" in ls[i] and "]" in ls[i]:
+    inner = ls[i][ls[i].index("[") + 1:ls[i].rindex("]")]
+    ls[i] = ls[i][:ls[i].index("[") + 1] + ", ".join([inner] * r.randint(2, 6)) + ls[i][ls[i].rindex("]"):]
+  elif ls[i].lstrip().startswith("- "):
+    ls[i:i + 1] = [ls[i]] * r.randint(2, 50)
+  return "\n".join(ls)
+
+
+MUTATIONS = [m_byte_flip, m_delete_line, m_duplicate_line, m_swap_lines, m_swap_values, m_odd_number,
+             m_odd_number, m_wrong_type, m_wrong_type, m_truncate, m_reindent, m_junk_line, m_list_blowup]
+
+
+def mutate(r, text):
+  names = []
+  for _ in range(r.choice([1, 1, 1, 2, 2, 3])):
+    m = r.choice(MUTATIONS)
+    text = m(r, text)
+    names.append(m.__name__[2:])
+  return text, names
+
+
+# --- cases -------------------------------------------------------------------
+
+class Case:
+  def __init__(self, cid, kind, names, text):
+    self.cid, self.kind, self.names, self.text = cid, kind, names, text
+
+
+def make_cases(args, seeds):
+  r = random.Random(args.seed)
+  kinds = [k for k in ("experiment", "topology", "sweep") if not args.only or k == args.only]
+  cases = []
+  for n in range(args.cases):
+    kind = kinds[n % len(kinds)]
+    if kind == "sweep":
+      name, base = seeds["sweep"][r.randrange(len(seeds["sweep"]))]
+    else:
+      name, base = kind, seeds[kind]
+    r.large_ok = kind != "experiment"
+    text, names = mutate(r, base)
+    cases.append(Case(n, kind, [name] + names, text))
+  return cases
+
+
+def command(args, case, work):
+  wc = args.wormcast
+  if case.kind == "experiment":
+    f = os.path.join(work, "experiment_%04d.yaml" % case.cid)
+    cmd = [wc, "run", f, "--set", "sim.measure=2000", "--no-progress", "--out", os.path.join(work, "out_%04d" % case.cid)]
+  elif case.kind == "topology":
+    f = os.path.join(work, "topology_%04d.yaml" % case.cid)
+    cmd = [wc, "topo", "show", f]
+  else:
+    # Next to a copy of the experiment, as in experiments/sweeps/ (`experiment: ../default_unicast.yaml`).
+    f = os.path.join(work, "sweeps", "sweep_%04d.yaml" % case.cid)
+    cmd = [wc, "sweep", "--dry-run", f, "--out", os.path.join(work, "out_%04d" % case.cid)]
+  return f, cmd
+
+
+def check(case, f, rc, out, err, timed_out):
+  if timed_out:
+    return "no exit within the timeout (hang, or work far too large for the input)"
+  if any(mark in err for mark in SANITIZER_MARKS):
+    return "sanitizer report"
+  if rc < 0:
+    return "killed by signal %d (%s)" % (-rc, signal.Signals(-rc).name if -rc in signal.Signals._value2member_map_ else "?")
+  if rc in (86, 87):
+    return "sanitizer exit code %d" % rc
+  if rc not in (0, 1, 2, 3):
+    return "exit code %d (expected 0 or 1..3)" % rc
+  if rc != 0:
+    if "wormcast: error:" not in err:
+      return "exit %d without 'wormcast: error:' on stderr" % rc
+    if f not in err and os.path.basename(f) not in err:
+      return "exit %d: the error does not name the file" % rc
+  return None
+
+
+def run_case(args, case, work):
+  f, cmd = command(args, case, work)
+  with open(f, "w", encoding="utf-8", errors="surrogateescape") as fh:
+    fh.write(case.text)
+  env = dict(os.environ)
+  # Sanitizer exits get their own codes, so they cannot pass for exit 1 (appended: later options win).
+  env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":exitcode=86").lstrip(":")
+  env["UBSAN_OPTIONS"] = (env.get("UBSAN_OPTIONS", "") + ":exitcode=87").lstrip(":")
+  p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=work,
+                       start_new_session=True)
+  timed_out = False
+  try:
+    out, err = p.communicate(timeout=args.timeout)
+  except subprocess.TimeoutExpired:
+    timed_out = True
+    os.killpg(p.pid, signal.SIGKILL)
+    out, err = p.communicate()
+  out = out.decode("utf-8", "replace")
+  err = err.decode("utf-8", "replace")
+  problem = check(case, f, p.returncode, out, err, timed_out)
+  shutil.rmtree(os.path.join(work, "out_%04d" % case.cid), ignore_errors=True)
+  return case, f, cmd, p.returncode, err, problem
+
+
+def main():
+  ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+  ap.add_argument("--wormcast", required=True)
+  ap.add_argument("--source", required=True, help="the source tree (experiments/)")
+  ap.add_argument("--cases", type=int, default=300)
+  ap.add_argument("--seed", type=int, default=20261122)
+  ap.add_argument("--jobs", type=int, default=2)
+  ap.add_argument("--timeout", type=float, default=30.0, help="seconds per run")
+  ap.add_argument("--only", choices=["experiment", "topology", "sweep"])
+  ap.add_argument("--case", type=int, action="append", help="run only this case id (repeatable)")
+  ap.add_argument("--keep", help="directory for the mutated files (default: temporary, removed when all pass)")
+  args = ap.parse_args()
+  args.wormcast = os.path.abspath(args.wormcast)
+
+  work = os.path.abspath(args.keep) if args.keep else tempfile.mkdtemp(prefix="wormcast_fuzz_")
+  os.makedirs(os.path.join(work, "sweeps"), exist_ok=True)
+  exp_src = os.path.join(args.source, "experiments", "default_unicast.yaml")
+  shutil.copy(exp_src, os.path.join(work, "default_unicast.yaml"))
+  topo_file = os.path.join(work, "generated_topology.yaml")
+  subprocess.run([args.wormcast, "topo", "generate", "--switches", "8", "--ports", "8", "--nodes", "32",
+                  "--seed", "3", "-o", topo_file], check=True)
+  sweep_dir = os.path.join(args.source, "experiments", "sweeps")
+  seeds = {
+      "experiment": open(exp_src, encoding="utf-8").read(),
+      "topology": open(topo_file, encoding="utf-8").read(),
+      "sweep": [(os.path.splitext(n)[0], open(os.path.join(sweep_dir, n), encoding="utf-8").read())
+                for n in sorted(os.listdir(sweep_dir)) if n.endswith(".yaml")],
+  }
+  cases = make_cases(args, seeds)
+  if args.case:
+    cases = [c for c in cases if c.cid in args.case]
+
+  failures = []
+  counts = {}
+  with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+    for case, f, cmd, rc, err, problem in pool.map(lambda c: run_case(args, c, work), cases):
+      counts[(case.kind, rc)] = counts.get((case.kind, rc), 0) + 1
+      if problem:
+        failures.append(case.cid)
+        print("FAIL case %d (%s: %s): %s" % (case.cid, case.kind, "+".join(case.names), problem))
+        print("  command: %s" % " ".join(cmd))
+        tail = "\n".join(err.strip().split("\n")[-12:])
+        print("  stderr (last lines):\n    " + tail.replace("\n", "\n    "))
+  summary = ", ".join("%s exit %s: %d" % (k, rc, n) for (k, rc), n in sorted(counts.items()))
+  print("fuzz_loaders: seed %d, %d cases (%s)" % (args.seed, len(cases), summary))
+  if failures:
+    print("fuzz_loaders: %d FAILED (case ids %s); mutated files kept in %s" %
+          (len(failures), " ".join(map(str, failures)), work))
+    return 1
+  if not args.keep:
+    shutil.rmtree(work, ignore_errors=True)
+  print("fuzz_loaders: all passed")
+  return 0
+
+
+if __name__ == "__main__":
+  sys.exit(main())
