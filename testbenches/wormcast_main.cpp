@@ -66,6 +66,11 @@ void write_topology(const topo::Topology& t, const std::string& format, const st
   std::ostringstream os;
   if (format == "yaml") topo::write_topology_yaml(t, os);
   else if (format == "json") topo::write_topology_json(t, os);
+  else if (format == "anynet") {   // BookSim2 network_file; it cannot express parallel links
+    for (const auto& [a, b] : topo::write_topology_anynet(t, os))
+      std::cerr << "warning: anynet: a parallel link between switches " << a << " and " << b
+                << " is merged into one (BookSim2 cannot express parallel links)\n";
+  }
   else {
     const topo::UpDownRouting r(t);
     topo::write_topology_dot(t, &r, os);
@@ -165,10 +170,11 @@ int sc_main(int argc, char* argv[]) {
   auto* show = topo_cmd->add_subcommand("show", "print a topology file with its up*/down* structure");
   std::string show_file;
   show->add_option("file", show_file, "topology file (YAML/JSON)")->required();
-  auto* exp = topo_cmd->add_subcommand("export", "convert a topology file to yaml, json or dot");
+  auto* exp = topo_cmd->add_subcommand("export", "convert a topology file to yaml, json, dot or anynet (BookSim2)");
   std::string exp_file, exp_format = "dot", exp_out;
   exp->add_option("file", exp_file, "topology file (YAML/JSON)")->required();
-  exp->add_option("--format", exp_format, "yaml, json or dot")->check(CLI::IsMember({"yaml", "json", "dot"}));
+  exp->add_option("--format", exp_format, "yaml, json, dot or anynet (BookSim2; parallel links merged, with a warning)")
+      ->check(CLI::IsMember({"yaml", "json", "dot", "anynet"}));
   exp->add_option("-o,--output", exp_out, "output file (default stdout)");
 
   // params

@@ -357,3 +357,32 @@ void write_topology_dot(const Topology& t, const UpDownRouting* routing, std::os
 }
 
 }  // namespace wormcast::topo
+
+namespace wormcast::topo {
+
+std::vector<std::pair<SwitchId, SwitchId>> write_topology_anynet(const Topology& t, std::ostream& os) {
+  t.validate();
+  std::vector<std::pair<SwitchId, SwitchId>> merged;
+  const int s_count = t.num_switches();
+  // Neighbours of each switch above its own id, in port order; a parallel
+  // link is not written twice (BookSim's router_list is a map keyed by
+  // neighbour id, so it would merge them anyway) but reported.
+  std::vector<std::vector<SwitchId>> higher(static_cast<std::size_t>(s_count));
+  for (const SwitchLink& l : t.links()) {
+    const SwitchId lo = std::min(l.a.sw, l.b.sw), hi = std::max(l.a.sw, l.b.sw);
+    auto& v = higher[static_cast<std::size_t>(lo)];
+    if (std::find(v.begin(), v.end(), hi) != v.end())
+      merged.emplace_back(lo, hi);
+    else
+      v.push_back(hi);
+  }
+  for (SwitchId s = 0; s < s_count; ++s) {
+    os << "router " << s;
+    for (NodeId n : t.nodes_at(s)) os << " node " << n;
+    for (SwitchId o : higher[static_cast<std::size_t>(s)]) os << " router " << o;
+    os << "\n";
+  }
+  return merged;
+}
+
+}  // namespace wormcast::topo

@@ -14,6 +14,8 @@
 
 #include <iosfwd>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "topologies/topology.h"
 #include "topologies/updown.h"
@@ -36,5 +38,15 @@ void write_topology_json(const Topology& t, std::ostream& os);
 // With routing, inter-switch edges point in their "up" direction and tree
 // links are drawn solid, cross links dashed; the root is highlighted.
 void write_topology_dot(const Topology& t, const UpDownRouting* routing, std::ostream& os);
+// BookSim2 "anynet" network file (src/networks/anynet.cpp): one line per
+// switch, "router S node N ... router T ...", switches and nodes keeping
+// wormcast's ids; each inter-switch link is listed once, on the line of its
+// lower-numbered switch (BookSim adds the reverse channel), all latencies 1.
+// BookSim orders a router's ports itself (nodes first), so port numbers are
+// not kept. The format has no comments and keys a router's neighbours by id,
+// so parallel links between two switches cannot be expressed: they are
+// written once, and every extra link is returned as a (lower, higher) switch
+// pair so the caller can say so (the CLI warns on stderr).
+std::vector<std::pair<SwitchId, SwitchId>> write_topology_anynet(const Topology& t, std::ostream& os);
 
 }  // namespace wormcast::topo

@@ -250,3 +250,29 @@ TEST_CASE("oversized topology files are rejected before any large allocation", "
   CHECK(t.ports_per_switch == 4096);
   CHECK(t.links().size() == 1);
 }
+
+TEST_CASE("anynet export for BookSim2 matches golden text", "[io][anynet]") {
+  // Triangle 0-1-2 plus switch 3 hanging off 2; nodes on out-of-order ports.
+  Topology t = Topology::empty(4, 4, "anynet golden");
+  t.connect(0, 0, 1, 3).connect(1, 0, 2, 1).connect(2, 2, 0, 1).connect(3, 0, 2, 0);
+  t.attach(0, 0, 3).attach(1, 0, 2).attach(2, 1, 1).attach(3, 3, 2).attach(4, 2, 3);
+  std::ostringstream os;
+  CHECK(write_topology_anynet(t, os).empty());
+  CHECK(os.str() ==
+        "router 0 node 1 node 0 router 1 router 2\n"
+        "router 1 node 2 router 2\n"
+        "router 2 node 4 router 3\n"
+        "router 3 node 3\n");
+}
+
+TEST_CASE("anynet export writes parallel links once and reports each extra one", "[io][anynet]") {
+  Topology t = Topology::empty(3, 4, "parallel");
+  t.connect(0, 0, 1, 0).connect(0, 1, 1, 1).connect(1, 2, 2, 0).connect(2, 1, 1, 3);
+  t.attach(0, 0, 2).attach(1, 2, 2);
+  std::ostringstream os;
+  const auto merged = write_topology_anynet(t, os);
+  CHECK(os.str() == "router 0 node 0 router 1\nrouter 1 router 2\nrouter 2 node 1\n");
+  REQUIRE(merged.size() == 2);
+  CHECK(merged[0] == std::make_pair(0, 1));
+  CHECK(merged[1] == std::make_pair(1, 2));
+}
