@@ -1,5 +1,6 @@
 #include "rtl_models/host_processor.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -40,13 +41,49 @@ std::uint64_t HostProcessor::send(NodeId dest, int bytes) {
   d.dest = dest;
   d.bytes = static_cast<std::uint32_t>(bytes);
   d.host_addr = 0x1000'0000ULL;
+  post(d, nullptr);
+  return id;
+}
+
+void HostProcessor::post(const tlm::SendDescriptor& d, tlm::MulticastHeaderExtension* mc) {
+  tlm::SendDescriptor copy = d;
   ::tlm::tlm_generic_payload t;
-  tlm::prepare(t, ::tlm::TLM_WRITE_COMMAND, tlm::kRegSendDoorbell, &d, sizeof d);
+  tlm::prepare(t, ::tlm::TLM_WRITE_COMMAND, tlm::kRegSendDoorbell, &copy, sizeof copy);
+  if (mc) t.set_extension(mc);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   ni->b_transport(t, delay);
+  if (mc) t.clear_extension(mc);
   if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
   if (t.is_response_error())
     throw std::runtime_error(std::string(name()) + ": NI rejected the send descriptor: " + t.get_response_string());
+}
+
+std::uint64_t HostProcessor::send_multicast(const std::vector<NodeId>& chain, unsigned k, int construction,
+                                            int bytes) {
+  const std::string me = name();
+  if (chain.size() < 2 || chain.front() != id_)
+    throw std::invalid_argument(me + ": a multicast chain starts at the sending node and names a destination");
+  std::vector<NodeId> dests(chain.begin() + 1, chain.end());
+  std::sort(dests.begin(), dests.end());
+  if (dests.front() < 0 || dests.back() >= num_nodes_ || std::adjacent_find(dests.begin(), dests.end()) != dests.end() ||
+      std::binary_search(dests.begin(), dests.end(), id_))
+    throw std::invalid_argument(me + ": multicast chain names a node twice or a node that does not exist");
+  if (k < 1 || construction < 0 || construction > 1 || bytes <= 0)
+    throw std::invalid_argument(me + ": multicast with k < 1, an unknown construction or no bytes");
+  const std::uint64_t id = ctx_.new_message_id();
+  ctx_.on_message_sent(id, id_, dests, bytes, now());
+  busy_for(p_.t_hs);
+  ctx_.on_message_posted(id, now());
+  tlm::SendDescriptor d;
+  d.message = id;
+  d.dest = chain[1];
+  d.bytes = static_cast<std::uint32_t>(bytes);
+  d.host_addr = 0x1000'0000ULL;
+  tlm::MulticastHeaderExtension mc;
+  mc.chain.assign(chain.begin(), chain.end());
+  mc.k = k;
+  mc.construction = static_cast<std::uint8_t>(construction);
+  post(d, &mc);
   return id;
 }
 

@@ -58,6 +58,7 @@ struct NiStats {
   Cycle busy = 0;                    // NI processor busy cycles
   std::uint64_t packets_sent = 0, packets_received = 0;
   int peak_flits = 0;                // NI memory (send + receive queues)
+  int retained_peak = 0;             // most packets retained by the firmware at once
   double occupancy_integral = 0;     // flit-cycles
 };
 
@@ -87,6 +88,7 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
   struct SendJob {
     tlm::SendDescriptor d;
     std::vector<NodeId> dests;   // empty: unicast d.dest
+    std::shared_ptr<const MulticastRelay> relay;   // k-binomial multicast (smart NI)
     Cycle posted;
   };
 
@@ -100,8 +102,12 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
   void link_tick();
   // NiFirmwareApi
   NodeId node() const override { return id_; }
-  void send_copy(const PacketPtr& pkt, NodeId dest) override;
+  using NiFirmwareApi::send_copy;
+  void send_copy(const PacketPtr& pkt, const PacketHeader& header) override;
   void deliver_to_host(const PacketPtr& pkt) override;
+  void retain_packet(const PacketPtr& pkt) override;
+  void release_packet(const PacketPtr& pkt) override;
+  bool accept_multicast(const tlm::MulticastHeaderExtension& mc, SendJob& job) const;
   void link_activity(Cycle at) override { wake_.at(at); }
 
   void change_occupancy(int delta);
@@ -116,11 +122,13 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
   std::deque<PacketPtr> to_host_;
   std::deque<std::pair<Cycle, PacketPtr>> handoff_;   // copies for the link, eligible from a cycle
   // NI-memory packets: outstanding uses (firmware, DMA to host, copies in flight)
-  struct Held { int refs; int flits; bool received; PacketPtr keep; };
+  // (`retained`: of the refs, those the firmware holds with retain_packet)
+  struct Held { int refs; int flits; bool received; PacketPtr keep; int retained = 0; };
   std::map<const Packet*, Held> held_;
   std::map<const Packet*, const Packet*> copy_of_;    // wire copy -> NI-memory packet
   std::map<std::uint64_t, int> arrived_packets_;     // message -> packets written to the host
   int send_queue_packets_ = 0;
+  int retained_ = 0;                                  // packets retained by the firmware
   int occupancy_ = 0;
   NiStats stats_;
   Cycle occ_since_ = 0;
