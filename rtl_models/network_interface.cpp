@@ -159,6 +159,14 @@ void NetworkInterface::send_dma_thread() {
       pkt->msg_index = i;
       pkt->msg_packets = packets;
       pkt->dma_in_done = ctx_.clock.now();
+      if (pkt->header.relay && p_.step_cycles > 0) {   // step 1 starts with the first packet in NI memory
+        if (i == 0) {
+          auto r = std::make_shared<MulticastRelay>(*job.relay);
+          r->step_origin = ctx_.clock.now();
+          job.relay = std::move(r);
+        }
+        pkt->header.relay = job.relay;
+      }
       held_[pkt.get()] = Held{1, pkt->length, false, pkt};
       ++send_queue_packets_;
       change_occupancy(+pkt->length);
@@ -174,7 +182,18 @@ void NetworkInterface::processor_thread() {
     Work w = std::move(work_.front());
     work_.pop_front();
     processing_ = true;
-    if (w.receive) {
+    if (w.receive && p_.step_cycles > 0 && w.pkt->header.relay) {
+      // Step-timing mode: t_nr overlaps sending (the unit-step model); the
+      // packet counts as received in the step its tail arrived in.
+      stats_.busy += p_.t_nr;
+      ++ctx_.node_progress;
+      w.pkt->nr_done = w.pkt->arrived + p_.t_nr;
+      const Cycle origin = w.pkt->header.relay->step_origin;
+      const auto step = static_cast<unsigned>((w.pkt->arrived - origin) / p_.step_cycles + 1);
+      if (w.pkt->nr_done > origin + step * p_.step_cycles) ++stats_.step_overruns;
+      stats_.last_step = std::max(stats_.last_step, step);
+      fw_->on_receive(*this, w.pkt);
+    } else if (w.receive) {
       sc_core::wait(ctx_.clock.delay(p_.t_nr));
       stats_.busy += p_.t_nr;
       ++ctx_.node_progress;
@@ -194,6 +213,7 @@ void NetworkInterface::send_copy(const PacketPtr& pkt, const PacketHeader& heade
                            "another node (dest " + std::to_string(header.dest) + ")");
   if (!held_.count(pkt.get()))
     throw std::logic_error(std::string(name()) + ": firmware sent a copy of a packet not in NI memory");
+  if (p_.step_cycles > 0 && pkt->header.relay) wait_for_send_step(*pkt);
   sc_core::wait(ctx_.clock.delay(p_.t_ns));
   stats_.busy += p_.t_ns;
   ++ctx_.node_progress;
@@ -218,6 +238,25 @@ void NetworkInterface::deliver_to_host(const PacketPtr& pkt) {
   ++held_.at(pkt.get()).refs;
   to_host_.push_back(pkt);
   to_host_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+// Step-timing mode: a copy goes out at the start of the earliest step after
+// this NI's previous send of the message and after the step the packet was
+// received in (the source holds its packets at step 0), as algo::simulate_steps.
+void NetworkInterface::wait_for_send_step(const Packet& pkt) {
+  const Cycle origin = pkt.header.relay->step_origin;
+  const unsigned received = pkt.src == id_ && pkt.header.kind == HeaderKind::multicast
+                                ? 0
+                                : static_cast<unsigned>((pkt.arrived - origin) / p_.step_cycles + 1);
+  unsigned& last = last_send_step_[pkt.message];
+  const unsigned step = std::max(last, received) + 1;
+  last = step;
+  const Cycle start = origin + static_cast<Cycle>(step - 1) * p_.step_cycles;
+  if (ctx_.clock.now() > start) {
+    ++stats_.step_overruns;
+  } else if (ctx_.clock.now() < start) {
+    sc_core::wait(ctx_.clock.until(start));
+  }
 }
 
 void NetworkInterface::retain_packet(const PacketPtr& pkt) {

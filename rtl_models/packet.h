@@ -48,6 +48,7 @@ struct MulticastRelay {
   unsigned steps = 0;
   unsigned k = 1;
   std::uint8_t construction = 0;                      // algo::TreeConstruction
+  Cycle step_origin = 0;   // step-timing mode (ni.step_cycles): cycle step 1 begins (set by the source NI)
   // Node id at chain position `pos` of this block. Throws std::out_of_range
   // outside [first, last].
   NodeId at(std::size_t pos) const {

@@ -159,6 +159,18 @@ void SingleMulticastWorkload::register_statistics(rtl::StatsScope s) const {
                                       {"pipelined_steps", algo::pipelined_steps(n, run->k,
                                                                                 static_cast<algo::Count>(run->packets))}};
               });
+  s.stats.add("multicast.steps", "steps", "step-timing mode (ni.step_cycles): latest step any chain member "
+              "received a packet in (T_m of the unit-step model); 0 when off", [run] {
+                unsigned last = 0;
+                for (const auto* ni : run->nis) last = std::max(last, ni->stats().last_step);
+                return last;
+              });
+  s.stats.add("multicast.step_overruns", "events", "step-timing mode: sends or receptions that missed their step "
+              "(ni.step_cycles too short for t_ns + propagation + t_nr)", [run] {
+                std::uint64_t n = 0;
+                for (const auto* ni : run->nis) n += ni->stats().step_overruns;
+                return n;
+              });
   s.stats.add("multicast.ni_memory_peak_flits", "flits", "peak NI memory of each chain member's NI, in chain order",
               [run] {
                 std::vector<int> v;
