@@ -77,7 +77,10 @@ void HostNiModel::validate(const ConfigFacts& f) const {
   if (ni.packet_size + ni.header_flits > ni.receive_queue)
     throw std::invalid_argument(f.where + ": ni.receive_queue (" + std::to_string(ni.receive_queue) +
                                 " flits) is smaller than one packet");
-  const Cycle longest = std::max({host.t_hs, host.t_hr, ni.t_ns, ni.t_nr});
+  if (ni.step_cycles > 0 && ni.step_cycles <= ni.t_ns + ni.t_nr)
+    throw std::invalid_argument(f.where + ": ni.step_cycles (" + std::to_string(ni.step_cycles) +
+                                ") must exceed ni.t_ns + ni.t_nr (a step holds one send and one receive)");
+  const Cycle longest = std::max({host.t_hs, host.t_hr, ni.t_ns, ni.t_nr, ni.step_cycles});
   if (f.watchdog <= longest)
     throw std::invalid_argument(f.where + ": sim.watchdog (" + std::to_string(f.watchdog) +
                                 " cycles) must exceed the longest single overhead (" + std::to_string(longest) +

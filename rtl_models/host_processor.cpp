@@ -1,5 +1,6 @@
 #include "rtl_models/host_processor.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -41,14 +42,61 @@ std::uint64_t HostProcessor::send(NodeId dest, int bytes) {
   d.dest = dest;
   d.bytes = static_cast<std::uint32_t>(bytes);
   d.host_addr = 0x1000'0000ULL;
+  post(nullptr);
+  return id;
+}
+
+// Rings the NI's send doorbell with the descriptor in doorbell_data_. The payload and the descriptor are
+// members: an SC_THREAD may be suspended here when the simulation ends, and owning locals would leak.
+void HostProcessor::post(tlm::MulticastHeaderExtension* mc) {
   ::tlm::tlm_generic_payload& t = doorbell_;
-  tlm::prepare(t, ::tlm::TLM_WRITE_COMMAND, tlm::kRegSendDoorbell, &d, sizeof d);
+  tlm::prepare(t, ::tlm::TLM_WRITE_COMMAND, tlm::kRegSendDoorbell, &doorbell_data_, sizeof doorbell_data_);
+  if (mc) t.set_extension(mc);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  ni->b_transport(t, delay);
+  try {
+    ni->b_transport(t, delay);
+  } catch (...) {
+    if (mc) t.clear_extension(mc);   // the payload must not delete a member extension
+    throw;
+  }
+  if (mc) t.clear_extension(mc);
   if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
   if (t.is_response_error())
     throw std::runtime_error(std::string(name()) + ": NI rejected the send descriptor: " + t.get_response_string());
+}
+
+std::uint64_t HostProcessor::send_multicast(const std::vector<NodeId>& chain, unsigned k, int construction,
+                                            int bytes) {
+  check_multicast(chain, k, construction, bytes);
+  const std::uint64_t id = ctx_.new_message_id();
+  ctx_.on_message_sent(id, id_, std::vector<NodeId>(chain.begin() + 1, chain.end()), bytes, now());
+  busy_for(p_.t_hs);
+  ctx_.on_message_posted(id, now());
+  tlm::SendDescriptor& d = doorbell_data_;
+  d = tlm::SendDescriptor{};
+  d.message = id;
+  d.dest = chain[1];
+  d.bytes = static_cast<std::uint32_t>(bytes);
+  d.host_addr = 0x1000'0000ULL;
+  tlm::MulticastHeaderExtension& mc = doorbell_multicast_;
+  mc.chain.assign(chain.begin(), chain.end());
+  mc.k = k;
+  mc.construction = static_cast<std::uint8_t>(construction);
+  post(&mc);
   return id;
+}
+
+void HostProcessor::check_multicast(const std::vector<NodeId>& chain, unsigned k, int construction, int bytes) const {
+  const std::string me = name();
+  if (chain.size() < 2 || chain.front() != id_)
+    throw std::invalid_argument(me + ": a multicast chain starts at the sending node and names a destination");
+  std::vector<NodeId> dests(chain.begin() + 1, chain.end());
+  std::sort(dests.begin(), dests.end());
+  if (dests.front() < 0 || dests.back() >= num_nodes_ || std::adjacent_find(dests.begin(), dests.end()) != dests.end() ||
+      std::binary_search(dests.begin(), dests.end(), id_))
+    throw std::invalid_argument(me + ": multicast chain names a node twice or a node that does not exist");
+  if (k < 1 || construction < 0 || construction > 1 || bytes <= 0)
+    throw std::invalid_argument(me + ": multicast with k < 1, an unknown construction or no bytes");
 }
 
 bool HostProcessor::wait_for_message(Cycle until) {

@@ -50,6 +50,15 @@ class HostApi {
   // std::invalid_argument for a destination that does not exist, the node
   // itself, or a zero-length message.
   virtual std::uint64_t send(NodeId dest, int bytes) = 0;
+  // Send `bytes` to every node of `chain` but the first, which must be this
+  // node (t_hs once), as a k-binomial multicast on that chain ordering with
+  // fan-out bound k and construction (algo::TreeConstruction as a number):
+  // smart NI firmware (fpfs, fcfs) relays it; conventional firmware sends
+  // each destination its own copy. Returns the message id. Throws
+  // std::invalid_argument for a bad chain (too short, not starting here, a
+  // node twice or out of range), k < 1 or a zero length.
+  virtual std::uint64_t send_multicast(const std::vector<NodeId>& chain, unsigned k, int construction,
+                                       int bytes) = 0;
   // Next message (waits for one), then t_hr.
   virtual ReceivedMessage receive() = 0;
   virtual bool message_waiting() const = 0;
@@ -77,6 +86,7 @@ class HostProcessor : public sc_core::sc_module, public HostApi {
   int num_nodes() const override { return num_nodes_; }
   Cycle now() const override { return ctx_.clock.now(); }
   std::uint64_t send(NodeId dest, int bytes) override;
+  std::uint64_t send_multicast(const std::vector<NodeId>& chain, unsigned k, int construction, int bytes) override;
   ReceivedMessage receive() override;
   bool message_waiting() const override { return !completions_.empty(); }
   bool wait_for_message(Cycle until) override;
@@ -86,6 +96,8 @@ class HostProcessor : public sc_core::sc_module, public HostApi {
   void program_thread();
   void memory_b_transport(::tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void busy_for(Cycle c);
+  void post(tlm::MulticastHeaderExtension* mc);
+  void check_multicast(const std::vector<NodeId>& chain, unsigned k, int construction, int bytes) const;
 
   NodeId id_;
   int num_nodes_;
@@ -101,6 +113,7 @@ class HostProcessor : public sc_core::sc_module, public HostApi {
   // discarded, not unwound, when the simulation ends (rtl_models/kernel.h).
   tlm::SendDescriptor doorbell_data_;
   ::tlm::tlm_generic_payload doorbell_;
+  tlm::MulticastHeaderExtension doorbell_multicast_;
 };
 
 }  // namespace wormcast::rtl

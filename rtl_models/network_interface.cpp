@@ -1,8 +1,11 @@
 #include "rtl_models/network_interface.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
+
+#include "algorithms/kbinomial_tree.h"
 
 namespace wormcast::rtl {
 
@@ -45,8 +48,16 @@ void NetworkInterface::b_transport(::tlm::tlm_generic_payload& trans, sc_core::s
       trans.set_response_status(::tlm::TLM_GENERIC_ERROR_RESPONSE);
       return;
     }
-    if (auto* mc = trans.get_extension<tlm::MulticastHeaderExtension>())
-      job.dests.assign(mc->dests.begin(), mc->dests.end());
+    if (auto* mc = trans.get_extension<tlm::MulticastHeaderExtension>()) {
+      if (!mc->chain.empty()) {
+        if (!accept_multicast(*mc, job)) {
+          trans.set_response_status(::tlm::TLM_GENERIC_ERROR_RESPONSE);
+          return;
+        }
+      } else {
+        job.dests.assign(mc->dests.begin(), mc->dests.end());
+      }
+    }
     job.posted = ctx_.clock.now();
     jobs_.push_back(std::move(job));
     job_event_.notify(sc_core::SC_ZERO_TIME);
@@ -62,6 +73,28 @@ void NetworkInterface::b_transport(::tlm::tlm_generic_payload& trans, sc_core::s
     return;
   }
   trans.set_response_status(::tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+// A k-binomial multicast descriptor: the chain must start at this node and
+// name each destination once; the root's relay header covers the whole chain.
+bool NetworkInterface::accept_multicast(const tlm::MulticastHeaderExtension& mc, SendJob& job) const {
+  if (mc.chain.size() < 2 || mc.chain.front() != id_ || mc.k < 1 || mc.construction > 1) return false;
+  std::vector<NodeId> dests(mc.chain.begin() + 1, mc.chain.end());
+  std::sort(dests.begin(), dests.end());
+  if (std::adjacent_find(dests.begin(), dests.end()) != dests.end() ||
+      std::binary_search(dests.begin(), dests.end(), id_) || dests.front() < 0)
+    return false;
+  const algo::RelayBlock root = algo::root_block(mc.chain.size(), mc.k);
+  auto relay = std::make_shared<MulticastRelay>();
+  relay->chain = std::make_shared<const std::vector<NodeId>>(mc.chain.begin(), mc.chain.end());
+  relay->first = root.first;
+  relay->last = root.last;
+  relay->steps = root.steps;
+  relay->k = mc.k;
+  relay->construction = mc.construction;
+  job.dests = std::move(dests);
+  job.relay = std::move(relay);
+  return true;
 }
 
 void NetworkInterface::change_occupancy(int delta) {
@@ -124,6 +157,7 @@ void NetworkInterface::send_dma_thread() {
       } else {
         pkt->header.kind = HeaderKind::multicast;
         pkt->header.dests = job.dests;
+        pkt->header.relay = job.relay;
       }
       pkt->length = bytes + p_.header_flits;
       pkt->header_flits = std::max(1, p_.header_flits);
@@ -132,6 +166,14 @@ void NetworkInterface::send_dma_thread() {
       pkt->msg_index = i;
       pkt->msg_packets = packets;
       pkt->dma_in_done = ctx_.clock.now();
+      if (pkt->header.relay && p_.step_cycles > 0) {   // step 1 starts with the first packet in NI memory
+        if (i == 0) {
+          auto r = std::make_shared<MulticastRelay>(*job.relay);
+          r->step_origin = ctx_.clock.now();
+          job.relay = std::move(r);
+        }
+        pkt->header.relay = job.relay;
+      }
       held_[pkt.get()] = Held{1, pkt->length, false, pkt};
       ++send_queue_packets_;
       change_occupancy(+pkt->length);
@@ -149,7 +191,18 @@ void NetworkInterface::processor_thread() {
     work_.pop_front();
     const Work& w = work_item_;
     processing_ = true;
-    if (w.receive) {
+    if (w.receive && p_.step_cycles > 0 && w.pkt->header.relay) {
+      // Step-timing mode: t_nr overlaps sending (the unit-step model); the
+      // packet counts as received in the step its tail arrived in.
+      stats_.busy += p_.t_nr;
+      ++ctx_.node_progress;
+      w.pkt->nr_done = w.pkt->arrived + p_.t_nr;
+      const Cycle origin = w.pkt->header.relay->step_origin;
+      const auto step = static_cast<unsigned>((w.pkt->arrived - origin) / p_.step_cycles + 1);
+      if (w.pkt->nr_done > origin + step * p_.step_cycles) ++stats_.step_overruns;
+      stats_.last_step = std::max(stats_.last_step, step);
+      fw_->on_receive(*this, w.pkt);
+    } else if (w.receive) {
       sc_core::wait(ctx_.clock.delay(p_.t_nr));
       stats_.busy += p_.t_nr;
       ++ctx_.node_progress;
@@ -164,7 +217,13 @@ void NetworkInterface::processor_thread() {
   }
 }
 
-void NetworkInterface::send_copy(const PacketPtr& pkt, NodeId dest) {
+void NetworkInterface::send_copy(const PacketPtr& pkt, const PacketHeader& header) {
+  if (header.kind != HeaderKind::unicast || header.dest < 0 || header.dest == id_)
+    throw std::logic_error(std::string(name()) + ": firmware sent a copy with a header that is not a unicast to "
+                           "another node (dest " + std::to_string(header.dest) + ")");
+  if (!held_.count(pkt.get()))
+    throw std::logic_error(std::string(name()) + ": firmware sent a copy of a packet not in NI memory");
+  if (p_.step_cycles > 0 && pkt->header.relay) wait_for_send_step(*pkt);
   sc_core::wait(ctx_.clock.delay(p_.t_ns));
   stats_.busy += p_.t_ns;
   ++ctx_.node_progress;
@@ -173,8 +232,7 @@ void NetworkInterface::send_copy(const PacketPtr& pkt, NodeId dest) {
   c->id = ctx_.new_packet_id();
   c->origin = c->id;
   c->src = id_;
-  c->header = PacketHeader{};
-  c->header.dest = dest;
+  c->header = header;
   c->created = now;
   c->measured = ctx_.window.contains(now);
   c->ns_done = now;
@@ -190,6 +248,44 @@ void NetworkInterface::deliver_to_host(const PacketPtr& pkt) {
   ++held_.at(pkt.get()).refs;
   to_host_.push_back(pkt);
   to_host_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+// Step-timing mode: a copy goes out at the start of the earliest step after
+// this NI's previous send of the message and after the step the packet was
+// received in (the source holds its packets at step 0), as algo::simulate_steps.
+void NetworkInterface::wait_for_send_step(const Packet& pkt) {
+  const Cycle origin = pkt.header.relay->step_origin;
+  const unsigned received = pkt.src == id_ && pkt.header.kind == HeaderKind::multicast
+                                ? 0
+                                : static_cast<unsigned>((pkt.arrived - origin) / p_.step_cycles + 1);
+  unsigned& last = last_send_step_[pkt.message];
+  const unsigned step = std::max(last, received) + 1;
+  last = step;
+  const Cycle start = origin + static_cast<Cycle>(step - 1) * p_.step_cycles;
+  if (ctx_.clock.now() > start) {
+    ++stats_.step_overruns;
+  } else if (ctx_.clock.now() < start) {
+    sc_core::wait(ctx_.clock.until(start));
+  }
+}
+
+void NetworkInterface::retain_packet(const PacketPtr& pkt) {
+  auto it = held_.find(pkt.get());
+  if (it == held_.end())
+    throw std::logic_error(std::string(name()) + ": firmware retained a packet not in NI memory");
+  ++it->second.refs;
+  ++it->second.retained;
+  ++retained_;
+  stats_.retained_peak = std::max(stats_.retained_peak, retained_);
+}
+
+void NetworkInterface::release_packet(const PacketPtr& pkt) {
+  auto it = held_.find(pkt.get());
+  if (it == held_.end() || it->second.retained == 0)
+    throw std::logic_error(std::string(name()) + ": firmware released a packet it had not retained");
+  --it->second.retained;
+  --retained_;
+  release(pkt.get());
 }
 
 void NetworkInterface::receive_dma_thread() {
@@ -270,7 +366,8 @@ void NetworkInterface::trace(sc_core::sc_trace_file* tf) {
 std::string NetworkInterface::describe() const {
   std::string s = std::string(name()) + ": " + std::to_string(jobs_.size()) + " descriptors, " +
                   std::to_string(work_.size()) + " firmware items, " + std::to_string(to_host_.size()) +
-                  " packets waiting for DMA to host, " + std::to_string(occupancy_) + " flits in NI memory; link: " +
+                  " packets waiting for DMA to host, " + std::to_string(occupancy_) + " flits in NI memory (" + std::to_string(retained_) +
+                  " packets retained by the firmware); link: " +
                   injector_.describe();
   if (assembler_.receiving()) s += ", " + assembler_.describe();
   return s;

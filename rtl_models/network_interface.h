@@ -44,6 +44,7 @@ struct NiParams {
   int send_queue = 64;          // packets
   int receive_queue = 8192;     // flits (credits toward the switch)
   std::string firmware = "conventional";
+  Cycle step_cycles = 0;        // step-timing mode for relayed multicasts (0: off)
   void visit(ParamVisitor& v) {
     v.cycles("t_ns", t_ns, "NI send overhead per packet copy (seed000 default 1000 cycles, R = t_hs/t_ns = 1)");
     v.cycles("t_nr", t_nr, "NI receive overhead per packet");
@@ -52,6 +53,10 @@ struct NiParams {
     v.count("send_queue", send_queue, "NI send queue capacity (packets)", 1, 1 << 20);
     v.flits("receive_queue", receive_queue, "NI receive queue capacity (flits; the switch's credits)");
     v.choice("firmware", firmware, firmware_registry().names(), "NI firmware (see `wormcast params`: firmware list)");
+    v.cycles("step_cycles", step_cycles,
+             "step-timing mode for relayed multicasts (smart firmware): 0 off; else the length of one step of the "
+             "unit-step model (t_step = t_ns + propagation + t_nr): copies are sent at step starts, t_nr overlaps "
+             "sending, and each NI records the step it received each packet in");
   }
 };
 
@@ -59,6 +64,9 @@ struct NiStats {
   Cycle busy = 0;                    // NI processor busy cycles
   std::uint64_t packets_sent = 0, packets_received = 0;
   int peak_flits = 0;                // NI memory (send + receive queues)
+  int retained_peak = 0;             // most packets retained by the firmware at once
+  unsigned last_step = 0;            // step-timing mode: latest step a relayed packet was received in
+  std::uint64_t step_overruns = 0;   // step-timing mode: sends or receptions that missed their step
   double occupancy_integral = 0;     // flit-cycles
 };
 
@@ -89,6 +97,7 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
   struct SendJob {
     tlm::SendDescriptor d;
     std::vector<NodeId> dests;   // empty: unicast d.dest
+    std::shared_ptr<const MulticastRelay> relay;   // k-binomial multicast (smart NI)
     Cycle posted;
   };
 
@@ -102,11 +111,16 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
   void link_tick();
   // NiFirmwareApi
   NodeId node() const override { return id_; }
-  void send_copy(const PacketPtr& pkt, NodeId dest) override;
+  using NiFirmwareApi::send_copy;
+  void send_copy(const PacketPtr& pkt, const PacketHeader& header) override;
   void deliver_to_host(const PacketPtr& pkt) override;
+  void retain_packet(const PacketPtr& pkt) override;
+  void release_packet(const PacketPtr& pkt) override;
+  bool accept_multicast(const tlm::MulticastHeaderExtension& mc, SendJob& job) const;
   void link_activity(Cycle at) override { wake_.at(at); }
 
   void change_occupancy(int delta);
+  void wait_for_send_step(const Packet& pkt);   // step-timing mode
   void release(const Packet* p);   // one reference of an NI-memory packet done
 
   NodeId id_;
@@ -118,11 +132,14 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
   std::deque<PacketPtr> to_host_;
   std::deque<std::pair<Cycle, PacketPtr>> handoff_;   // copies for the link, eligible from a cycle
   // NI-memory packets: outstanding uses (firmware, DMA to host, copies in flight)
-  struct Held { int refs; int flits; bool received; PacketPtr keep; };
+  // (`retained`: of the refs, those the firmware holds with retain_packet)
+  struct Held { int refs; int flits; bool received; PacketPtr keep; int retained = 0; };
   std::map<const Packet*, Held> held_;
   std::map<const Packet*, const Packet*> copy_of_;    // wire copy -> NI-memory packet
   std::map<std::uint64_t, int> arrived_packets_;     // message -> packets written to the host
+  std::map<std::uint64_t, unsigned> last_send_step_; // step-timing mode: message -> step of the last send
   int send_queue_packets_ = 0;
+  int retained_ = 0;                                  // packets retained by the firmware
   int occupancy_ = 0;
   NiStats stats_;
   Cycle occ_since_ = 0;

@@ -10,7 +10,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,10 +28,47 @@ enum class HeaderKind : std::uint8_t {
   multicast,    // destination set carried explicitly (encodings added by multicast issues)
 };
 
+// The part of a multicast header a smart NI reads to relay a k-binomial
+// multicast (seed000 §4.7, seed002 §6): the relay's block [first, last] of
+// the chain ordering (it is position `first`), its step budget, the
+// message-wide k and tree construction, and the node ids of the chain
+// positions it may address (first..last; at() refuses any other). From it
+// the relay computes its children with algo::relay_children, locally
+// (DESIGN.md principle 1).
+//
+// Size: a compact encoding is 1 byte k, 1 byte steps + construction bit,
+// 2 bytes block size and 2 bytes per node id of positions first+1..last:
+// encoded_bytes() = 4 + 2·(last - first). Like the papers (t_ns/t_nr
+// abstract the NI's work on it), the model carries it out of band: it adds
+// no flits on the wire beyond ni.header_flits. The chain vector is shared
+// between copies only to save memory; a relay reads its own block only.
+struct MulticastRelay {
+  std::shared_ptr<const std::vector<NodeId>> chain;   // positions 0..n-1 (0 = source)
+  std::size_t first = 0, last = 0;
+  unsigned steps = 0;
+  unsigned k = 1;
+  std::uint8_t construction = 0;                      // algo::TreeConstruction
+  Cycle step_origin = 0;   // step-timing mode (ni.step_cycles): cycle step 1 begins (set by the source NI)
+  // Node id at chain position `pos` of this block. Throws std::out_of_range
+  // outside [first, last].
+  NodeId at(std::size_t pos) const {
+    if (pos < first || pos > last || !chain || last >= chain->size())
+      throw std::out_of_range("multicast header: chain position " + std::to_string(pos) + " outside the block [" +
+                              std::to_string(first) + ", " + std::to_string(last) + "]");
+    return (*chain)[pos];
+  }
+  std::size_t size() const { return last - first + 1; }
+  std::size_t encoded_bytes() const { return 4 + 2 * (last - first); }
+};
+
 struct PacketHeader {
   HeaderKind kind = HeaderKind::unicast;
   NodeId dest = -1;                 // unicast destination
   std::vector<NodeId> dests;        // multicast destination set (sorted)
+  // Smart-NI multicast: set on packets of a k-binomial multicast (at the
+  // source NI and on every relayed copy, which travels as a unicast worm to
+  // `dest`); the switches ignore it.
+  std::shared_ptr<const MulticastRelay> relay;
 };
 
 struct Packet {

@@ -56,12 +56,19 @@ inline void prepare(::tlm::tlm_generic_payload& t, ::tlm::tlm_command cmd, std::
 
 // Multicast header handed from host software to the NI with a send descriptor
 // (the destination set; the multicast issues add their encodings here).
+// With a non-empty `chain` (source first, then the destinations in chain
+// order) it asks for a k-binomial multicast relayed by smart NIs: the NI
+// builds the root's relay header from chain, k and construction
+// (algo::TreeConstruction as a number); `dests` is then ignored.
 class MulticastHeaderExtension : public ::tlm::tlm_extension<MulticastHeaderExtension> {
  public:
   std::vector<std::int32_t> dests;
+  std::vector<std::int32_t> chain;
+  std::uint32_t k = 0;
+  std::uint8_t construction = 0;
   ::tlm::tlm_extension_base* clone() const override { return new MulticastHeaderExtension(*this); }
   void copy_from(const ::tlm::tlm_extension_base& e) override {
-    dests = static_cast<const MulticastHeaderExtension&>(e).dests;
+    *this = static_cast<const MulticastHeaderExtension&>(e);
   }
 };
 

@@ -1,5 +1,6 @@
 #include "testbenches/lib/workload.h"
 
+#include "testbenches/lib/multicast_workload.h"
 #include "testbenches/lib/synthetic_workload.h"
 
 namespace wormcast::tb {
@@ -9,6 +10,10 @@ WorkloadRegistry& workload_registry() {
     WorkloadRegistry r("workload");
     r.add("synthetic", "uniform random unicast: packets at endpoints, or messages between hosts (host_ni)",
           [] { return std::make_unique<SyntheticWorkload>(); });
+    r.add("single_multicast",
+          "one source multicasts a message on a k-binomial tree, repeated; latency to the last destination "
+          "(host_ni; smart NI firmware fpfs/fcfs relays it)",
+          [] { return std::make_unique<SingleMulticastWorkload>(); });
     return r;
   }();
   return registry;

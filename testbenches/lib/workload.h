@@ -4,7 +4,7 @@
 // the nodes of a built network, knows when the work measured in the window is
 // complete (the run loop waits for it, within sim.drain_limit), stops
 // creating work when told, and registers its statistics.
-// Built-ins (workload.cpp): `synthetic`. A new workload is a new file plus
+// Built-ins (workload.cpp): `synthetic`, `single_multicast`. A new workload is a new file plus
 // one line there.
 #pragma once
 

@@ -1,0 +1,73 @@
+// Workload `single_multicast` (traffic.kind: single_multicast; node.model
+// host_ni): one source multicasts a message of message.size bytes (m =
+// ceil(size / ni.packet_size) packets) to a destination set, `repetitions`
+// times one after another (the next starts when the last destination has
+// received the previous one). The message travels on a k-binomial tree over
+// a chain ordering of the set; with smart NI firmware (ni.firmware fpfs or
+// fcfs) the NIs relay it, with conventional firmware the source NI sends
+// each destination its own copy (separate addressing).
+//
+// Measured: multicast.latency_cycles, per repetition, from the source's send
+// call to the end of t_hr at the LAST destination; the tree used; the peak
+// NI memory of each chain member's NI.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rtl_models/network_interface.h"
+#include "testbenches/lib/synthetic_workload.h"
+#include "testbenches/lib/workload.h"
+
+namespace wormcast::tb {
+
+class SingleMulticastWorkload : public Workload {
+ public:
+  int source = 0;
+  int set_size = 16;                  // n: source + destinations (random set)
+  std::string destinations;           // "3,7,12": this list instead of a random set
+  int k = 0;                          // 0: optimal for (n, m)
+  std::string construction = "time_ordered";
+  std::string ordering = "cco_approx";
+  int repetitions = 5;
+  MessageSection message;
+
+  std::unique_ptr<Workload> clone() const override { return std::make_unique<SingleMulticastWorkload>(*this); }
+  void visit(ParamVisitor& v, const rtl::NodeModel& nodes) override;
+  void visit_sections(ParamVisitor& v, const rtl::NodeModel& nodes) override;
+  void validate(const rtl::ConfigFacts& f, const rtl::NodeModel& nodes) const override;
+  void attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) override;
+  bool measured_pending(const rtl::SimContext& ctx) const override;
+  void stop_creating_at(Cycle c) override;
+  void register_statistics(rtl::StatsScope s) const override;
+  std::string pending_work(const rtl::SimContext& ctx) const override;
+
+  // The state the host programs share (public for tests).
+  struct Run;
+  const Run& run() const { return *run_; }
+
+ private:
+  std::vector<int> destination_set(int nodes, const Rng& rng) const;
+  std::shared_ptr<Run> run_;
+};
+
+struct SingleMulticastWorkload::Run {
+  std::vector<rtl::NodeId> chain;     // source first
+  unsigned k = 1;
+  int construction = 0;
+  int bytes = 0;
+  int packets = 1;                    // m
+  int repetitions = 1;
+  Cycle stop = UINT64_MAX;
+  std::vector<std::uint32_t> latency; // per completed repetition
+  std::vector<const rtl::NetworkInterface*> nis;   // by chain position
+  // the repetition in progress
+  Cycle send_call = 0, last_received = 0;
+  std::size_t remaining = 0;
+  sc_core::sc_event all_received;
+  void source_program(rtl::HostApi& h);
+  void destination_program(rtl::HostApi& h);
+};
+
+}  // namespace wormcast::tb
