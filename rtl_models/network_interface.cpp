@@ -170,7 +170,7 @@ void NetworkInterface::send_dma_thread() {
         if (i == 0) {
           auto r = std::make_shared<MulticastRelay>(*job.relay);
           r->step_origin = ctx_.clock.now();
-          job.relay = std::move(r);
+          dma_job_.relay = std::move(r);
         }
         pkt->header.relay = job.relay;
       }
