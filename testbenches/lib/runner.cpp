@@ -161,7 +161,7 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
     // The parameters make no network (e.g. more nodes than switch ports): an
     // error in the experiment file, named as the loader names its errors.
     res.exit_code = 1;
-    res.error = (cfg.source_file.empty() ? std::string("configuration") : cfg.source_file) + ": topology: " + e.what();
+    res.error = cfg.where() + ": topology: " + e.what();
     return res;
   }
   const std::unique_ptr<Workload> workload = cfg.workload->clone();
@@ -169,7 +169,7 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
     workload->attach(*net, ctx, run_rng);
   } catch (const ConfigError& e) {   // the workload does not fit the network built
     res.exit_code = 1;
-    res.error = (cfg.source_file.empty() ? std::string("configuration") : cfg.source_file) + ": " + e.what();
+    res.error = cfg.where() + ": " + e.what();
     return res;
   }
   VcdTrace vcd(opt, cfg.period_ps, *net);
