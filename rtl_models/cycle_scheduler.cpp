@@ -8,8 +8,7 @@ namespace wormcast::rtl {
 CycleScheduler::CycleScheduler(sc_core::sc_module_name name, const Clock& clock)
     : sc_core::sc_module(name), clock_(clock), ring_(kRing) {
   sc_core::sc_spawn_options opts;
-  opts.spawn_method();
-  opts.dont_initialize();
+  opts.spawn_method();   // also runs at time 0: clients woken for cycle 0 during elaboration
   opts.set_sensitivity(&ev_);
   sc_core::sc_spawn(sc_core::sc_bind(&CycleScheduler::run, this), "run", &opts);
 }
@@ -27,7 +26,7 @@ void CycleScheduler::push(int id, Cycle c) {
     far_.push_back(Far{c, id});
     std::push_heap(far_.begin(), far_.end(), std::greater<Far>());
   }
-  if (!running_) request(c);
+  if (!running_ && sc_core::sc_is_running()) request(c);
 }
 
 void CycleScheduler::request(Cycle c) {
@@ -68,6 +67,7 @@ void CycleScheduler::run_cycle(Cycle now) {
     Entry& e = clients_[static_cast<std::size_t>(list[i])];
     if (e.due != now) continue;   // stale: woken earlier and evaluated then
     e.due = UINT64_MAX;
+    if (e.last == now) continue;  // evaluated already this cycle (as a Wakeup'd module would skip)
     e.last = now;
     ++evaluations_;
     e.client->evaluate_cycle(now);

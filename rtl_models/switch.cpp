@@ -47,6 +47,8 @@ void Switch::end_of_elaboration() {
   rx_.assign(static_cast<std::size_t>(k_), nullptr);
   tx_.assign(static_cast<std::size_t>(k_), nullptr);
   bound_in_.clear();
+  in_due_.assign(static_cast<std::size_t>(k_), UINT64_MAX);
+  in_clients_.assign(static_cast<std::size_t>(k_), InputClient{});
   for (int i = 0; i < k_; ++i) {
     auto& ip = *in[static_cast<std::size_t>(i)];
     auto& op = *out[static_cast<std::size_t>(i)];
@@ -54,7 +56,10 @@ void Switch::end_of_elaboration() {
       in_bound_[static_cast<std::size_t>(i)] = 1;
       rx_[static_cast<std::size_t>(i)] = ip.operator->();
       bound_in_.push_back(i);
-      ip->attach_receiver(this);
+      in_clients_[static_cast<std::size_t>(i)].sw = this;
+      in_clients_[static_cast<std::size_t>(i)].port = i;
+      ip->attach_receiver(&in_clients_[static_cast<std::size_t>(i)]);
+      in_due_[static_cast<std::size_t>(i)] = ip->next_flit_arrival();
     }
     if (op.size() > 0) {
       out_bound_[static_cast<std::size_t>(i)] = 1;
@@ -98,17 +103,23 @@ void Switch::evaluate_cycle(Cycle now) {
   if (next != UINT64_MAX) wake_at(next);
 }
 
-// 1. Flits arriving from links enter the input buffers.
+// 1. Flits arriving from links enter the input buffers. in_due_[i] is the
+//    input link's next_flit_arrival(): its links report every flit sent.
 void Switch::accept_flits(Cycle now, bool& active, Cycle& next) {
   for (const int i : bound_in_) {
-    LinkRxIf* rx = rx_[static_cast<std::size_t>(i)];
-    InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
-    while (rx->has_flit(now)) {
-      BufferEntry& e = buf.write(rx->pop(), now);
-      ctx_.flits.extra_copies += buf.copies_per_write(e);
-      active = true;
+    Cycle& due = in_due_[static_cast<std::size_t>(i)];
+    if (due <= now) {
+      LinkRxIf* rx = rx_[static_cast<std::size_t>(i)];
+      InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
+      while (rx->has_flit(now)) {
+        BufferEntry& e = buf.write(rx->pop(), now);
+        if (e.arrived == 1) ++undecoded_;
+        ctx_.flits.extra_copies += buf.copies_per_write(e);
+        active = true;
+      }
+      due = rx->next_flit_arrival();
     }
-    next = std::min(next, rx->next_flit_arrival());
+    next = std::min(next, due);
   }
 }
 
@@ -127,6 +138,7 @@ void Switch::check_branches(const BufferEntry& e) const {
 
 // 2. Decode the header at each FIFO's decode position.
 void Switch::decode_headers(Cycle now, bool& active, Cycle& next) {
+  if (undecoded_ == 0) return;
   for (int i = 0; i < k_; ++i) {
     InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
     if (buf.empty()) continue;
@@ -137,6 +149,8 @@ void Switch::decode_headers(Cycle now, bool& active, Cycle& next) {
     decoder_->decode(e->pkt, i, *this, scratch_);
     check_branches(*e);
     ctx_.flits.extra_copies += buf.set_branches(*e, scratch_);
+    --undecoded_;
+    ungranted_ += e->ungranted;
     active = true;
   }
 }
@@ -144,6 +158,7 @@ void Switch::decode_headers(Cycle now, bool& active, Cycle& next) {
 // 3. Per-output arbitration among the branches waiting for a port, outputs
 //    in ascending order (only outputs someone requests can grant).
 void Switch::arbitrate(Cycle now, bool& active) {
+  if (ungranted_ == 0) return;
   requested_.clear();
   for (int i = 0; i < k_; ++i) {
     InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
@@ -171,6 +186,8 @@ void Switch::arbitrate(Cycle now, bool& active) {
       for (std::size_t b = 0; e && b < e->branches.size(); ++b) {
         if (e->branches[b].out_port == o && !e->branches[b].granted) {
           buffers_[static_cast<std::size_t>(w)]->grant(*e, e->branches[b], now);
+          --ungranted_;
+          ++connected_;
           os.entry = e;
           os.branch = static_cast<int>(b);
           os.input = w;
@@ -189,6 +206,7 @@ void Switch::arbitrate(Cycle now, bool& active) {
 // 4. Crossbar traversal: each connected output moves one flit if the flit
 //    is in the buffer and the downstream buffer has a free slot.
 void Switch::traverse(Cycle now, bool& active, Cycle& next) {
+  if (connected_ == 0) return;
   for (int o = 0; o < k_; ++o) {
     OutputState& os = outputs_[static_cast<std::size_t>(o)];
     if (!os.entry) continue;
@@ -216,6 +234,7 @@ void Switch::traverse(Cycle now, bool& active, Cycle& next) {
     ++ctx_.flits.hops;
     if (freed > 0) rx_[static_cast<std::size_t>(input)]->return_credits(freed, now);
     if (tail) {
+      --connected_;
       os.entry = nullptr;
       os.busy = false;
       xbar_->disconnect(o);

@@ -95,7 +95,18 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   void arbitrate(Cycle now, bool& active);
   void traverse(Cycle now, bool& active, Cycle& next);
   void check_branches(const BufferEntry& e) const;
-  void link_activity(Cycle at) override { wake_at(at); }
+  void link_activity(Cycle at) override { wake_at(at); }   // a credit on an output link
+  // A flit on input link `port`, visible at cycle `at`.
+  void input_activity(int port, Cycle at) {
+    Cycle& due = in_due_[static_cast<std::size_t>(port)];
+    if (at < due) due = at;
+    wake_at(at);
+  }
+  struct InputClient final : LinkClient {
+    Switch* sw = nullptr;
+    int port = -1;
+    void link_activity(Cycle at) override { sw->input_activity(port, at); }
+  };
   void wake_at(Cycle c) {
     if (sched_) sched_->at(sched_id_, c);
     else wake_.at(c);
@@ -115,11 +126,17 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   std::vector<LinkRxIf*> rx_;                 // per port, nullptr when unbound
   std::vector<LinkTxIf*> tx_;
   std::vector<int> bound_in_;                 // ports with an input link
+  std::vector<Cycle> in_due_;                 // per port: arrival of the first flit on its input link
+  std::vector<InputClient> in_clients_;       // per port: the receiver its input link calls
   std::vector<std::vector<char>> requests_;   // [out][in]
   std::vector<int> requested_;                // outputs with a request this cycle
   std::vector<BufferEntry*> pending_;         // per input: packet waiting for grants
   std::vector<char> out_requested_;           // per output: in requested_
   std::vector<Branch> scratch_;
+  // Work counters that let a cycle skip a step with nothing to do (the step
+  // would find nothing): entries not yet decoded, branches not yet granted,
+  // outputs held by a packet.
+  int undecoded_ = 0, ungranted_ = 0, connected_ = 0;
   bool traced_ = false;
   Wakeup wake_;
   CycleScheduler* sched_ = nullptr;
