@@ -10,7 +10,15 @@ Endpoint::Endpoint(sc_core::sc_module_name name, NodeId id, SimContext& ctx, boo
 
 void Endpoint::end_of_elaboration() {
   // Runs once at time 0 to schedule the first packet creation.
-  spawn_link_method(this, &Endpoint::tick, wake_, out, in, this, /*run_at_start=*/true, "tick");
+  if (ctx_.scheduler == nullptr) {
+    spawn_link_method(this, &Endpoint::tick, wake_, out, in, this, /*run_at_start=*/true, "tick");
+    return;
+  }
+  sched_ = ctx_.scheduler;
+  sched_id_ = sched_->add(this);
+  if (out.size() > 0) out->attach_sender(this);
+  if (in.size() > 0) in->attach_receiver(this);
+  sched_->at(sched_id_, 0);
 }
 
 void Endpoint::admit(PacketPtr p, Cycle now) {
@@ -29,12 +37,17 @@ void Endpoint::inject(PacketPtr p) {
   const Cycle now = ctx_.clock.now();
   admit(std::move(p), now);
   // If this cycle has been evaluated already, the packet starts next cycle.
-  wake_.at(wake_.evaluated(now) ? now + 1 : now);
+  const bool evaluated = sched_ ? sched_->evaluated(sched_id_, now) : wake_.evaluated(now);
+  wake_at(evaluated ? now + 1 : now);
 }
 
 void Endpoint::tick() {
   const Cycle now = ctx_.clock.now();
   if (!wake_.begin_cycle(now)) return;
+  evaluate_cycle(now);
+}
+
+void Endpoint::evaluate_cycle(Cycle now) {
   bool active = false;
   Cycle next = UINT64_MAX;
   tx_valid_ = rx_valid_ = false;
@@ -73,7 +86,7 @@ void Endpoint::tick() {
   traced_queue_ = static_cast<int>(queued_packets());
 
   if (active) next = now + 1;
-  if (next != UINT64_MAX) wake_.at(next);
+  if (next != UINT64_MAX) wake_at(next);
 }
 
 std::string Endpoint::describe(Cycle) const {

@@ -12,6 +12,7 @@
 #include <memory>
 #include <systemc>
 
+#include "rtl_models/cycle_scheduler.h"
 #include "rtl_models/link.h"
 #include "rtl_models/link_interface.h"
 #include "rtl_models/sim_context.h"
@@ -26,7 +27,7 @@ struct EndpointParams {
   }
 };
 
-class Endpoint : public sc_core::sc_module, private LinkClient {
+class Endpoint : public sc_core::sc_module, private LinkClient, private CycleScheduler::Client {
  public:
   SC_HAS_PROCESS(Endpoint);
   Endpoint(sc_core::sc_module_name name, NodeId id, SimContext& ctx, bool vct = false);
@@ -58,8 +59,13 @@ class Endpoint : public sc_core::sc_module, private LinkClient {
 
  private:
   void end_of_elaboration() override;
-  void tick();
-  void link_activity(Cycle at) override { wake_.at(at); }
+  void tick();                                // the SC_METHOD without a scheduler
+  void evaluate_cycle(Cycle now) override;   // one cycle of work
+  void link_activity(Cycle at) override { wake_at(at); }
+  void wake_at(Cycle c) {
+    if (sched_) sched_->at(sched_id_, c);
+    else wake_.at(c);
+  }
   void admit(PacketPtr p, Cycle now);
 
   NodeId id_;
@@ -74,6 +80,8 @@ class Endpoint : public sc_core::sc_module, private LinkClient {
   bool tx_valid_ = false, rx_valid_ = false;
   int traced_queue_ = 0;
   Wakeup wake_;
+  CycleScheduler* sched_ = nullptr;   // SimContext::scheduler, when the run has one
+  int sched_id_ = -1;
 };
 
 }  // namespace wormcast::rtl

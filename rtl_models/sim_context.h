@@ -15,6 +15,8 @@
 
 namespace wormcast::rtl {
 
+class CycleScheduler;
+
 // A broken invariant (duplicate or misdirected delivery, corrupted packet,
 // flits not conserved). Always a simulator bug or an impossible configuration.
 class InvariantViolation : public std::logic_error {
@@ -124,6 +126,9 @@ class SimContext {
   std::uint64_t next_packet_id = 1;
   std::uint64_t next_message_id = 1;
   std::uint64_t node_progress = 0;   // completed node activities (overheads, DMA transfers)
+  // The clock's activity list (cycle_scheduler.h), when the network made one:
+  // modules that may use it register there instead of owning an sc_event.
+  CycleScheduler* scheduler = nullptr;
 
   // Anything that counts as progress for the deadlock watchdog.
   std::uint64_t progress() const { return flits.moves + node_progress; }

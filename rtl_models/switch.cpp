@@ -24,7 +24,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
       vct_(p.admission == "virtual_cut_through"),
       outputs_(static_cast<std::size_t>(ports)),
       requests_(static_cast<std::size_t>(ports), std::vector<char>(static_cast<std::size_t>(ports), 0)),
-      pending_(static_cast<std::size_t>(ports), nullptr), wake_(ctx.clock) {
+      pending_(static_cast<std::size_t>(ports), nullptr), out_requested_(static_cast<std::size_t>(ports), 0),
+      wake_(ctx.clock) {
   if (ports < 1) throw std::invalid_argument(std::string(this->name()) + ": a switch needs >= 1 port");
   if (p.admission != "cut_through" && !vct_)
     throw std::invalid_argument("unknown admission rule '" + p.admission + "'");
@@ -41,54 +42,103 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
 
 void Switch::end_of_elaboration() {
   if (!decoder_) throw std::logic_error(std::string(name()) + ": no decoder installed");
-  sc_core::sc_spawn_options opts;
-  opts.spawn_method();
-  opts.dont_initialize();
-  opts.set_sensitivity(&wake_.event());
   in_bound_.assign(static_cast<std::size_t>(k_), 0);
   out_bound_.assign(static_cast<std::size_t>(k_), 0);
+  rx_.assign(static_cast<std::size_t>(k_), nullptr);
+  tx_.assign(static_cast<std::size_t>(k_), nullptr);
+  bound_in_.clear();
+  in_due_.assign(static_cast<std::size_t>(k_), UINT64_MAX);
+  in_clients_.assign(static_cast<std::size_t>(k_), InputClient{});
   for (int i = 0; i < k_; ++i) {
     auto& ip = *in[static_cast<std::size_t>(i)];
     auto& op = *out[static_cast<std::size_t>(i)];
     if (ip.size() > 0) {
       in_bound_[static_cast<std::size_t>(i)] = 1;
-      ip->attach_receiver(this);
+      rx_[static_cast<std::size_t>(i)] = ip.operator->();
+      bound_in_.push_back(i);
+      in_clients_[static_cast<std::size_t>(i)].sw = this;
+      in_clients_[static_cast<std::size_t>(i)].port = i;
+      ip->attach_receiver(&in_clients_[static_cast<std::size_t>(i)]);
+      in_due_[static_cast<std::size_t>(i)] = ip->next_flit_arrival();
     }
     if (op.size() > 0) {
       out_bound_[static_cast<std::size_t>(i)] = 1;
+      tx_[static_cast<std::size_t>(i)] = op.operator->();
       op->attach_sender(this);
     }
   }
+  if (ctx_.scheduler != nullptr) {
+    sched_ = ctx_.scheduler;
+    sched_id_ = sched_->add(this);
+    return;
+  }
+  sc_core::sc_spawn_options opts;
+  opts.spawn_method();
+  opts.dont_initialize();
+  opts.set_sensitivity(&wake_.event());
   sc_core::sc_spawn(sc_core::sc_bind(&Switch::tick, this), sc_core::sc_gen_unique_name("tick"), &opts);
 }
 
 int Switch::free_credits(int o) const {
-  auto& op = *out[static_cast<std::size_t>(o)];
-  return op.size() > 0 ? op->credits(ctx_.clock.now()) : 0;
+  LinkTxIf* tx = tx_.empty() ? nullptr : tx_[static_cast<std::size_t>(o)];
+  return tx ? tx->credits(ctx_.clock.now()) : 0;
 }
 
 void Switch::tick() {
   const Cycle now = ctx_.clock.now();
   if (!wake_.begin_cycle(now)) return;
+  evaluate_cycle(now);
+}
+
+void Switch::evaluate_cycle(Cycle now) {
   bool active = false;
   Cycle next = UINT64_MAX;
   if (traced_)
     for (auto& o : outputs_) o.valid = o.head = o.tail = false;
+  accept_flits(now, active, next);
+  decode_headers(now, active, next);
+  arbitrate(now, active);
+  traverse(now, active, next);
+  if (active) next = now + 1;
+  if (next != UINT64_MAX) wake_at(next);
+}
 
-  // 1. Flits arriving from links enter the input buffers.
-  for (int i = 0; i < k_; ++i) {
-    if (!in_bound_[static_cast<std::size_t>(i)]) continue;
-    LinkRxIf* rx = (*in[static_cast<std::size_t>(i)]).operator->();
-    InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
-    while (rx->has_flit(now)) {
-      BufferEntry& e = buf.write(rx->pop(), now);
-      ctx_.flits.extra_copies += buf.copies_per_write(e);
-      active = true;
+// 1. Flits arriving from links enter the input buffers. in_due_[i] is the
+//    input link's next_flit_arrival(): its links report every flit sent.
+void Switch::accept_flits(Cycle now, bool& active, Cycle& next) {
+  for (const int i : bound_in_) {
+    Cycle& due = in_due_[static_cast<std::size_t>(i)];
+    if (due <= now) {
+      LinkRxIf* rx = rx_[static_cast<std::size_t>(i)];
+      InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
+      while (rx->has_flit(now)) {
+        BufferEntry& e = buf.write(rx->pop(), now);
+        if (e.arrived == 1) ++undecoded_;
+        ctx_.flits.extra_copies += buf.copies_per_write(e);
+        active = true;
+      }
+      due = rx->next_flit_arrival();
     }
-    next = std::min(next, rx->next_flit_arrival());
+    next = std::min(next, due);
   }
+}
 
-  // 2. Decode the header at each FIFO's decode position.
+void Switch::check_branches(const BufferEntry& e) const {
+  for (std::size_t a = 0; a < scratch_.size(); ++a) {
+    const int o = scratch_[a].out_port;
+    if (o < 0 || o >= k_ || !out_bound_[static_cast<std::size_t>(o)])
+      throw std::runtime_error(std::string(name()) + ": packet " + std::to_string(e.pkt->id) +
+                               " routed to unconnected port " + std::to_string(o));
+    for (std::size_t b = 0; b < a; ++b)
+      if (scratch_[b].out_port == o)
+        throw std::runtime_error(std::string(name()) + ": packet " + std::to_string(e.pkt->id) +
+                                 " replicated twice to port " + std::to_string(o));
+  }
+}
+
+// 2. Decode the header at each FIFO's decode position.
+void Switch::decode_headers(Cycle now, bool& active, Cycle& next) {
+  if (undecoded_ == 0) return;
   for (int i = 0; i < k_; ++i) {
     InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
     if (buf.empty()) continue;
@@ -97,68 +147,70 @@ void Switch::tick() {
     if (e->ready > now) { next = std::min(next, e->ready); continue; }
     scratch_.clear();
     decoder_->decode(e->pkt, i, *this, scratch_);
-    for (std::size_t a = 0; a < scratch_.size(); ++a) {
-      const int o = scratch_[a].out_port;
-      if (o < 0 || o >= k_ || !out_bound_[static_cast<std::size_t>(o)])
-        throw std::runtime_error(std::string(name()) + ": packet " + std::to_string(e->pkt->id) +
-                                 " routed to unconnected port " + std::to_string(o));
-      for (std::size_t b = 0; b < a; ++b)
-        if (scratch_[b].out_port == o)
-          throw std::runtime_error(std::string(name()) + ": packet " + std::to_string(e->pkt->id) +
-                                   " replicated twice to port " + std::to_string(o));
-    }
+    check_branches(*e);
     ctx_.flits.extra_copies += buf.set_branches(*e, scratch_);
+    --undecoded_;
+    ungranted_ += e->ungranted;
     active = true;
   }
+}
 
-  // 3. Per-output arbitration among the branches waiting for a port.
-  std::vector<BufferEntry*>& pending = pending_;
-  bool any_request = false;
+// 3. Per-output arbitration among the branches waiting for a port, outputs
+//    in ascending order (only outputs someone requests can grant).
+void Switch::arbitrate(Cycle now, bool& active) {
+  if (ungranted_ == 0) return;
+  requested_.clear();
   for (int i = 0; i < k_; ++i) {
     InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
-    pending[static_cast<std::size_t>(i)] = nullptr;
+    pending_[static_cast<std::size_t>(i)] = nullptr;
     if (buf.empty()) continue;
     BufferEntry* e = buf.awaiting_grant();
-    pending[static_cast<std::size_t>(i)] = e;
+    pending_[static_cast<std::size_t>(i)] = e;
     if (!e || e->ready > now) continue;
     for (const Branch& b : e->branches)
       if (!b.granted) {
+        char& flag = out_requested_[static_cast<std::size_t>(b.out_port)];
+        if (!flag) requested_.push_back(b.out_port);
+        flag = 1;
         requests_[static_cast<std::size_t>(b.out_port)][static_cast<std::size_t>(i)] = 1;
-        any_request = true;
       }
   }
-  if (any_request) {
-    for (int o = 0; o < k_; ++o) {
-      auto& req = requests_[static_cast<std::size_t>(o)];
-      OutputState& os = outputs_[static_cast<std::size_t>(o)];
-      if (!os.entry) {
-        const int w = xbar_->arbitrate(o, req);
-        if (w >= 0) {
-          BufferEntry* e = pending[static_cast<std::size_t>(w)];
-          for (std::size_t b = 0; b < e->branches.size(); ++b) {
-            if (e->branches[b].out_port == o && !e->branches[b].granted) {
-              buffers_[static_cast<std::size_t>(w)]->grant(*e, e->branches[b], now);
-              os.entry = e;
-              os.branch = static_cast<int>(b);
-              os.input = w;
-              os.busy = true;
-              xbar_->connect(w, o);
-              active = true;
-              break;
-            }
-          }
+  if (requested_.empty()) return;
+  std::sort(requested_.begin(), requested_.end());
+  for (const int o : requested_) {
+    auto& req = requests_[static_cast<std::size_t>(o)];
+    OutputState& os = outputs_[static_cast<std::size_t>(o)];
+    if (!os.entry) {
+      const int w = xbar_->arbitrate(o, req);
+      BufferEntry* e = w >= 0 ? pending_[static_cast<std::size_t>(w)] : nullptr;
+      for (std::size_t b = 0; e && b < e->branches.size(); ++b) {
+        if (e->branches[b].out_port == o && !e->branches[b].granted) {
+          buffers_[static_cast<std::size_t>(w)]->grant(*e, e->branches[b], now);
+          --ungranted_;
+          ++connected_;
+          os.entry = e;
+          os.branch = static_cast<int>(b);
+          os.input = w;
+          os.busy = true;
+          xbar_->connect(w, o);
+          active = true;
+          break;
         }
       }
-      std::fill(req.begin(), req.end(), 0);
     }
+    std::fill(req.begin(), req.end(), 0);
+    out_requested_[static_cast<std::size_t>(o)] = 0;
   }
+}
 
-  // 4. Crossbar traversal: each connected output moves one flit if the flit
-  //    is in the buffer and the downstream buffer has a free slot.
+// 4. Crossbar traversal: each connected output moves one flit if the flit
+//    is in the buffer and the downstream buffer has a free slot.
+void Switch::traverse(Cycle now, bool& active, Cycle& next) {
+  if (connected_ == 0) return;
   for (int o = 0; o < k_; ++o) {
     OutputState& os = outputs_[static_cast<std::size_t>(o)];
     if (!os.entry) continue;
-    LinkTxIf* tx = (*out[static_cast<std::size_t>(o)]).operator->();
+    LinkTxIf* tx = tx_[static_cast<std::size_t>(o)];
     BufferEntry& e = *os.entry;
     Branch& b = e.branches[static_cast<std::size_t>(os.branch)];
     InputBuffer& buf = *buffers_[static_cast<std::size_t>(os.input)];
@@ -180,17 +232,15 @@ void Switch::tick() {
     tx->send(std::move(f), now, p_.crossbar_delay);
     ++ctx_.flits.moves;
     ++ctx_.flits.hops;
-    if (freed > 0) (*in[static_cast<std::size_t>(input)])->return_credits(freed, now);
+    if (freed > 0) rx_[static_cast<std::size_t>(input)]->return_credits(freed, now);
     if (tail) {
+      --connected_;
       os.entry = nullptr;
       os.busy = false;
       xbar_->disconnect(o);
     }
     active = true;
   }
-
-  if (active) next = now + 1;
-  if (next != UINT64_MAX) wake_.at(next);
 }
 
 std::uint64_t Switch::pending_copies() const {
@@ -218,7 +268,7 @@ std::vector<std::string> Switch::describe_blocked(Cycle now) const {
           s += os.entry ? " waiting for output (held by packet " + std::to_string(os.entry->pkt->id) + ")"
                         : " waiting for grant";
         } else if (out_bound_[static_cast<std::size_t>(b.out_port)] &&
-                   (*out[static_cast<std::size_t>(b.out_port)])->credits(now) <= 0) {
+                   tx_[static_cast<std::size_t>(b.out_port)]->credits(now) <= 0) {
           s += " waiting for downstream credits";
         }
       }

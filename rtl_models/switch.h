@@ -10,9 +10,11 @@
 // link at + crossbar_delay, at the next input after the link latency. Body
 // flits follow one per cycle. So a hop costs route + crossbar + link cycles.
 //
-// One SC_METHOD sequences the submodules; it runs only in cycles where a flit
-// arrives, a credit returns, a decode completes, or the previous cycle did
-// something (activity-driven).
+// One evaluation per cycle sequences the submodules; it runs only in cycles
+// where a flit arrives, a credit returns, a decode completes, or the previous
+// cycle did something (activity-driven). When the run has a CycleScheduler
+// (SimContext::scheduler, set by the network elaborator) the switch is one of
+// its clients; otherwise it owns an SC_METHOD and a Wakeup.
 #pragma once
 
 #include <functional>
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "rtl_models/crossbar.h"
+#include "rtl_models/cycle_scheduler.h"
 #include "rtl_models/decoder.h"
 #include "rtl_models/input_buffer.h"
 #include "rtl_models/link.h"
@@ -53,7 +56,7 @@ struct SwitchParams {
   }
 };
 
-class Switch : public sc_core::sc_module, private OutputPortState, private LinkClient {
+class Switch : public sc_core::sc_module, private OutputPortState, private LinkClient, private CycleScheduler::Client {
  public:
   SC_HAS_PROCESS(Switch);
   // Builds the switch's decoder as a child module (called inside the switch's
@@ -85,8 +88,29 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
     std::uint32_t packet = 0;
   };
   void end_of_elaboration() override;
-  void tick();
-  void link_activity(Cycle at) override { wake_.at(at); }
+  void tick();                                // the SC_METHOD without a scheduler
+  void evaluate_cycle(Cycle now) override;   // one cycle of work
+  void accept_flits(Cycle now, bool& active, Cycle& next);
+  void decode_headers(Cycle now, bool& active, Cycle& next);
+  void arbitrate(Cycle now, bool& active);
+  void traverse(Cycle now, bool& active, Cycle& next);
+  void check_branches(const BufferEntry& e) const;
+  void link_activity(Cycle at) override { wake_at(at); }   // a credit on an output link
+  // A flit on input link `port`, visible at cycle `at`.
+  void input_activity(int port, Cycle at) {
+    Cycle& due = in_due_[static_cast<std::size_t>(port)];
+    if (at < due) due = at;
+    wake_at(at);
+  }
+  struct InputClient final : LinkClient {
+    Switch* sw = nullptr;
+    int port = -1;
+    void link_activity(Cycle at) override { sw->input_activity(port, at); }
+  };
+  void wake_at(Cycle c) {
+    if (sched_) sched_->at(sched_id_, c);
+    else wake_.at(c);
+  }
   int free_credits(int o) const override;
   bool busy(int o) const override { return outputs_[static_cast<std::size_t>(o)].entry != nullptr; }
 
@@ -99,11 +123,24 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   std::unique_ptr<Decoder> decoder_;
   std::vector<OutputState> outputs_;
   std::vector<char> in_bound_, out_bound_;
+  std::vector<LinkRxIf*> rx_;                 // per port, nullptr when unbound
+  std::vector<LinkTxIf*> tx_;
+  std::vector<int> bound_in_;                 // ports with an input link
+  std::vector<Cycle> in_due_;                 // per port: arrival of the first flit on its input link
+  std::vector<InputClient> in_clients_;       // per port: the receiver its input link calls
   std::vector<std::vector<char>> requests_;   // [out][in]
+  std::vector<int> requested_;                // outputs with a request this cycle
   std::vector<BufferEntry*> pending_;         // per input: packet waiting for grants
+  std::vector<char> out_requested_;           // per output: in requested_
   std::vector<Branch> scratch_;
+  // Work counters that let a cycle skip a step with nothing to do (the step
+  // would find nothing): entries not yet decoded, branches not yet granted,
+  // outputs held by a packet.
+  int undecoded_ = 0, ungranted_ = 0, connected_ = 0;
   bool traced_ = false;
   Wakeup wake_;
+  CycleScheduler* sched_ = nullptr;
+  int sched_id_ = -1;
 };
 
 }  // namespace wormcast::rtl

@@ -12,6 +12,8 @@ Network::Network(sc_core::sc_module_name name, const Topology& t, std::shared_pt
                  const NetworkParams& p, rtl::SimContext& ctx, const Rng& rng)
     : sc_core::sc_module(name), topology_(t), routing_(std::move(routing)), ctx_(ctx) {
   t.validate();
+  scheduler_ = std::make_unique<rtl::CycleScheduler>("scheduler", ctx.clock);
+  ctx.scheduler = scheduler_.get();
   build_switches(p, rng);
   const bool vct = p.sw.admission == "virtual_cut_through";
   const std::shared_ptr<const rtl::NodeModel> model =
@@ -22,6 +24,10 @@ Network::Network(sc_core::sc_module_name name, const Topology& t, std::shared_pt
   watchdog_ = std::make_unique<rtl::Watchdog>("watchdog", ctx, p.watchdog,
                                               [this](Cycle now) { return describe_blocked(now); });
   ctx.on_first_outstanding = [this] { watchdog_->arm(); };
+}
+
+Network::~Network() {
+  if (ctx_.scheduler == scheduler_.get()) ctx_.scheduler = nullptr;
 }
 
 void Network::build_switches(const NetworkParams& p, const Rng& rng) {

@@ -14,6 +14,7 @@
 #include <systemc>
 #include <vector>
 
+#include "rtl_models/cycle_scheduler.h"
 #include "rtl_models/decoder_registry.h"
 #include "rtl_models/link.h"
 #include "rtl_models/node_model.h"
@@ -39,6 +40,7 @@ class Network : public sc_core::sc_module, public NetworkModel {
  public:
   Network(sc_core::sc_module_name name, const Topology& t, std::shared_ptr<const UpDownRouting> routing,
           const NetworkParams& p, rtl::SimContext& ctx, const Rng& rng);
+  ~Network() override;
 
   std::vector<std::unique_ptr<rtl::Switch>> switches;
   std::vector<std::unique_ptr<rtl::NodeHardware>> nodes;
@@ -69,6 +71,8 @@ class Network : public sc_core::sc_module, public NetworkModel {
   Topology topology_;
   std::shared_ptr<const UpDownRouting> routing_;
   rtl::SimContext& ctx_;
+  // The clock's activity list the switches run from (made before them).
+  std::unique_ptr<rtl::CycleScheduler> scheduler_;
   std::unique_ptr<rtl::Watchdog> watchdog_;
 };
 

@@ -1,0 +1,79 @@
+#include "rtl_models/cycle_scheduler.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace wormcast::rtl {
+
+CycleScheduler::CycleScheduler(sc_core::sc_module_name name, const Clock& clock)
+    : sc_core::sc_module(name), clock_(clock), ring_(kRing) {
+  sc_core::sc_spawn_options opts;
+  opts.spawn_method();   // also runs at time 0: clients woken for cycle 0 during elaboration
+  opts.set_sensitivity(&ev_);
+  sc_core::sc_spawn(sc_core::sc_bind(&CycleScheduler::run, this), "run", &opts);
+}
+
+int CycleScheduler::add(Client* c) {
+  clients_.push_back(Entry{c});
+  return static_cast<int>(clients_.size() - 1);
+}
+
+void CycleScheduler::push(int id, Cycle c) {
+  if (c < base_ + kRing) {
+    ring_[c % kRing].push_back(id);
+    occupied_ |= std::uint64_t{1} << (c % kRing);
+  } else {
+    far_.push_back(Far{c, id});
+    std::push_heap(far_.begin(), far_.end(), std::greater<Far>());
+  }
+  if (!running_ && sc_core::sc_is_running()) request(c);
+}
+
+void CycleScheduler::request(Cycle c) {
+  if (c >= pending_) return;
+  pending_ = c;
+  ev_.notify(clock_.until(c));
+}
+
+Cycle CycleScheduler::next_cycle() const {
+  if (occupied_ != 0) {
+    const unsigned shift = static_cast<unsigned>(base_ % kRing);
+    const std::uint64_t rotated = shift == 0 ? occupied_ : (occupied_ >> shift) | (occupied_ << (kRing - shift));
+    return base_ + static_cast<Cycle>(__builtin_ctzll(rotated));
+  }
+  return far_.empty() ? UINT64_MAX : far_.front().at;
+}
+
+void CycleScheduler::run() {
+  const Cycle now = clock_.now();
+  pending_ = UINT64_MAX;
+  running_ = true;
+  base_ = now;
+  while (!far_.empty() && far_.front().at < base_ + kRing) {
+    std::pop_heap(far_.begin(), far_.end(), std::greater<Far>());
+    const Far f = far_.back();
+    far_.pop_back();
+    ring_[f.at % kRing].push_back(f.id);
+    occupied_ |= std::uint64_t{1} << (f.at % kRing);
+  }
+  run_cycle(now);
+  running_ = false;
+  request(next_cycle());
+}
+
+void CycleScheduler::run_cycle(Cycle now) {
+  std::vector<int>& list = ring_[now % kRing];
+  for (std::size_t i = 0; i < list.size(); ++i) {   // may grow: a client woken for this cycle
+    Entry& e = clients_[static_cast<std::size_t>(list[i])];
+    if (e.due != now) continue;   // stale: woken earlier and evaluated then
+    e.due = UINT64_MAX;
+    if (e.last == now) continue;  // evaluated already this cycle (as a Wakeup'd module would skip)
+    e.last = now;
+    ++evaluations_;
+    e.client->evaluate_cycle(now);
+  }
+  list.clear();
+  occupied_ &= ~(std::uint64_t{1} << (now % kRing));
+}
+
+}  // namespace wormcast::rtl

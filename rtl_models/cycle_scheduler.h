@@ -1,0 +1,78 @@
+// One activity list per clock, evaluated by one SystemC process per cycle
+// that has work (DESIGN.md principle 2; docs/performance.md). Modules whose
+// evaluation order within a cycle cannot matter (they interact only through
+// links, whose flits and credits take at least a cycle) register here
+// instead of owning an sc_event each: a wake-up is then a push onto the list
+// of its cycle, not an entry in SystemC's timed-event queue, and a busy
+// cycle costs one process activation for all of them.
+//
+// A module's wake-ups keep the Wakeup rules (link.h): a request for a cycle
+// at or after the one already due costs nothing; a module runs at most once
+// per cycle. Modules of one cycle run in the order they were woken.
+#pragma once
+
+#include <cstdint>
+#include <systemc>
+#include <vector>
+
+#include "rtl_models/clock.h"
+
+namespace wormcast::rtl {
+
+class CycleScheduler : public sc_core::sc_module {
+ public:
+  // What the scheduler calls in each cycle a client is due.
+  class Client {
+   public:
+    virtual ~Client() = default;
+    virtual void evaluate_cycle(Cycle now) = 0;
+  };
+
+  CycleScheduler(sc_core::sc_module_name name, const Clock& clock);
+
+  // Register a client (during elaboration); returns its handle for at().
+  int add(Client* c);
+  // Evaluate client `id` at cycle c (c >= the current cycle), unless it is
+  // already due at or before c.
+  void at(int id, Cycle c) {
+    Entry& e = clients_[static_cast<std::size_t>(id)];
+    if (c >= e.due) return;
+    e.due = c;
+    push(id, c);
+  }
+  // Has client `id` been evaluated at cycle `now` already?
+  bool evaluated(int id, Cycle now) const { return clients_[static_cast<std::size_t>(id)].last == now; }
+  // Client evaluations so far (for the profile figures).
+  std::uint64_t evaluations() const { return evaluations_; }
+
+ private:
+  static constexpr Cycle kRing = 64;   // cycles ahead held in the ring; later ones in `far_`
+  struct Entry {
+    Client* client;
+    Cycle due = UINT64_MAX;    // earliest cycle it is woken for
+    Cycle last = UINT64_MAX;   // last cycle it was evaluated
+  };
+  struct Far {
+    Cycle at;
+    int id;
+    bool operator>(const Far& o) const { return at > o.at; }
+  };
+  void push(int id, Cycle c);
+  void run();
+  void run_cycle(Cycle now);
+  Cycle next_cycle() const;
+  void request(Cycle c);
+
+  const Clock& clock_;
+  std::vector<Entry> clients_;
+  std::vector<std::vector<int>> ring_;   // ring_[c % kRing]: clients woken for cycle c
+  std::uint64_t occupied_ = 0;           // bit c % kRing: ring_ slot holds cycle c's list
+  Cycle base_ = 0;                       // ring slots hold cycles [base_, base_ + kRing)
+  std::vector<Far> far_;                 // min-heap of wake-ups at or after base_ + kRing
+  Cycle pending_ = UINT64_MAX;           // cycle the process is notified for
+  bool running_ = false;
+  std::uint64_t evaluations_ = 0;
+  sc_core::sc_event ev_;
+};
+
+}  // namespace wormcast::rtl
