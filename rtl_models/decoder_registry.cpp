@@ -26,6 +26,12 @@ DecoderRegistry& decoder_registry() {
           [](const char* name, const DecoderSetup& s) -> std::unique_ptr<Decoder> {
             return std::make_unique<ReachabilityDecoder>(name, s);
           });
+    r.add("multicast",
+          "every worm encoding (SSR, multi-drop, tree) and unicast: dispatches to the ssr and reachability "
+          "decoders by header encoding",
+          [](const char* name, const DecoderSetup& s) -> std::unique_ptr<Decoder> {
+            return std::make_unique<MulticastDecoder>(name, s);
+          });
     return r;
   }();
   return registry;

@@ -54,3 +54,26 @@ void ReachabilityDecoder::decode_worm(const PacketPtr& pkt, int in_port, const O
 }
 
 }  // namespace wormcast::rtl
+
+#include "rtl_models/drop_decoder.h"
+
+namespace wormcast::rtl {
+
+MulticastDecoder::MulticastDecoder(sc_core::sc_module_name name, const DecoderSetup& s) : Decoder(name) {
+  // Each child gets its own random sub-stream of the switch's.
+  DecoderSetup d = s;
+  d.rng = s.rng.fork(1);
+  drop_ = std::make_unique<DropDecoder>("drop", d);
+  d.rng = s.rng.fork(2);
+  reach_ = std::make_unique<ReachabilityDecoder>("reach", d);
+}
+
+MulticastDecoder::~MulticastDecoder() = default;
+
+void MulticastDecoder::decode(const PacketPtr& pkt, int in_port, const OutputPortState& ports,
+                              std::vector<Branch>& out) {
+  if (pkt->header.worm == WormEncoding::tree) return reach_->decode(pkt, in_port, ports, out);
+  drop_->decode(pkt, in_port, ports, out);   // SSR, multi-drop and unicast
+}
+
+}  // namespace wormcast::rtl

@@ -40,3 +40,25 @@ class ReachabilityDecoder : public Decoder {
 };
 
 }  // namespace wormcast::rtl
+
+namespace wormcast::rtl {
+
+class DropDecoder;
+
+// `switch.decoder: multicast`: one switch that understands every worm
+// encoding (SSR, multi-drop, tree) and unicast, dispatching on the header's
+// encoding to an SSR / multi-drop and a reachability-string decoder (child
+// modules `drop` and `reach`). It lets one network carry the worms of every
+// switch-based scheme, so a sweep can compare schemes on one configuration.
+class MulticastDecoder : public Decoder {
+ public:
+  MulticastDecoder(sc_core::sc_module_name name, const DecoderSetup& s);
+  ~MulticastDecoder() override;
+  void decode(const PacketPtr& pkt, int in_port, const OutputPortState& ports, std::vector<Branch>& out) override;
+
+ private:
+  std::unique_ptr<DropDecoder> drop_;
+  std::unique_ptr<ReachabilityDecoder> reach_;
+};
+
+}  // namespace wormcast::rtl

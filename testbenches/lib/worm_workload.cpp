@@ -41,8 +41,8 @@ void SingleMulticastWorkload::attach_worms(topo::NetworkModel& net, rtl::SimCont
   run.worms = true;
   run.scheme = rtl::parse_switch_scheme(scheme);
   const std::string need = rtl::scheme_decoder(run.scheme);
-  if (sw->params().decoder != need)
-    throw ConfigError("traffic.scheme " + scheme + " needs switch.decoder: " + need + " (it is '" +
+  if (sw->params().decoder != need && sw->params().decoder != "multicast")
+    throw ConfigError("traffic.scheme " + scheme + " needs switch.decoder: " + need + " or multicast (it is '" +
                       sw->params().decoder + "')");
   run.drop_id = rtl::parse_drop_id(sw->params().drop_id);
   run.topology = std::make_shared<const topo::Topology>(sw->topology());
@@ -91,7 +91,8 @@ void SingleMulticastWorkload::attach_worms(topo::NetworkModel& net, rtl::SimCont
     run.endpoints[static_cast<std::size_t>(d)]->on_receive = [shared, c, d](const rtl::Packet& p, Cycle now) {
       shared->endpoint_received(*c, d, p, now);
     };
-  sc_core::sc_spawn([shared, c] { shared->endpoint_repetition(*c); }, "switch_multicast_start");
+  Run* r = &run;   // the workload keeps run_ alive for the whole run
+  sc_core::sc_spawn([r, c] { r->endpoint_repetition(*c); }, "switch_multicast_start");
 }
 
 void SingleMulticastWorkload::Run::note_received(Cycle at) {
