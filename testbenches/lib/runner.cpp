@@ -134,6 +134,13 @@ nlohmann::json header(const ExperimentConfig& cfg) {
   return j;
 }
 
+// Deliberately never freed (see RunOptions::keep_network_until_exit); held
+// by a static pointer so leak checkers see it as reachable, not lost.
+void park_until_exit(std::unique_ptr<topo::NetworkModel> net) {
+  static auto* parked = new std::vector<std::unique_ptr<topo::NetworkModel>>;
+  parked->push_back(std::move(net));
+}
+
 }  // namespace
 
 RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
@@ -209,6 +216,7 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
   j["status"] = res.ok ? "ok" : "error";
   if (!res.ok) j["error"] = error;
   res.json = std::move(j);
+  if (opt.keep_network_until_exit) park_until_exit(std::move(net));
   return res;
 }
 
