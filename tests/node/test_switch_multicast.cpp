@@ -341,7 +341,9 @@ TEST_CASE("switch-based worms under uniform background load: exactly once, no de
       INFO(net.watchdog().report());
       REQUIRE_FALSE(net.watchdog().tripped());
       CHECK(worms >= 12);
-      CHECK(ctx.ledger.completed() > 500 + worms);   // the background unicasts were there too
+      // Background: 0.07 / 64 packets per cycle per node over 12 x 700 cycles,
+      // about 290 unicasts, besides the worms.
+      CHECK(ctx.ledger.completed() > 200 + worms);
       CHECK(ctx.ledger.outstanding() == 0);
       CHECK(net.flits_in_network() == 0);
       CHECK(static_cast<std::int64_t>(ctx.flits.injected) + ctx.flits.extra_copies ==
