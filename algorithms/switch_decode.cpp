@@ -33,13 +33,15 @@ bool matches(const topo::Topology& t, SwitchId s, int id, SsrId kind) {
 }
 
 PortId route_on(const topo::Topology& t, const topo::UpDownRouting& r, SwitchId s, topo::Phase ph, int id,
-                SsrId kind, std::size_t choice) {
+                SsrId kind, const PortPicker& pick) {
   const std::vector<PortId> ports = kind == SsrId::switch_id ? ports_toward_switch(t, r, s, ph, id)
                                                              : r.ports(s, ph, id);
   if (ports.empty())
     throw std::invalid_argument("switch " + std::to_string(s) + ": no legal route toward " +
                                 (kind == SsrId::switch_id ? "switch " : "node ") + std::to_string(id));
-  return ports[choice % ports.size()];
+  const std::size_t i = pick(ports);
+  if (i >= ports.size()) throw std::logic_error("switch decode: port picker chose outside the legal ports");
+  return ports[i];
 }
 
 void deliver_marked(const topo::Topology& t, SwitchId s, const DropPair& p, DropAction& a) {
@@ -56,13 +58,19 @@ void deliver_marked(const topo::Topology& t, SwitchId s, const DropPair& p, Drop
 
 DropAction decode_ssr_at_switch(const topo::Topology& t, const topo::UpDownRouting& r, SwitchId s,
                                 topo::Phase arrival, const Bits& header, SsrId kind, std::size_t choice) {
+  return decode_ssr_at_switch(t, r, s, arrival, header, kind,
+                              [choice](const std::vector<PortId>& v) { return choice % v.size(); });
+}
+
+DropAction decode_ssr_at_switch(const topo::Topology& t, const topo::UpDownRouting& r, SwitchId s,
+                                topo::Phase arrival, const Bits& header, SsrId kind, const PortPicker& pick) {
   const HeaderGeometry g = HeaderGeometry::of(t);
   const DropPair p = decode_ssr(g, header, kind);
   DropAction a;
   if (matches(t, s, p.id, kind)) {
     deliver_marked(t, s, p, a);
   } else {
-    a.forward = route_on(t, r, s, arrival, p.id, kind, choice);
+    a.forward = route_on(t, r, s, arrival, p.id, kind, pick);
     a.forward_header = header;
   }
   return a;
@@ -70,6 +78,12 @@ DropAction decode_ssr_at_switch(const topo::Topology& t, const topo::UpDownRouti
 
 DropAction decode_multidrop_at_switch(const topo::Topology& t, const topo::UpDownRouting& r, SwitchId s,
                                       topo::Phase arrival, const Bits& header, SsrId kind, std::size_t choice) {
+  return decode_multidrop_at_switch(t, r, s, arrival, header, kind,
+                                    [choice](const std::vector<PortId>& v) { return choice % v.size(); });
+}
+
+DropAction decode_multidrop_at_switch(const topo::Topology& t, const topo::UpDownRouting& r, SwitchId s,
+                                      topo::Phase arrival, const Bits& header, SsrId kind, const PortPicker& pick) {
   const HeaderGeometry g = HeaderGeometry::of(t);
   DropAction a;
   Bits h = header;
@@ -77,7 +91,7 @@ DropAction decode_multidrop_at_switch(const topo::Topology& t, const topo::UpDow
   while (!h.empty()) {
     ConsumedPair c = consume_pair(g, h, kind);
     if (!matches(t, s, c.pair.id, kind)) {
-      a.forward = route_on(t, r, s, arrival, c.pair.id, kind, choice);
+      a.forward = route_on(t, r, s, arrival, c.pair.id, kind, pick);
       a.forward_header = std::move(h);
       return a;
     }

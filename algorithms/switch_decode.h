@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "algorithms/headers.h"
@@ -41,6 +42,14 @@ DropAction decode_ssr_at_switch(const topo::Topology& t, const topo::UpDownRouti
 DropAction decode_multidrop_at_switch(const topo::Topology& t, const topo::UpDownRouting& r, topo::SwitchId s,
                                       topo::Phase arrival, const Bits& header, SsrId kind = SsrId::switch_id,
                                       std::size_t choice = 0);
+// The same with the choice among legal ports made by `pick` (given the legal
+// ports, ascending, non-empty; returns an index into them): a switch decoder
+// passes its adaptive / round-robin port selection here.
+using PortPicker = std::function<std::size_t(const std::vector<topo::PortId>&)>;
+DropAction decode_ssr_at_switch(const topo::Topology& t, const topo::UpDownRouting& r, topo::SwitchId s,
+                                topo::Phase arrival, const Bits& header, SsrId kind, const PortPicker& pick);
+DropAction decode_multidrop_at_switch(const topo::Topology& t, const topo::UpDownRouting& r, topo::SwitchId s,
+                                      topo::Phase arrival, const Bits& header, SsrId kind, const PortPicker& pick);
 
 // Injects a multi-drop header at the sender's switch and applies the decode
 // at every switch; returns the route taken and the nodes reached, in order

@@ -2,6 +2,9 @@
 
 #include <stdexcept>
 
+#include "rtl_models/drop_decoder.h"
+#include "rtl_models/reachability_decoder.h"
+
 namespace wormcast::rtl {
 
 DecoderRegistry& decoder_registry() {
@@ -10,6 +13,24 @@ DecoderRegistry& decoder_registry() {
     r.add("updown", "unicast, minimal up*/down* tables with routing.selection among legal ports (seed000 §1.2)",
           [](const char* name, const DecoderSetup& s) -> std::unique_ptr<Decoder> {
             return std::make_unique<UpDownDecoder>(name, s.switch_id, s.routing, s.selection, s.rng);
+          });
+    r.add("ssr",
+          "SSR and multi-drop (path-based) worms: replication to the node ports of the matching (ID, port string) "
+          "pair, continuation toward the next pair's switch; unicast via up*/down* (seed000 §5.3-5.4)",
+          [](const char* name, const DecoderSetup& s) -> std::unique_ptr<Decoder> {
+            return std::make_unique<DropDecoder>(name, s);
+          });
+    r.add("reachability",
+          "tree-based bit-string worms with restricted reachability strings (Fig. 18), header rewritten per "
+          "branch; unicast via up*/down* (seed000 §5.3, §5.9)",
+          [](const char* name, const DecoderSetup& s) -> std::unique_ptr<Decoder> {
+            return std::make_unique<ReachabilityDecoder>(name, s);
+          });
+    r.add("multicast",
+          "every worm encoding (SSR, multi-drop, tree) and unicast: dispatches to the ssr and reachability "
+          "decoders by header encoding",
+          [](const char* name, const DecoderSetup& s) -> std::unique_ptr<Decoder> {
+            return std::make_unique<MulticastDecoder>(name, s);
           });
     return r;
   }();

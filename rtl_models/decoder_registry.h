@@ -6,6 +6,8 @@
 // line there.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -13,15 +15,34 @@
 #include "rtl_models/registry.h"
 #include "rtl_models/rng.h"
 #include "rtl_models/updown_decoder.h"
+#include "topologies/topology.h"
 #include "topologies/updown.h"
 
 namespace wormcast::rtl {
+
+// Tables every switch of one network shares (e.g. the reachability strings,
+// computed once at set-up rather than once per switch).
+class DecoderShared {
+ public:
+  template <class T>
+  std::shared_ptr<const T> get(const std::string& key, const std::function<std::shared_ptr<const T>()>& make) {
+    auto& slot = items_[key];
+    if (!slot) slot = make();
+    return std::static_pointer_cast<const T>(slot);
+  }
+
+ private:
+  std::map<std::string, std::shared_ptr<const void>> items_;
+};
 
 struct DecoderSetup {
   int switch_id = 0;
   std::shared_ptr<const topo::UpDownRouting> routing;
   PortSelection selection = PortSelection::deterministic;
   Rng rng;
+  std::shared_ptr<const topo::Topology> topology;   // the switch-level network
+  std::string drop_id = "switch_id";                // switch.drop_id: ID field of SSR / multi-drop headers
+  std::shared_ptr<DecoderShared> shared;            // one per network
 };
 
 using DecoderRegistry = Registry<Decoder, const char*, const DecoderSetup&>;

@@ -79,11 +79,53 @@ std::uint64_t HostProcessor::send_multicast(const std::vector<NodeId>& chain, un
   d.bytes = static_cast<std::uint32_t>(bytes);
   d.host_addr = 0x1000'0000ULL;
   tlm::MulticastHeaderExtension& mc = doorbell_multicast_;
+  mc.dests.clear();
+  mc.worm = 0;
+  mc.worm_bits.clear();
+  mc.relay_worm.reset();
   mc.chain.assign(chain.begin(), chain.end());
   mc.k = k;
   mc.construction = static_cast<std::uint8_t>(construction);
   post(&mc);
   return id;
+}
+
+std::uint64_t HostProcessor::send_worm(const WormSend& w) {
+  check_worm(w);
+  const std::uint64_t id = ctx_.new_message_id();
+  ctx_.on_message_sent(id, id_, w.dests, w.bytes, now());
+  busy_for(p_.t_hs);
+  ctx_.on_message_posted(id, now());
+  tlm::SendDescriptor& d = doorbell_data_;
+  d = tlm::SendDescriptor{};
+  d.message = id;
+  d.dest = w.dests.front();
+  d.bytes = static_cast<std::uint32_t>(w.bytes);
+  d.host_addr = 0x1000'0000ULL;
+  tlm::MulticastHeaderExtension& mc = doorbell_multicast_;
+  mc.chain.clear();
+  mc.dests.assign(w.dests.begin(), w.dests.end());
+  mc.worm = static_cast<std::uint8_t>(w.encoding);
+  mc.worm_bits = w.header_bits;
+  mc.relay_worm = w.relay_worm;
+  post(&mc);
+  return id;
+}
+
+void HostProcessor::check_worm(const WormSend& w) const {
+  const std::string me = name();
+  if (w.encoding == WormEncoding::none || w.header_bits.empty())
+    throw std::invalid_argument(me + ": worm without a header encoding");
+  if (w.dests.empty()) throw std::invalid_argument(me + ": worm with an empty destination set");
+  std::vector<NodeId> d = w.dests;
+  std::sort(d.begin(), d.end());
+  if (d.front() < 0 || d.back() >= num_nodes_)
+    throw std::invalid_argument(me + ": worm to a node that does not exist (nodes 0.." +
+                                std::to_string(num_nodes_ - 1) + ")");
+  if (std::binary_search(d.begin(), d.end(), id_)) throw std::invalid_argument(me + ": worm to itself");
+  if (std::adjacent_find(d.begin(), d.end()) != d.end())
+    throw std::invalid_argument(me + ": worm names a destination twice");
+  if (w.bytes <= 0) throw std::invalid_argument(me + ": worm of " + std::to_string(w.bytes) + " bytes");
 }
 
 void HostProcessor::check_multicast(const std::vector<NodeId>& chain, unsigned k, int construction, int bytes) const {
@@ -111,7 +153,9 @@ bool HostProcessor::wait_for_message(Cycle until) {
 
 ReceivedMessage HostProcessor::receive() {
   while (completions_.empty()) sc_core::wait(arrival_event_);
-  const tlm::CompletionExtension c = completions_.front();
+  // A member, not a local: it holds the relay payload across the t_hr wait.
+  receiving_ = completions_.front();
+  const tlm::CompletionExtension& c = receiving_;
   const Cycle completed = completion_times_.front();
   completions_.pop_front();
   completion_times_.pop_front();
@@ -124,7 +168,9 @@ ReceivedMessage HostProcessor::receive() {
   t.dma_out_done = completed;
   t.received = now();
   ctx_.on_message_received(c.message, id_, t);
-  return ReceivedMessage{c.message, c.src, static_cast<int>(c.bytes), completed, t.received};
+  ReceivedMessage m{c.message, c.src, static_cast<int>(c.bytes), completed, t.received, std::move(receiving_.relay_worm)};
+  receiving_.relay_worm.reset();
+  return m;
 }
 
 void HostProcessor::compute(Cycle cycles) { busy_for(cycles); }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <deque>
+#include <memory>
 #include <functional>
 #include <systemc>
 #include <tlm>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "rtl_models/sim_context.h"
+#include "rtl_models/worm_packet.h"
 #include "tlm/ni_protocol.h"
 
 namespace wormcast::rtl {
@@ -36,7 +38,9 @@ struct ReceivedMessage {
   int bytes = 0;
   Cycle completed = 0;   // in host memory (before t_hr)
   Cycle received = 0;    // end of t_hr
+  std::shared_ptr<const algo::RelayWorm> relay_worm;   // a switch-based worm's relay payload (WormSend::relay_worm)
 };
+
 
 // What host software can do. Calls block the calling program thread for the
 // modelled time.
@@ -59,6 +63,12 @@ class HostApi {
   // node twice or out of range), k < 1 or a zero length.
   virtual std::uint64_t send_multicast(const std::vector<NodeId>& chain, unsigned k, int construction,
                                        int bytes) = 0;
+  // Send one worm (t_hs; the NI charges t_ns per packet). Every destination
+  // is registered in the message ledger. Returns the message id. Throws
+  // std::invalid_argument for no encoding or header, an empty destination
+  // set, a destination that does not exist or is this node, a duplicate,
+  // or a zero length.
+  virtual std::uint64_t send_worm(const WormSend& w) = 0;
   // Next message (waits for one), then t_hr.
   virtual ReceivedMessage receive() = 0;
   virtual bool message_waiting() const = 0;
@@ -87,6 +97,7 @@ class HostProcessor : public sc_core::sc_module, public HostApi {
   Cycle now() const override { return ctx_.clock.now(); }
   std::uint64_t send(NodeId dest, int bytes) override;
   std::uint64_t send_multicast(const std::vector<NodeId>& chain, unsigned k, int construction, int bytes) override;
+  std::uint64_t send_worm(const WormSend& w) override;
   ReceivedMessage receive() override;
   bool message_waiting() const override { return !completions_.empty(); }
   bool wait_for_message(Cycle until) override;
@@ -98,6 +109,7 @@ class HostProcessor : public sc_core::sc_module, public HostApi {
   void busy_for(Cycle c);
   void post(tlm::MulticastHeaderExtension* mc);
   void check_multicast(const std::vector<NodeId>& chain, unsigned k, int construction, int bytes) const;
+  void check_worm(const WormSend& w) const;
 
   NodeId id_;
   int num_nodes_;
@@ -114,6 +126,7 @@ class HostProcessor : public sc_core::sc_module, public HostApi {
   tlm::SendDescriptor doorbell_data_;
   ::tlm::tlm_generic_payload doorbell_;
   tlm::MulticastHeaderExtension doorbell_multicast_;
+  tlm::CompletionExtension receiving_;   // the message receive() is charging t_hr for
 };
 
 }  // namespace wormcast::rtl

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "algorithms/kbinomial_tree.h"
+#include "rtl_models/worm_packet.h"
 
 namespace wormcast::rtl {
 
@@ -49,7 +50,12 @@ void NetworkInterface::b_transport(::tlm::tlm_generic_payload& trans, sc_core::s
       return;
     }
     if (auto* mc = trans.get_extension<tlm::MulticastHeaderExtension>()) {
-      if (!mc->chain.empty()) {
+      if (mc->worm != 0) {
+        if (!accept_worm(*mc, job)) {
+          trans.set_response_status(::tlm::TLM_GENERIC_ERROR_RESPONSE);
+          return;
+        }
+      } else if (!mc->chain.empty()) {
         if (!accept_multicast(*mc, job)) {
           trans.set_response_status(::tlm::TLM_GENERIC_ERROR_RESPONSE);
           return;
@@ -94,6 +100,20 @@ bool NetworkInterface::accept_multicast(const tlm::MulticastHeaderExtension& mc,
   relay->construction = mc.construction;
   job.dests = std::move(dests);
   job.relay = std::move(relay);
+  return true;
+}
+
+// A switch-based worm descriptor: a known encoding, a header, destinations
+// that exist elsewhere.
+bool NetworkInterface::accept_worm(const tlm::MulticastHeaderExtension& mc, SendJob& job) const {
+  if (mc.worm > static_cast<std::uint8_t>(WormEncoding::tree) || mc.worm_bits.empty() || mc.dests.empty()) return false;
+  for (auto d : mc.dests)
+    if (d < 0 || d == id_) return false;
+  job.dests.assign(mc.dests.begin(), mc.dests.end());
+  std::sort(job.dests.begin(), job.dests.end());
+  job.worm = static_cast<WormEncoding>(mc.worm);
+  job.worm_bits = std::make_shared<const std::vector<bool>>(mc.worm_bits);
+  job.relay_worm = mc.relay_worm;
   return true;
 }
 
@@ -161,6 +181,7 @@ void NetworkInterface::send_dma_thread() {
       }
       pkt->length = bytes + p_.header_flits;
       pkt->header_flits = std::max(1, p_.header_flits);
+      if (job.worm != WormEncoding::none) set_worm_header(*pkt, job, bytes);
       pkt->payload_bytes = bytes;
       pkt->msg_bytes = total;
       pkt->msg_index = i;
@@ -182,6 +203,15 @@ void NetworkInterface::send_dma_thread() {
     }
     dma_job_ = SendJob{};
   }
+}
+
+// A worm's header is its encoding (ceil(bits / 8) flits), replacing ni.header_flits.
+void NetworkInterface::set_worm_header(Packet& pkt, const SendJob& job, int bytes) {
+  pkt.header.worm = job.worm;
+  pkt.header.worm_bits = job.worm_bits;
+  pkt.header.relay_worm = job.relay_worm;
+  pkt.header_flits = worm_header_flits(job.worm_bits->size());
+  pkt.length = bytes + pkt.header_flits;
 }
 
 void NetworkInterface::processor_thread() {
@@ -218,7 +248,8 @@ void NetworkInterface::processor_thread() {
 }
 
 void NetworkInterface::send_copy(const PacketPtr& pkt, const PacketHeader& header) {
-  if (header.kind != HeaderKind::unicast || header.dest < 0 || header.dest == id_)
+  const bool worm = header.kind == HeaderKind::multicast && header.worm != WormEncoding::none;
+  if (!worm && (header.kind != HeaderKind::unicast || header.dest < 0 || header.dest == id_))
     throw std::logic_error(std::string(name()) + ": firmware sent a copy with a header that is not a unicast to "
                            "another node (dest " + std::to_string(header.dest) + ")");
   if (!held_.count(pkt.get()))
@@ -314,6 +345,7 @@ void NetworkInterface::receive_dma_thread() {
       ext.ns_done = pkt.ns_done;
       ext.arrived = pkt.arrived;
       ext.nr_done = pkt.nr_done;
+      ext.relay_worm = pkt.header.relay_worm;
       t.set_extension(&ext);
     }
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;

@@ -98,6 +98,9 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
     tlm::SendDescriptor d;
     std::vector<NodeId> dests;   // empty: unicast d.dest
     std::shared_ptr<const MulticastRelay> relay;   // k-binomial multicast (smart NI)
+    WormEncoding worm = WormEncoding::none;        // switch-based worm: its encoded header
+    std::shared_ptr<const std::vector<bool>> worm_bits;
+    std::shared_ptr<const algo::RelayWorm> relay_worm;
     Cycle posted;
   };
 
@@ -117,6 +120,8 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
   void retain_packet(const PacketPtr& pkt) override;
   void release_packet(const PacketPtr& pkt) override;
   bool accept_multicast(const tlm::MulticastHeaderExtension& mc, SendJob& job) const;
+  bool accept_worm(const tlm::MulticastHeaderExtension& mc, SendJob& job) const;
+  static void set_worm_header(Packet& pkt, const SendJob& job, int bytes);
   void link_activity(Cycle at) override { wake_.at(at); }
 
   void change_occupancy(int delta);

@@ -63,6 +63,8 @@ class ConventionalFirmware : public NiFirmware {
   void on_send_queue(NiFirmwareApi& api, const PacketPtr& pkt) override {
     if (pkt->header.kind == HeaderKind::unicast) {
       api.send_copy(pkt, pkt->header.dest);
+    } else if (pkt->header.worm != WormEncoding::none) {
+      api.send_copy(pkt, pkt->header);   // a switch-based worm: the switches replicate it
     } else {
       for (NodeId d : pkt->header.dests) api.send_copy(pkt, d);   // separate addressing
     }

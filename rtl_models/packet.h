@@ -18,6 +18,10 @@
 
 #include "rtl_models/params.h"
 
+namespace wormcast::algo {
+struct RelayWorm;   // algorithms/multiphase.h
+}
+
 namespace wormcast::rtl {
 
 using NodeId = int;
@@ -61,8 +65,20 @@ struct MulticastRelay {
   std::size_t encoded_bytes() const { return 4 + 2 * (last - first); }
 };
 
+// Switch-based multicast worms (seed000 §5.3): the encoding of the header
+// bits a multicast decoder reads (algorithms/headers.h). A worm has kind
+// multicast, `dests` = every node it must reach, and header_flits =
+// algo::header_flits(worm_bits->size()) (1-byte flits).
+enum class WormEncoding : std::uint8_t { none, ssr, multidrop, tree };
+
 struct PacketHeader {
   HeaderKind kind = HeaderKind::unicast;
+  WormEncoding worm = WormEncoding::none;
+  std::shared_ptr<const std::vector<bool>> worm_bits;   // the encoded header, MSB-first per field
+  // Multi-phase schemes (path-based, SSR): what the receivers that relay
+  // must send next (algo::relay_sends reads it); carried out of band like
+  // MulticastRelay, its size is algo::payload_node_ids.
+  std::shared_ptr<const algo::RelayWorm> relay_worm;
   NodeId dest = -1;                 // unicast destination
   std::vector<NodeId> dests;        // multicast destination set (sorted)
   // Smart-NI multicast: set on packets of a k-binomial multicast (at the

@@ -7,7 +7,7 @@ namespace wormcast::rtl {
 UpDownDecoder::UpDownDecoder(sc_core::sc_module_name name, int switch_id,
                              std::shared_ptr<const topo::UpDownRouting> routing,
                              PortSelection sel, Rng rng)
-    : Decoder(name), sw_(switch_id), routing_(std::move(routing)), sel_(sel), rng_(rng) {}
+    : Decoder(name), sw_(switch_id), routing_(std::move(routing)), chooser_(sel, rng) {}
 
 void UpDownDecoder::decode(const PacketPtr& pkt, int in_port, const OutputPortState& ports,
                            std::vector<Branch>& out) {
@@ -18,22 +18,7 @@ void UpDownDecoder::decode(const PacketPtr& pkt, int in_port, const OutputPortSt
   if (legal.empty())
     throw std::runtime_error(std::string(name()) + ": no legal up*/down* route to node " +
                              std::to_string(pkt->header.dest) + " from input port " + std::to_string(in_port));
-  int chosen = legal.front();
-  if (legal.size() > 1) {
-    switch (sel_) {
-      case PortSelection::deterministic: break;
-      case PortSelection::round_robin: chosen = legal[rr_++ % legal.size()]; break;
-      case PortSelection::random: chosen = legal[rng_.below(legal.size())]; break;
-      case PortSelection::adaptive: {
-        int best = -1;
-        for (int p : legal) {
-          const int score = (ports.busy(p) ? 0 : 1 << 30) + ports.free_credits(p);
-          if (score > best) { best = score; chosen = p; }
-        }
-        break;
-      }
-    }
-  }
+  const int chosen = legal[chooser_.choose(legal, ports)];
   out.push_back(Branch{chosen, pkt, 0, false});
 }
 

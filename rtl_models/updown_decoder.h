@@ -11,12 +11,11 @@
 #include <string>
 
 #include "rtl_models/decoder.h"
+#include "rtl_models/port_choice.h"
 #include "rtl_models/rng.h"
 #include "topologies/updown.h"
 
 namespace wormcast::rtl {
-
-enum class PortSelection { deterministic, round_robin, random, adaptive };
 
 class UpDownDecoder : public Decoder {
  public:
@@ -28,9 +27,7 @@ class UpDownDecoder : public Decoder {
  private:
   int sw_;
   std::shared_ptr<const topo::UpDownRouting> routing_;
-  PortSelection sel_;
-  Rng rng_;
-  unsigned rr_ = 0;
+  PortChooser chooser_;
 };
 
 }  // namespace wormcast::rtl

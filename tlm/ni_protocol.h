@@ -20,8 +20,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <tlm>
 #include <vector>
+
+namespace wormcast::algo {
+struct RelayWorm;   // algorithms/multiphase.h
+}
 
 namespace wormcast::tlm {
 
@@ -66,6 +71,13 @@ class MulticastHeaderExtension : public ::tlm::tlm_extension<MulticastHeaderExte
   std::vector<std::int32_t> chain;
   std::uint32_t k = 0;
   std::uint8_t construction = 0;
+  // Switch-based multicast worm (seed000 §5.3): with worm != 0 (an
+  // rtl::WormEncoding) every packet of the message is one worm to `dests`
+  // whose header is the encoded `worm_bits`; `relay_worm` travels with it
+  // (what the relays among the destinations send next).
+  std::uint8_t worm = 0;
+  std::vector<bool> worm_bits;
+  std::shared_ptr<const algo::RelayWorm> relay_worm;
   ::tlm::tlm_extension_base* clone() const override { return new MulticastHeaderExtension(*this); }
   void copy_from(const ::tlm::tlm_extension_base& e) override {
     *this = static_cast<const MulticastHeaderExtension&>(e);
@@ -82,6 +94,7 @@ class CompletionExtension : public ::tlm::tlm_extension<CompletionExtension> {
   std::uint32_t bytes = 0;
   // cycle stamps along the completing packet's path (see MessageTimes)
   std::uint64_t dma_in_done = 0, ns_done = 0, arrived = 0, nr_done = 0, dma_out_done = 0;
+  std::shared_ptr<const algo::RelayWorm> relay_worm;   // carried by a switch-based worm (MulticastHeaderExtension)
   ::tlm::tlm_extension_base* clone() const override { return new CompletionExtension(*this); }
   void copy_from(const ::tlm::tlm_extension_base& e) override {
     *this = static_cast<const CompletionExtension&>(e);

@@ -10,7 +10,7 @@ namespace wormcast::topo {
 
 Network::Network(sc_core::sc_module_name name, const Topology& t, std::shared_ptr<const UpDownRouting> routing,
                  const NetworkParams& p, rtl::SimContext& ctx, const Rng& rng)
-    : sc_core::sc_module(name), topology_(t), routing_(std::move(routing)), ctx_(ctx) {
+    : sc_core::sc_module(name), topology_(t), routing_(std::move(routing)), params_(p), ctx_(ctx) {
   t.validate();
   scheduler_ = std::make_unique<rtl::CycleScheduler>("scheduler", ctx.clock);
   ctx.scheduler = scheduler_.get();
@@ -34,9 +34,12 @@ void Network::build_switches(const NetworkParams& p, const Rng& rng) {
   const auto& decoders = rtl::decoder_registry();
   if (!decoders.find(p.decoder))
     throw std::invalid_argument("unknown decoder '" + p.decoder + "' (known: " + decoders.joined_names() + ")");
+  auto topology = std::make_shared<const Topology>(topology_);
+  auto shared = std::make_shared<rtl::DecoderShared>();
   for (int s = 0; s < topology_.num_switches(); ++s) {
     auto make_decoder = [&](int id) -> std::unique_ptr<rtl::Decoder> {
-      rtl::DecoderSetup setup{id, routing_, p.selection, rng.fork(0x5700000000ULL + static_cast<std::uint64_t>(id))};
+      rtl::DecoderSetup setup{id,       routing_,  p.selection, rng.fork(0x5700000000ULL + static_cast<std::uint64_t>(id)),
+                              topology, p.drop_id, shared};
       return decoders.make(p.decoder, "decoder", setup);
     };
     switches.push_back(std::make_unique<rtl::Switch>(("sw" + std::to_string(s)).c_str(), s,

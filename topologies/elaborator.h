@@ -31,6 +31,7 @@ struct NetworkParams {
   rtl::SwitchParams sw;
   rtl::LinkParams link;
   std::string decoder = "updown";   // rtl::decoder_registry()
+  std::string drop_id = "switch_id";   // ID field of SSR / multi-drop headers (switch.drop_id)
   rtl::PortSelection selection = rtl::PortSelection::deterministic;
   Cycle watchdog = 20000;
   std::shared_ptr<const rtl::NodeModel> node_model;   // null: endpoint with defaults
@@ -48,6 +49,9 @@ class Network : public sc_core::sc_module, public NetworkModel {
 
   const Topology& topology() const { return topology_; }
   const UpDownRouting& routing() const { return *routing_; }
+  std::shared_ptr<const UpDownRouting> routing_ptr() const { return routing_; }
+  // What it was built with (decoder name, switch buffer, ...).
+  const NetworkParams& params() const { return params_; }
   // The Endpoint / host-NI node at node n (throws std::logic_error when the
   // node model is a different one).
   rtl::Endpoint& endpoint(int n);
@@ -70,6 +74,7 @@ class Network : public sc_core::sc_module, public NetworkModel {
 
   Topology topology_;
   std::shared_ptr<const UpDownRouting> routing_;
+  NetworkParams params_;
   rtl::SimContext& ctx_;
   // The clock's activity list the switches run from (made before them).
   std::unique_ptr<rtl::CycleScheduler> scheduler_;

@@ -30,6 +30,9 @@ void SwitchNetworkKind::visit_sections(ParamVisitor& v) {
   v.begin_section("switch", "input-buffered cut-through switch");
   sw.visit(v);
   v.choice("decoder", decoder, rtl::decoder_registry().names(), "header decoder of every switch");
+  v.choice("drop_id", drop_id, {"switch_id", "node_id"},
+           "ID field of SSR / multi-drop worm headers (decoder ssr, seed000 §5.3-5.4): a switch ID, or the "
+           "first destination node on that switch");
   v.end_section();
   v.begin_section("link", "links");
   link.visit(v);
@@ -74,6 +77,7 @@ std::unique_ptr<NetworkModel> SwitchNetworkKind::build(const char* name, const B
   np.sw = sw;
   np.link = link;
   np.decoder = decoder;
+  np.drop_id = drop_id;
   np.selection = rtl::parse_selection(routing.selection);
   np.watchdog = in.watchdog;
   np.node_model = in.node_model;

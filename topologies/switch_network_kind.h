@@ -28,6 +28,7 @@ class SwitchNetworkKind : public NetworkKind {
   RoutingSection routing;
   rtl::SwitchParams sw;
   std::string decoder = "updown";
+  std::string drop_id = "switch_id";
   rtl::LinkParams link;
 
   // The switch-level topology this kind describes (generated or loaded).

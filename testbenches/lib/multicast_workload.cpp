@@ -22,18 +22,29 @@ void SingleMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
   v.choice("ordering", ordering, {"cco_approx", "given"},
            "chain ordering of the set: cco_approx (switch networks) or given (source, then destinations as listed)");
   v.count("repetitions", repetitions, "multicasts sent one after another (each measured)", 1, 1 << 20);
+  v.choice("scheme", scheme, {"ni", "tree", "path-lg", "path-greedy", "ssr"},
+           "multicast scheme: ni (smart-NI k-binomial tree, host_ni) or a switch-based one (seed000 §5): tree "
+           "(one bit-string worm), path-lg / path-greedy (multi-drop worms, Less-Greedy / Greedy phases), ssr");
 }
 
 void SingleMulticastWorkload::visit_sections(ParamVisitor& v, const rtl::NodeModel& nodes) {
-  if (!nodes.runs_software()) return;
-  v.begin_section("message", "messages (node.model host_ni)");
+  if (!nodes.runs_software() && scheme == "ni") return;
+  v.begin_section("message", "messages (node.model host_ni; with endpoints and a switch-based scheme, the worm payload)");
   message.visit(v);
   v.end_section();
 }
 
+void SingleMulticastWorkload::describe_facts(rtl::ConfigFacts& f) const {
+  if (scheme == "ni") return;
+  // A worm's header adds at least one flit; attach() checks the real size.
+  f.workload_packet_flits = message.size + 1;
+  f.workload_packet_key = "message.size + the worm header";
+}
+
 void SingleMulticastWorkload::validate(const rtl::ConfigFacts& f, const rtl::NodeModel& nodes) const {
   const auto* hn = dynamic_cast<const rtl::HostNiModel*>(&nodes);
-  if (!hn) throw std::invalid_argument(f.where + ": traffic.kind single_multicast needs node.model host_ni");
+  if (!hn && scheme != "ni") return;
+  if (!hn) throw std::invalid_argument(f.where + ": traffic.kind single_multicast with traffic.scheme ni needs node.model host_ni");
   const int m = (message.size + hn->ni.packet_size - 1) / hn->ni.packet_size;
   if (hn->ni.firmware == "fcfs") {
     // FCFS keeps the whole message in NI memory at the source and at relays.
@@ -79,9 +90,10 @@ std::vector<int> SingleMulticastWorkload::destination_set(int nodes, const Rng& 
   return d;
 }
 
-void SingleMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext&, const Rng& rng) {
+void SingleMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) {
   const std::vector<int> dests = destination_set(net.num_nodes(), rng);
   run_ = std::make_shared<Run>();
+  if (scheme != "ni") return attach_worms(net, ctx, dests);
   try {
     if (ordering == "cco_approx") {
       auto* sw = dynamic_cast<topo::Network*>(&net);
@@ -152,6 +164,16 @@ void SingleMulticastWorkload::register_statistics(rtl::StatsScope s) const {
   s.stats.add("multicast.latency_cycles", "cycles",
               "per repetition: source's send call to the end of t_hr at the last destination",
               [run, &ctx] { return summarize_cycles(run->latency, ctx.clock.cycles_to_us(1.0)); });
+  if (run->worms) {
+    s.stats.add("multicast.worms", "worms", "worms sent by the source and the relays, all repetitions",
+                [run] { return run->worms_sent; });
+    s.stats.add("multicast.set", "", "the multicast: scheme, source, destinations, longest worm in flits", [run] {
+      return nlohmann::json{{"scheme", rtl::switch_scheme_name(run->scheme)}, {"source", run->chain.front()},
+                            {"destinations", std::vector<int>(run->chain.begin() + 1, run->chain.end())},
+                            {"max_worm_flits", run->max_worm_flits}};
+    });
+    return;
+  }
   s.stats.add("multicast.tree", "", "the multicast: set size n (source included), packets m, k, chain, and the "
               "unit-step model's T_m = T_1 + (m-1)k", [run] {
                 const auto n = static_cast<algo::Count>(run->chain.size());

@@ -7,9 +7,23 @@
 // fcfs) the NIs relay it, with conventional firmware the source NI sends
 // each destination its own copy (separate addressing).
 //
+// `scheme` (default ni) selects the multicast scheme (seed000 §4-§5):
+//  * ni: the smart-NI k-binomial tree above (node.model host_ni);
+//  * tree, path-lg, path-greedy, ssr: switch-based worms (docs/switch_multicast.md).
+//    The source's host software sends the worms the scheme assigns it
+//    (rtl::source_worms); a destination whose worm carried relay work sends
+//    its worms once it has received the whole message (rtl::relay_worms,
+//    decided from the received payload alone). With node.model host_ni every
+//    worm costs its sender t_hs and t_ns per packet, every reception t_nr per
+//    packet and t_hr; with node.model endpoint a message is one worm packet
+//    (message.size payload flits plus the encoded header) and relays inject
+//    at once. The switches need the scheme's decoder (switch.decoder
+//    reachability for tree, ssr otherwise).
+//
 // Measured: multicast.latency_cycles, per repetition, from the source's send
-// call to the end of t_hr at the LAST destination; the tree used; the peak
-// NI memory of each chain member's NI.
+// call to the end of t_hr at the LAST destination (endpoint: to the last
+// destination's tail); the tree used; the peak NI memory of each chain
+// member's NI.
 #pragma once
 
 #include <memory>
@@ -17,6 +31,7 @@
 #include <vector>
 
 #include "rtl_models/network_interface.h"
+#include "rtl_models/worm_packet.h"
 #include "testbenches/lib/synthetic_workload.h"
 #include "testbenches/lib/workload.h"
 
@@ -30,12 +45,14 @@ class SingleMulticastWorkload : public Workload {
   int k = 0;                          // 0: optimal for (n, m)
   std::string construction = "time_ordered";
   std::string ordering = "cco_approx";
+  std::string scheme = "ni";
   int repetitions = 5;
   MessageSection message;
 
   std::unique_ptr<Workload> clone() const override { return std::make_unique<SingleMulticastWorkload>(*this); }
   void visit(ParamVisitor& v, const rtl::NodeModel& nodes) override;
   void visit_sections(ParamVisitor& v, const rtl::NodeModel& nodes) override;
+  void describe_facts(rtl::ConfigFacts& f) const override;
   void validate(const rtl::ConfigFacts& f, const rtl::NodeModel& nodes) const override;
   void attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) override;
   bool measured_pending(const rtl::SimContext& ctx) const override;
@@ -49,6 +66,7 @@ class SingleMulticastWorkload : public Workload {
 
  private:
   std::vector<int> destination_set(int nodes, const Rng& rng) const;
+  void attach_worms(topo::NetworkModel& net, rtl::SimContext& ctx, const std::vector<int>& dests);
   std::shared_ptr<Run> run_;
 };
 
@@ -68,6 +86,25 @@ struct SingleMulticastWorkload::Run {
   sc_core::sc_event all_received;
   void source_program(rtl::HostApi& h);
   void destination_program(rtl::HostApi& h);
+
+  // Switch-based schemes (scheme != ni). Per-node state lives here, not in
+  // program locals (no owning local across a wait()).
+  bool worms = false;
+  rtl::SwitchScheme scheme = rtl::SwitchScheme::tree;
+  algo::SsrId drop_id = algo::SsrId::switch_id;
+  std::shared_ptr<const topo::Topology> topology;
+  std::shared_ptr<const topo::UpDownRouting> routing;
+  std::vector<std::vector<rtl::WormSend>> sends;   // by node: the worms it is sending
+  std::vector<rtl::ReceivedMessage> got;           // by node: the last message received
+  std::vector<rtl::Endpoint*> endpoints;           // node.model endpoint
+  std::uint64_t worms_sent = 0;
+  int max_worm_flits = 0;                          // longest worm packet (header + payload)
+  void worm_source_program(rtl::HostApi& h);
+  void worm_destination_program(rtl::HostApi& h);
+  void endpoint_repetition(rtl::SimContext& ctx);
+  void endpoint_received(rtl::SimContext& ctx, rtl::NodeId at, const rtl::Packet& p, Cycle now);
+  void inject_worms(rtl::NodeId from, const std::vector<rtl::WormSend>& w);
+  void note_received(Cycle at);
 };
 
 }  // namespace wormcast::tb

@@ -1,5 +1,6 @@
 #include "testbenches/lib/workload.h"
 
+#include "testbenches/lib/multicast_load_workload.h"
 #include "testbenches/lib/multicast_workload.h"
 #include "testbenches/lib/synthetic_workload.h"
 
@@ -14,6 +15,10 @@ WorkloadRegistry& workload_registry() {
           "one source multicasts a message on a k-binomial tree, repeated; latency to the last destination "
           "(host_ni; smart NI firmware fpfs/fcfs relays it)",
           [] { return std::make_unique<SingleMulticastWorkload>(); });
+    r.add("multicast_load",
+          "every node multicasts to `degree` random nodes at load B_i (effective load degree * B_i) with a "
+          "switch-based scheme (tree, path-lg, path-greedy, ssr) or ni (seed000 §6.5)",
+          [] { return std::make_unique<MulticastLoadWorkload>(); });
     return r;
   }();
   return registry;
