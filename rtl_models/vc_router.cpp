@@ -1,0 +1,259 @@
+#include "rtl_models/vc_router.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace wormcast::rtl {
+
+namespace {
+constexpr topo::VcClass kClasses1[] = {topo::VcClass::single};
+constexpr topo::VcClass kClasses2[] = {topo::VcClass::p, topo::VcClass::h};
+constexpr topo::VcClass kClasses3[] = {topo::VcClass::p, topo::VcClass::l, topo::VcClass::h};
+}  // namespace
+
+VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<const topo::DirectRouting> routing,
+                   int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx)
+    : sc_core::sc_module(name), id_(id), routing_(std::move(routing)), vcs_(vcs),
+      ext_ports_(routing_->topology().num_ports()), local_ports_(local_ports), p_(p), ctx_(ctx), wake_(ctx.clock) {
+  if (vcs_ < routing_->num_vcs())
+    throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(vcs_) + " VCs, but routing " +
+                                topo::to_string(routing_->algorithm()) + " needs " +
+                                std::to_string(routing_->num_vcs()));
+  if (local_ports_ < 1) throw std::invalid_argument(std::string(this->name()) + ": needs an internal channel");
+  // VC index -> class (the routing function's numbering, vc_index()).
+  const topo::VcClass* classes = routing_->num_vcs() == 1 ? kClasses1 : routing_->num_vcs() == 2 ? kClasses2 : kClasses3;
+  for (int v = 0; v < vcs_; ++v)
+    class_by_vc_.push_back(v < routing_->num_vcs() ? classes[v] : topo::VcClass::single);
+  const int n = num_channels();
+  for (int c = 0; c < n; ++c) {
+    in.push_back(std::make_unique<FlitInPort>(("in_" + channel_name(c)).c_str()));
+    out.push_back(std::make_unique<FlitOutPort>(("out_" + channel_name(c)).c_str()));
+  }
+  inputs_.resize(static_cast<std::size_t>(n));
+  outputs_.resize(static_cast<std::size_t>(n));
+  ports_.resize(static_cast<std::size_t>(ext_ports_ + local_ports_));
+}
+
+std::string VcRouter::channel_name(int ch) const {
+  if (ch >= external_channels()) return "local" + std::to_string(ch - external_channels());
+  const int port = ch / vcs_;
+  return std::string("d") + std::to_string(port / 2) + (port % 2 ? "m" : "p") + "_vc" + std::to_string(ch % vcs_);
+}
+
+void VcRouter::end_of_elaboration() {
+  sc_core::sc_spawn_options opts;
+  opts.spawn_method();
+  opts.dont_initialize();
+  opts.set_sensitivity(&wake_.event());
+  for (auto& i : in)
+    if (i->size() > 0) (*i)->attach_receiver(this);
+  for (auto& o : out)
+    if (o->size() > 0) (*o)->attach_sender(this);
+  sc_core::sc_spawn(sc_core::sc_bind(&VcRouter::tick, this), sc_core::sc_gen_unique_name("tick"), &opts);
+}
+
+topo::VcClass VcRouter::class_of(int in_ch) const {
+  return in_ch >= external_channels() ? topo::VcClass::local : class_by_vc_[static_cast<std::size_t>(in_ch % vcs_)];
+}
+
+void VcRouter::tick() {
+  const Cycle now = ctx_.clock.now();
+  if (!wake_.begin_cycle(now)) return;
+  Cycle next = UINT64_MAX;
+  bool active = receive(now, next);
+  active |= route(now, next);
+  active |= allocate_vcs(now);
+  active |= traverse(now, next);
+  if (active) next = now + 1;
+  if (next != UINT64_MAX) wake_.at(next);
+}
+
+bool VcRouter::receive(Cycle now, Cycle& next) {
+  bool any = false;
+  for (std::size_t c = 0; c < in.size(); ++c) {
+    if (in[c]->size() == 0) continue;
+    LinkRxIf* rx = in[c]->operator->();
+    InputVc& iv = inputs_[c];
+    while (rx->has_flit(now)) {
+      Flit f = rx->pop();
+      if (!iv.buf.empty() && iv.buf.back().pkt == f.pkt && iv.buf.back().first + iv.buf.back().count == f.index)
+        ++iv.buf.back().count;
+      else
+        iv.buf.push_back(Segment{std::move(f.pkt), f.index, 1});
+      ++iv.flits;
+      iv.last_write = now;
+      peak_ = std::max(peak_, iv.flits);
+      any = true;
+    }
+    if (traced_) iv.traced_occupancy = iv.flits;
+    next = std::min(next, rx->next_flit_arrival());
+  }
+  return any;
+}
+
+int VcRouter::output_for(int in_ch, const topo::DirectHop& hop) const {
+  if (hop.arrived) {
+    // All-port: a worm leaves on the internal channel paired with the
+    // external port it came in on; local traffic and one-port use channel 0.
+    const int l = in_ch < external_channels() && local_ports_ > 1 ? (in_ch / vcs_) % local_ports_ : 0;
+    return local_channel(l);
+  }
+  return channel(topo::DirectTopology::port_index(hop.dim, hop.dir), routing_->vc_index(hop.vc));
+}
+
+bool VcRouter::route(Cycle now, Cycle& next) {
+  bool any = false;
+  for (std::size_t c = 0; c < inputs_.size(); ++c) {
+    InputVc& iv = inputs_[c];
+    if (iv.state == InState::idle && !iv.buf.empty()) {
+      const Segment& s = iv.buf.front();
+      if (s.first != 0)
+        throw InvariantViolation(std::string(name()) + ": " + channel_name(static_cast<int>(c)) + ": flit " +
+                                 std::to_string(s.first) + " of packet " + std::to_string(s.pkt->id) +
+                                 " at the front of an idle VC (no header)");
+      if (!routing_->topology().valid_node(s.pkt->header.dest))
+        throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(s.pkt->id) + " from node " +
+                                    std::to_string(s.pkt->src) + " has destination " +
+                                    std::to_string(s.pkt->header.dest) + ", outside the network (0.." +
+                                    std::to_string(routing_->topology().num_nodes() - 1) + ")");
+      const topo::DirectHop hop = routing_->next_hop(id_, s.pkt->header.dest, class_of(static_cast<int>(c)));
+      iv.out = output_for(static_cast<int>(c), hop);
+      if (out[static_cast<std::size_t>(iv.out)]->size() == 0)
+        throw std::logic_error(std::string(name()) + ": packet " + std::to_string(s.pkt->id) + " routed to " +
+                               channel_name(iv.out) + ", which is not connected");
+      // A header is seen here in the cycle it is written, or in the cycle
+      // after the tail ahead of it left (both evaluated cycles).
+      iv.ready = now + p_.route_delay;
+      iv.state = InState::routing;
+      any = true;
+    }
+    if (iv.state == InState::routing) {
+      if (iv.ready <= now) iv.state = InState::waiting_vc;
+      else next = std::min(next, iv.ready);
+    }
+  }
+  return any;
+}
+
+bool VcRouter::allocate_vcs(Cycle now) {
+  bool any = false;
+  const int n = static_cast<int>(inputs_.size());
+  for (int k = 0; k < n; ++k) {
+    const int c = (vc_rr_ + k) % n;
+    InputVc& iv = inputs_[static_cast<std::size_t>(c)];
+    if (iv.state != InState::waiting_vc || iv.ready > now) continue;
+    OutputVc& ov = outputs_[static_cast<std::size_t>(iv.out)];
+    if (ov.owner >= 0) continue;   // blocked in place: keeps what it holds
+    ov.owner = c;
+    iv.state = InState::active;
+    any = true;
+  }
+  vc_rr_ = n ? (vc_rr_ + 1) % n : 0;
+  return any;
+}
+
+bool VcRouter::traverse(Cycle now, Cycle& next) {
+  bool any = false;
+  for (int port = 0; port < ext_ports_; ++port) any |= send_one(port, channel(port, 0), vcs_, now, next);
+  for (int l = 0; l < local_ports_; ++l) any |= send_one(ext_ports_ + l, local_channel(l), 1, now, next);
+  return any;
+}
+
+// One flit on physical output `port` (channels first_ch .. first_ch+nch-1):
+// round-robin among the VCs holding it with a readable flit and a credit.
+bool VcRouter::send_one(int port, int first_ch, int nch, Cycle now, Cycle& next) {
+  OutputPort& op = ports_[static_cast<std::size_t>(port)];
+  op.valid = false;
+  for (int k = 0; k < nch; ++k) {
+    const int v = (op.rr + k) % nch;
+    const int oc = first_ch + v;
+    OutputVc& ov = outputs_[static_cast<std::size_t>(oc)];
+    if (ov.owner < 0) continue;
+    InputVc& iv = inputs_[static_cast<std::size_t>(ov.owner)];
+    const int readable = iv.flits - (iv.last_write == now ? 1 : 0);
+    if (readable <= 0) continue;
+    LinkTxIf* tx = out[static_cast<std::size_t>(oc)]->operator->();
+    if (tx->credits(now) <= 0) {
+      next = std::min(next, tx->next_credit_arrival());
+      continue;
+    }
+    Segment& s = iv.buf.front();
+    Flit f{s.pkt, s.first};
+    if (--s.count == 0) iv.buf.erase(iv.buf.begin());
+    else ++s.first;
+    --iv.flits;
+    const bool tail = f.tail();
+    if (traced_) {
+      op.valid = true;
+      op.vc = v;
+      op.packet = static_cast<int>(f.pkt->id);
+      iv.traced_occupancy = iv.flits;
+    }
+    tx->send(std::move(f), now, p_.crossbar_delay);
+    ++ctx_.flits.moves;
+    ++ctx_.flits.hops;
+    ++ov.sent;
+    (*in[static_cast<std::size_t>(ov.owner)])->return_credits(1, now);
+    if (tail) {
+      iv.state = InState::idle;
+      iv.out = -1;
+      ov.owner = -1;
+    }
+    op.rr = (v + 1) % nch;
+    return true;
+  }
+  return false;
+}
+
+std::uint64_t VcRouter::buffered_flits() const {
+  std::uint64_t n = 0;
+  for (const auto& iv : inputs_) n += static_cast<std::uint64_t>(iv.flits);
+  return n;
+}
+
+std::vector<std::string> VcRouter::describe_blocked(Cycle now) const {
+  std::vector<std::string> lines;
+  const auto& t = routing_->topology();
+  for (std::size_t c = 0; c < inputs_.size(); ++c) {
+    const InputVc& iv = inputs_[c];
+    if (iv.flits == 0 && iv.state == InState::idle) continue;
+    std::string s = std::string(name()) + " " + t.name(id_) + " in " + channel_name(static_cast<int>(c)) + " (class " +
+                    topo::to_string(class_of(static_cast<int>(c))) + "): " + std::to_string(iv.flits) + "/" +
+                    std::to_string(p_.buffer_flits) + " flits;";
+    for (const Segment& seg : iv.buf)
+      s += " [packet " + std::to_string(seg.pkt->id) + " " + t.name(seg.pkt->src) + "->" +
+           t.name(seg.pkt->header.dest) + " flits " + std::to_string(seg.first) + ".." +
+           std::to_string(seg.first + seg.count - 1) + "]";
+    if (iv.out >= 0) {
+      const OutputVc& ov = outputs_[static_cast<std::size_t>(iv.out)];
+      s += " -> " + channel_name(iv.out);
+      if (iv.state == InState::routing) s += " routing";
+      else if (ov.owner != static_cast<int>(c))
+        s += " waiting for the VC (held by " + channel_name(ov.owner) + ")";
+      else if ((*out[static_cast<std::size_t>(iv.out)])->credits(now) <= 0)
+        s += " holds the VC, waiting for downstream credits";
+      else
+        s += " holds the VC";
+    }
+    lines.push_back(std::move(s));
+  }
+  return lines;
+}
+
+void VcRouter::trace(sc_core::sc_trace_file* tf) {
+  traced_ = true;
+  const std::string base = name();
+  for (std::size_t c = 0; c < inputs_.size(); ++c)
+    if (in[c]->size() > 0)
+      sc_core::sc_trace(tf, inputs_[c].traced_occupancy, base + ".in_" + channel_name(static_cast<int>(c)) + ".occupancy");
+  for (int p = 0; p < ext_ports_ + local_ports_; ++p) {
+    const std::string pn = p < ext_ports_ ? channel_name(channel(p, 0)).substr(0, channel_name(channel(p, 0)).find('_'))
+                                          : channel_name(local_channel(p - ext_ports_));
+    OutputPort& op = ports_[static_cast<std::size_t>(p)];
+    sc_core::sc_trace(tf, op.valid, base + ".out_" + pn + ".valid");
+    sc_core::sc_trace(tf, op.vc, base + ".out_" + pn + ".vc");
+    sc_core::sc_trace(tf, op.packet, base + ".out_" + pn + ".packet");
+  }
+}
+
+}  // namespace wormcast::rtl
