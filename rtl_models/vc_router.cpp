@@ -101,26 +101,71 @@ int VcRouter::output_for(int in_ch, const topo::DirectHop& hop) const {
   return channel(topo::DirectTopology::port_index(hop.dim, hop.dir), routing_->vc_index(hop.vc));
 }
 
+namespace {
+NodeId target_of(const Packet& p) {
+  return p.header.kind == HeaderKind::multicast && !p.header.dests.empty() ? p.header.dests.front() : p.header.dest;
+}
+}  // namespace
+
+// Routes the header at the front of input VC c: the routing function for
+// the address of the first header flit; IR when this node is a destination
+// of a multi-destination worm that goes on.
+void VcRouter::route_header(InputVc& iv, int c) {
+  const Segment& s = iv.buf.front();
+  if (s.first != 0)
+    throw InvariantViolation(std::string(name()) + ": " + channel_name(c) + ": flit " + std::to_string(s.first) +
+                             " of packet " + std::to_string(s.pkt->id) + " at the front of an idle VC (no header)");
+  const Packet& pk = *s.pkt;
+  const NodeId dst = target_of(pk);
+  if (!routing_->topology().valid_node(dst))
+    throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(pk.id) + " from node " +
+                                std::to_string(pk.src) + " has destination " + std::to_string(dst) +
+                                ", outside the network (0.." + std::to_string(routing_->topology().num_nodes() - 1) +
+                                ")");
+  if (pk.header.kind == HeaderKind::multicast && dst == id_ && pk.header.dests.size() > 1) return start_ir(iv, c);
+  iv.out = output_for(c, routing_->next_hop(id_, dst, class_of(c)));
+  if (out[static_cast<std::size_t>(iv.out)]->size() == 0)
+    throw std::logic_error(std::string(name()) + ": packet " + std::to_string(pk.id) + " routed to " +
+                           channel_name(iv.out) + ", which is not connected");
+}
+
+void VcRouter::start_ir(InputVc& iv, int c) {
+  const PacketPtr& old = iv.buf.front().pkt;
+  const int addresses = static_cast<int>(old->header.dests.size());
+  if (old->header_flits != addresses + 1)
+    throw std::invalid_argument(std::string(name()) + ": multi-destination packet " + std::to_string(old->id) +
+                                " has " + std::to_string(old->header_flits) + " header flits for " +
+                                std::to_string(addresses) + " addresses (one per address plus the terminator)");
+  if (old->header.dests[1] == id_)
+    throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(old->id) +
+                                " lists destination " + std::to_string(id_) + " twice in a row");
+  iv.fwd = std::make_shared<Packet>(*old);
+  iv.fwd->id = ctx_.new_packet_id();
+  iv.fwd->header.dests.erase(iv.fwd->header.dests.begin());
+  --iv.fwd->header_flits;
+  --iv.fwd->length;
+  iv.copy = std::make_shared<Packet>(*old);
+  iv.copy->id = ctx_.new_packet_id();
+  iv.copy->header.kind = HeaderKind::unicast;
+  iv.copy->header.dest = id_;
+  iv.copy->header.dests.clear();
+  iv.copy->header_flits = 1;
+  iv.copy->length = 1 + (old->length - old->header_flits);
+  iv.out = output_for(c, routing_->next_hop(id_, iv.fwd->header.dests.front(), class_of(c)));
+  topo::DirectHop here;
+  here.arrived = true;
+  iv.local_out = output_for(c, here);
+  if (out[static_cast<std::size_t>(iv.out)]->size() == 0 || out[static_cast<std::size_t>(iv.local_out)]->size() == 0)
+    throw std::logic_error(std::string(name()) + ": IR of packet " + std::to_string(old->id) +
+                           " needs an unconnected channel");
+}
+
 bool VcRouter::route(Cycle now, Cycle& next) {
   bool any = false;
   for (std::size_t c = 0; c < inputs_.size(); ++c) {
     InputVc& iv = inputs_[c];
     if (iv.state == InState::idle && !iv.buf.empty()) {
-      const Segment& s = iv.buf.front();
-      if (s.first != 0)
-        throw InvariantViolation(std::string(name()) + ": " + channel_name(static_cast<int>(c)) + ": flit " +
-                                 std::to_string(s.first) + " of packet " + std::to_string(s.pkt->id) +
-                                 " at the front of an idle VC (no header)");
-      if (!routing_->topology().valid_node(s.pkt->header.dest))
-        throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(s.pkt->id) + " from node " +
-                                    std::to_string(s.pkt->src) + " has destination " +
-                                    std::to_string(s.pkt->header.dest) + ", outside the network (0.." +
-                                    std::to_string(routing_->topology().num_nodes() - 1) + ")");
-      const topo::DirectHop hop = routing_->next_hop(id_, s.pkt->header.dest, class_of(static_cast<int>(c)));
-      iv.out = output_for(static_cast<int>(c), hop);
-      if (out[static_cast<std::size_t>(iv.out)]->size() == 0)
-        throw std::logic_error(std::string(name()) + ": packet " + std::to_string(s.pkt->id) + " routed to " +
-                               channel_name(iv.out) + ", which is not connected");
+      route_header(iv, static_cast<int>(c));
       // A header is seen here in the cycle it is written, or in the cycle
       // after the tail ahead of it left (both evaluated cycles).
       iv.ready = now + p_.route_delay;
@@ -144,6 +189,11 @@ bool VcRouter::allocate_vcs(Cycle now) {
     if (iv.state != InState::waiting_vc || iv.ready > now) continue;
     OutputVc& ov = outputs_[static_cast<std::size_t>(iv.out)];
     if (ov.owner >= 0) continue;   // blocked in place: keeps what it holds
+    if (iv.local_out >= 0) {       // IR: the local copy's channel too, both at once
+      OutputVc& lv = outputs_[static_cast<std::size_t>(iv.local_out)];
+      if (lv.owner >= 0) continue;
+      lv.owner = c;
+    }
     ov.owner = c;
     iv.state = InState::active;
     any = true;
@@ -161,6 +211,7 @@ bool VcRouter::traverse(Cycle now, Cycle& next) {
 
 // One flit on physical output `port` (channels first_ch .. first_ch+nch-1):
 // round-robin among the VCs holding it with a readable flit and a credit.
+// An IR worm's body flit also needs its local channel in the same cycle.
 bool VcRouter::send_one(int port, int first_ch, int nch, Cycle now, Cycle& next) {
   OutputPort& op = ports_[static_cast<std::size_t>(port)];
   op.valid = false;
@@ -172,37 +223,73 @@ bool VcRouter::send_one(int port, int first_ch, int nch, Cycle now, Cycle& next)
     InputVc& iv = inputs_[static_cast<std::size_t>(ov.owner)];
     const int readable = iv.flits - (iv.last_write == now ? 1 : 0);
     if (readable <= 0) continue;
+    if (iv.local_out >= 0) {
+      const int i = iv.buf.front().first, h = iv.buf.front().pkt->header_flits;
+      const bool to_local = i == 0 || i >= h, to_fwd = i >= 1;
+      if (oc == iv.local_out ? (!to_local || to_fwd) : !to_fwd) continue;   // body flits leave from the forward port
+      if (to_local && to_fwd) {
+        LinkTxIf* ltx = out[static_cast<std::size_t>(iv.local_out)]->operator->();
+        if (ltx->credits(now) <= 0) {
+          next = std::min(next, ltx->next_credit_arrival());
+          continue;
+        }
+      }
+    }
     LinkTxIf* tx = out[static_cast<std::size_t>(oc)]->operator->();
     if (tx->credits(now) <= 0) {
       next = std::min(next, tx->next_credit_arrival());
       continue;
     }
-    Segment& s = iv.buf.front();
-    Flit f{s.pkt, s.first};
-    if (--s.count == 0) iv.buf.erase(iv.buf.begin());
-    else ++s.first;
-    --iv.flits;
-    const bool tail = f.tail();
-    if (traced_) {
-      op.valid = true;
-      op.vc = v;
-      op.packet = static_cast<int>(f.pkt->id);
-      iv.traced_occupancy = iv.flits;
-    }
-    tx->send(std::move(f), now, p_.crossbar_delay);
-    ++ctx_.flits.moves;
-    ++ctx_.flits.hops;
-    ++ov.sent;
-    (*in[static_cast<std::size_t>(ov.owner)])->return_credits(1, now);
-    if (tail) {
-      iv.state = InState::idle;
-      iv.out = -1;
-      ov.owner = -1;
-    }
+    send_flit(oc, iv, now);
     op.rr = (v + 1) % nch;
     return true;
   }
   return false;
+}
+
+// Moves the front flit of iv: to output oc, or for IR to the local copy
+// and/or the forwarded worm, renumbered.
+void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
+  Segment& s = iv.buf.front();
+  Flit f{s.pkt, s.first};
+  if (--s.count == 0) iv.buf.erase(iv.buf.begin());
+  else ++s.first;
+  --iv.flits;
+  const bool tail = f.tail();
+  const int in_ch = outputs_[static_cast<std::size_t>(oc)].owner;
+  auto emit = [&](int ch, Flit g) {
+    OutputVc& o = outputs_[static_cast<std::size_t>(ch)];
+    const bool last = g.tail();
+    if (traced_) {
+      OutputPort& op = ports_[static_cast<std::size_t>(ch < external_channels() ? ch / vcs_
+                                                                               : ext_ports_ + ch - external_channels())];
+      op.valid = true;
+      op.vc = ch < external_channels() ? ch % vcs_ : 0;
+      op.packet = static_cast<int>(g.pkt->id);
+    }
+    (*out[static_cast<std::size_t>(ch)])->send(std::move(g), now, p_.crossbar_delay);
+    ++ctx_.flits.moves;
+    ++ctx_.flits.hops;
+    ++o.sent;
+    if (last) o.owner = -1;
+  };
+  if (iv.local_out < 0) {
+    emit(oc, std::move(f));
+  } else {
+    const int i = f.index, h = f.pkt->header_flits;
+    const bool to_local = i == 0 || i >= h, to_fwd = i >= 1;
+    if (to_local) emit(iv.local_out, Flit{iv.copy, i == 0 ? 0 : i - h + 1});
+    if (to_fwd) emit(iv.out, Flit{iv.fwd, i - 1});
+    if (to_local && to_fwd) ++ctx_.flits.extra_copies;   // a body flit now travels twice
+  }
+  if (traced_) iv.traced_occupancy = iv.flits;
+  (*in[static_cast<std::size_t>(in_ch)])->return_credits(1, now);
+  if (tail) {
+    iv.state = InState::idle;
+    iv.out = iv.local_out = -1;
+    iv.fwd.reset();
+    iv.copy.reset();
+  }
 }
 
 std::uint64_t VcRouter::buffered_flits() const {
@@ -222,7 +309,9 @@ std::vector<std::string> VcRouter::describe_blocked(Cycle now) const {
                     std::to_string(p_.buffer_flits) + " flits;";
     for (const Segment& seg : iv.buf)
       s += " [packet " + std::to_string(seg.pkt->id) + " " + t.name(seg.pkt->src) + "->" +
-           t.name(seg.pkt->header.dest) + " flits " + std::to_string(seg.first) + ".." +
+           (t.valid_node(target_of(*seg.pkt)) ? t.name(target_of(*seg.pkt)) : "?") +
+           (seg.pkt->header.kind == HeaderKind::multicast ? " (IR worm, " +
+                std::to_string(seg.pkt->header.dests.size()) + " addresses left)" : std::string()) + " flits " + std::to_string(seg.first) + ".." +
            std::to_string(seg.first + seg.count - 1) + "]";
     if (iv.out >= 0) {
       const OutputVc& ov = outputs_[static_cast<std::size_t>(iv.out)];

@@ -27,6 +27,15 @@
 //     bandwidth, two get half each). The flit reaches the next router after
 //     crossbar_delay + link latency cycles; its buffer slot is credited
 //     upstream at once.
+// Intermediate reception (seed001 Fig. 5.10): a worm with a multicast header
+// (HeaderKind::multicast, header.dests in visiting order) carries one
+// address per header flit, the last one twice as terminator. At a
+// destination that is not the last, the router strips the first header flit
+// and sends it to the local processor, followed by a copy of every body flit
+// (the local copy: 1 header flit + the body, a unicast packet to this node);
+// the remaining header and the body continue as a new packet one header flit
+// shorter, routed with the class of the VC it arrived on. Body flits go to
+// both outputs in the same cycle. At the last destination the worm ejects.
 // Zero-load, a head costs route_delay + crossbar_delay + link.latency cycles
 // per router; body flits follow one per cycle (docs/direct_networks.md).
 //
@@ -105,6 +114,11 @@ class VcRouter : public sc_core::sc_module, private LinkClient {
     Cycle ready = 0;            // routing done
     int out = -1;               // output channel requested / held
     int traced_occupancy = 0;
+    // Intermediate reception (IR) at this node: the local copy leaves on
+    // ejection channel local_out, the worm continues as fwd (one header flit
+    // shorter) on `out`.
+    int local_out = -1;
+    PacketPtr fwd, copy;
   };
   struct OutputVc {
     int owner = -1;             // input channel holding it
@@ -125,6 +139,9 @@ class VcRouter : public sc_core::sc_module, private LinkClient {
   bool traverse(Cycle now, Cycle& next);
   bool send_one(int port, int first_ch, int nch, Cycle now, Cycle& next);
   int output_for(int in_ch, const topo::DirectHop& hop) const;
+  void route_header(InputVc& iv, int c);
+  void start_ir(InputVc& iv, int c);
+  void send_flit(int oc, InputVc& iv, Cycle now);
   topo::VcClass class_of(int in_ch) const;
   std::string channel_name(int ch) const;
 

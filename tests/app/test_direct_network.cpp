@@ -51,15 +51,20 @@ struct Probe {
   std::vector<std::uint64_t> router_traversals;
 };
 
+// A VC buffer slot is reused after crossbar + link + 1 (read) + credit_delay
+// cycles; with at least that many flits per VC a worm streams at one flit per
+// cycle, which the zero-load formula assumes.
+int streaming_buffer(const Timing& tm) { return static_cast<int>(tm.xbar + tm.link + 1 + 1); }
+
 // One packet at a time, each on an idle network.
 Probe measure(const DirectTopology& t, RoutingAlgorithm a, const Timing& tm,
-              const std::vector<std::pair<NodeId, NodeId>>& pairs, int buffer = 2) {
+              const std::vector<std::pair<NodeId, NodeId>>& pairs) {
   fresh_kernel();
   SimContext ctx(5000);
   topo::DirectNetworkParams p;
   p.router.route_delay = tm.route;
   p.router.crossbar_delay = tm.xbar;
-  p.router.buffer_flits = buffer;
+  p.router.buffer_flits = streaming_buffer(tm);
   p.link.latency = tm.link;
   auto routing = std::make_shared<const topo::DirectRouting>(t, a);
   topo::DirectNetwork net("net", routing, p, ctx);
@@ -118,7 +123,7 @@ void check_invariants(const tb::RunResult& r) {
   CHECK(inv.at("flits_in_network_at_end").get<std::uint64_t>() == 0);
   const auto& m = r.json.at("metrics");
   CHECK(m.at("packets_created").get<std::uint64_t>() == m.at("packets_delivered").get<std::uint64_t>());
-  CHECK(m.at("packets_created").get<std::uint64_t>() > 100);
+  CHECK(m.at("packets_created").get<std::uint64_t>() > 50);
 }
 
 }  // namespace
@@ -161,17 +166,19 @@ TEST_CASE("direct networks stay deadlock-free and deliver exactly once under sat
                         {"hypercube", "2x2x2x2", nullptr, "ecube"},
                         {"mesh", "4x4", nullptr, "dor"}};
   for (const Case& c : cases) {
+    // Every source offers 0.9 flits/cycle until 8 packets wait in its queue,
+    // then stops: the network runs saturated, then must drain completely.
     std::vector<tb::Override> o = {{"topology.kind", c.kind},       {"topology.dims", c.dims},
                                    {"routing.function", c.routing}, {"traffic.load", "0.9"},
                                    {"traffic.packet_size", "12"},   {"router.buffer", "2"},
                                    {"sim.warmup", "500"},           {"sim.measure", "3000"},
-                                   {"sim.drain_limit", "200000"},   {"traffic.source_queue", "100000"}};
+                                   {"sim.drain_limit", "20000"},    {"traffic.source_queue", "8"}};
     if (c.direction) o.push_back({"topology.direction", c.direction});
     INFO(c.kind << " " << c.dims << " " << c.routing);
     const auto r = run_direct(o);
     check_invariants(r);
-    // Saturated: the network, not the sources, limits the accepted load.
-    CHECK(r.json.at("metrics").at("link_utilization").at("max").get<double>() > 0.5);
+    // Saturated: the network, not the sources, limited the accepted load.
+    CHECK(r.json.at("metrics").at("saturated").get<bool>());
   }
 }
 
