@@ -204,6 +204,7 @@ bool VcRouter::allocate_vcs(Cycle now) {
 
 bool VcRouter::traverse(Cycle now, Cycle& next) {
   bool any = false;
+  for (auto& op : ports_) op.valid = false;
   for (int port = 0; port < ext_ports_; ++port) any |= send_one(port, channel(port, 0), vcs_, now, next);
   for (int l = 0; l < local_ports_; ++l) any |= send_one(ext_ports_ + l, local_channel(l), 1, now, next);
   return any;
@@ -214,7 +215,6 @@ bool VcRouter::traverse(Cycle now, Cycle& next) {
 // An IR worm's body flit also needs its local channel in the same cycle.
 bool VcRouter::send_one(int port, int first_ch, int nch, Cycle now, Cycle& next) {
   OutputPort& op = ports_[static_cast<std::size_t>(port)];
-  op.valid = false;
   for (int k = 0; k < nch; ++k) {
     const int v = (op.rr + k) % nch;
     const int oc = first_ch + v;
@@ -266,6 +266,7 @@ void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
       op.valid = true;
       op.vc = ch < external_channels() ? ch % vcs_ : 0;
       op.packet = static_cast<int>(g.pkt->id);
+      op.header_flits = g.pkt->header_flits;
     }
     (*out[static_cast<std::size_t>(ch)])->send(std::move(g), now, p_.crossbar_delay);
     ++ctx_.flits.moves;
@@ -342,6 +343,7 @@ void VcRouter::trace(sc_core::sc_trace_file* tf) {
     sc_core::sc_trace(tf, op.valid, base + ".out_" + pn + ".valid");
     sc_core::sc_trace(tf, op.vc, base + ".out_" + pn + ".vc");
     sc_core::sc_trace(tf, op.packet, base + ".out_" + pn + ".packet");
+    sc_core::sc_trace(tf, op.header_flits, base + ".out_" + pn + ".header_flits");
   }
 }
 

@@ -128,6 +128,7 @@ class VcRouter : public sc_core::sc_module, private LinkClient {
     int rr = 0;                 // round-robin pointer among its VCs
     bool valid = false;         // VCD: a flit left this cycle
     int vc = -1, packet = 0;
+    int header_flits = 0;       // VCD: header length of the packet sent (shrinks along an IR worm)
   };
 
   void end_of_elaboration() override;

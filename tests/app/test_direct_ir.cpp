@@ -9,6 +9,12 @@
 // worm's length at the source (docs/direct_networks.md).
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "rtl_models/kernel.h"
 #include "topologies/direct_network_kind.h"
 
@@ -78,6 +84,57 @@ TEST_CASE("an IR worm on a unidirectional torus keeps streaming through its dest
   // UTR on 4x4 uni: (1,1) -> (1,3): 2 hops; -> (2,0): 1 + 1 = 2 more; -> (0,1): 2 + 1 = 3 more.
   check_ir_worm(DirectTopology::torus({4, 4}, false), RoutingAlgorithm::utr, {"(1,1)", "(1,3)", "(2,0)", "(0,1)"},
                 {2, 4, 7});
+}
+
+TEST_CASE("the VCD of an IR worm shows the header shrinking and the local copies") {
+  fresh_kernel();
+  SimContext ctx(5000);
+  const DirectTopology t = DirectTopology::mesh({1 + 1, 4});
+  topo::DirectNetworkParams p;
+  p.router.buffer_flits = 4;
+  topo::DirectNetwork net("net", std::make_shared<const topo::DirectRouting>(t, RoutingAlgorithm::dor), p, ctx);
+  const auto dir = std::filesystem::temp_directory_path() / ("wormcast_ir_vcd_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string base = (dir / "ir").string();
+  sc_core::sc_trace_file* tf = sc_core::sc_create_vcd_trace_file(base.c_str());
+  CHECK(net.trace(tf, "net.router*") == 8);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  sc_core::sc_start(ctx.clock.delay(5));
+  auto pk = std::make_shared<Packet>();   // (0,0) -> (0,1) -> (0,2) -> (0,3): 3 addresses + terminator
+  pk->header.kind = HeaderKind::multicast;
+  pk->header.dests = {1, 2, 3};
+  pk->header_flits = 4;
+  pk->length = 10;
+  net.endpoint(0).inject(pk);
+  sc_core::sc_start(ctx.clock.delay(100));
+  sc_core::sc_close_vcd_trace_file(tf);
+  REQUIRE(ctx.ledger.outstanding() == 0);
+  std::ifstream in(base + ".vcd");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string vcd = text.str();
+  // The worm leaves router 0 with 4 header flits, router 1 with 3 and router
+  // 2 with 2; the local outputs of the IR nodes 1 and 2 carry copies.
+  auto value_seen = [&](const std::string& router, const std::string& port, const std::string& var,
+                        const std::string& bits) {
+    std::size_t at = vcd.find("$scope module " + router + " $end");
+    at = vcd.find("$scope module " + port + " $end", at);
+    at = vcd.find(" " + var + " ", at);
+    if (at == std::string::npos) return false;
+    const std::size_t line = vcd.rfind('\n', at);
+    std::istringstream fields(vcd.substr(line + 1, at - line));
+    std::string dollar_var, wire, width, id;
+    fields >> dollar_var >> wire >> width >> id;
+    return vcd.find("\n" + bits + " " + id + "\n") != std::string::npos ||
+           vcd.find("\n" + bits + id + "\n") != std::string::npos;
+  };
+  CHECK(value_seen("router0", "out_d0p", "header_flits", "b100"));
+  CHECK(value_seen("router1", "out_d0p", "header_flits", "b11"));
+  CHECK(value_seen("router2", "out_d0p", "header_flits", "b10"));
+  CHECK(value_seen("router1", "out_local0", "valid", "1"));
+  CHECK(value_seen("router2", "out_local0", "valid", "1"));
+  CHECK(value_seen("router3", "out_local0", "header_flits", "b10"));   // the worm itself ejects at the last
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("a worm whose header flits do not match its addresses is rejected at the first destination") {
