@@ -156,12 +156,12 @@ void DirectNetwork::register_statistics(rtl::StatsScope s) const {
 void DirectRoutingSection::visit(ParamVisitor& v) {
   v.choice("function", function, {"default", "dor", "ecube", "utr", "btr", "utpr", "broken_single_vc_ring"},
            "routing function (seed001 §1.3): default = dor (mesh), ecube (hypercube), utr/btr (uni/bi torus); "
-           "broken_single_vc_ring is deadlock-prone, for tests with check: false");
+           "broken_single_vc_ring is deadlock-prone, for tests with check: never");
   v.choice("order", order, {"descending", "ascending"},
            "dimension order of dor/ecube/utr/btr: highest dimension first (thesis) or lowest first (nCUBE-2, SCI)");
-  v.boolean("check", check,
-            "run the independent routing check (shortest, existing VCs, acyclic dependencies) at set-up; "
-            "false only to demonstrate a deadlock");
+  v.choice("check", check, {"auto", "always", "never"},
+           "independent routing check at set-up (shortest routes, existing VCs, acyclic dependencies): auto = "
+           "up to 1024 nodes (it takes O(N^2) route walks: minutes for 64x64); never only to demonstrate a deadlock");
 }
 
 std::shared_ptr<const DirectRouting> DirectNetworkKind::make_routing(const std::string& where) const {
@@ -222,9 +222,14 @@ std::unique_ptr<NetworkModel> DirectNetworkKind::build(const char* name, const B
   auto r = make_routing("configuration");
   spdlog::info("direct network {} ({} nodes), routing {}, {} VCs", r->topology().spec(), r->topology().num_nodes(),
                to_string(r->algorithm()), r->num_vcs());
-  if (routing.check) {
+  const bool check = routing.check == "always" ||
+                     (routing.check == "auto" && r->topology().num_nodes() <= DirectRoutingSection::auto_check_nodes);
+  if (check) {
     const auto problems = check_direct_routing(*r);
     if (!problems.empty()) throw SetupError("direct routing check failed: " + problems.front());
+  } else if (routing.check == "auto") {
+    spdlog::info("routing check skipped: {} nodes > {} (routing.check: always forces it)", r->topology().num_nodes(),
+                 DirectRoutingSection::auto_check_nodes);
   }
   DirectNetworkParams p;
   p.router = router;

@@ -73,7 +73,9 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
 struct DirectRoutingSection {
   std::string function = "default";
   std::string order = "descending";
-  bool check = true;
+  std::string check = "auto";   // auto | always | never
+  // `auto` checks networks up to this many nodes (the check is O(N^2 x path)).
+  static constexpr int auto_check_nodes = 1024;
   void visit(ParamVisitor& v);
 };
 

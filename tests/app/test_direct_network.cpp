@@ -196,7 +196,7 @@ TEST_CASE("a cyclic single-VC routing on a ring is rejected by the checker and d
     CHECK_THAT(r.error, Catch::Contains("direct routing check failed") && Catch::Contains("cycle"));
   }
   SECTION("the watchdog, with the check switched off") {
-    o.push_back({"routing.check", "false"});
+    o.push_back({"routing.check", "never"});
     const auto r = run_direct(o);
     CHECK_FALSE(r.ok);
     CHECK(r.json.at("invariants").at("deadlock").get<bool>());
