@@ -45,10 +45,14 @@ void VcRouter::end_of_elaboration() {
   opts.spawn_method();
   opts.dont_initialize();
   opts.set_sensitivity(&wake_.event());
-  for (auto& i : in)
-    if (i->size() > 0) (*i)->attach_receiver(this);
-  for (auto& o : out)
-    if (o->size() > 0) (*o)->attach_sender(this);
+  for (auto& i : in) {
+    rx_.push_back(i->size() > 0 ? i->operator->() : nullptr);
+    if (rx_.back()) rx_.back()->attach_receiver(this);
+  }
+  for (auto& o : out) {
+    tx_.push_back(o->size() > 0 ? o->operator->() : nullptr);
+    if (tx_.back()) tx_.back()->attach_sender(this);
+  }
   sc_core::sc_spawn(sc_core::sc_bind(&VcRouter::tick, this), sc_core::sc_gen_unique_name("tick"), &opts);
 }
 
@@ -71,8 +75,8 @@ void VcRouter::tick() {
 bool VcRouter::receive(Cycle now, Cycle& next) {
   bool any = false;
   for (std::size_t c = 0; c < in.size(); ++c) {
-    if (in[c]->size() == 0) continue;
-    LinkRxIf* rx = in[c]->operator->();
+    LinkRxIf* rx = rx_[c];
+    if (!rx) continue;
     InputVc& iv = inputs_[c];
     while (rx->has_flit(now)) {
       Flit f = rx->pop();
@@ -228,14 +232,14 @@ bool VcRouter::send_one(int port, int first_ch, int nch, Cycle now, Cycle& next)
       const bool to_local = i == 0 || i >= h, to_fwd = i >= 1;
       if (oc == iv.local_out ? (!to_local || to_fwd) : !to_fwd) continue;   // body flits leave from the forward port
       if (to_local && to_fwd) {
-        LinkTxIf* ltx = out[static_cast<std::size_t>(iv.local_out)]->operator->();
+        LinkTxIf* ltx = tx_[static_cast<std::size_t>(iv.local_out)];
         if (ltx->credits(now) <= 0) {
           next = std::min(next, ltx->next_credit_arrival());
           continue;
         }
       }
     }
-    LinkTxIf* tx = out[static_cast<std::size_t>(oc)]->operator->();
+    LinkTxIf* tx = tx_[static_cast<std::size_t>(oc)];
     if (tx->credits(now) <= 0) {
       next = std::min(next, tx->next_credit_arrival());
       continue;
@@ -268,7 +272,7 @@ void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
       op.packet = static_cast<int>(g.pkt->id);
       op.header_flits = g.pkt->header_flits;
     }
-    (*out[static_cast<std::size_t>(ch)])->send(std::move(g), now, p_.crossbar_delay);
+    tx_[static_cast<std::size_t>(ch)]->send(std::move(g), now, p_.crossbar_delay);
     ++ctx_.flits.moves;
     ++ctx_.flits.hops;
     ++o.sent;
@@ -284,7 +288,7 @@ void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
     if (to_local && to_fwd) ++ctx_.flits.extra_copies;   // a body flit now travels twice
   }
   if (traced_) iv.traced_occupancy = iv.flits;
-  (*in[static_cast<std::size_t>(in_ch)])->return_credits(1, now);
+  rx_[static_cast<std::size_t>(in_ch)]->return_credits(1, now);
   if (tail) {
     iv.state = InState::idle;
     iv.out = iv.local_out = -1;

@@ -155,6 +155,9 @@ class VcRouter : public sc_core::sc_module, private LinkClient {
   std::vector<OutputVc> outputs_;
   std::vector<OutputPort> ports_;   // physical outputs: external, then internal
   std::vector<topo::VcClass> class_by_vc_;
+  // The links bound to in/out, resolved once after elaboration (null: unbound).
+  std::vector<LinkRxIf*> rx_;
+  std::vector<LinkTxIf*> tx_;
   int vc_rr_ = 0;                   // VC allocation round-robin start
   int peak_ = 0;
   bool traced_ = false;
