@@ -22,13 +22,17 @@ struct TrafficParams {
     v.choice("pattern", pattern, {"uniform", "transpose", "bit_complement", "hotspot"},
              "destination pattern: uniform over the other nodes; transpose (N = m^2 nodes, id a*m+b -> b*m+a: "
              "(a,b) -> (b,a) on a k x k mesh/torus); bit_complement (id -> N-1-id: every coordinate "
-             "complemented); hotspot (hotspot_fraction of packets to hotspot_node, the rest uniform). A node "
-             "whose transpose/complement is itself sends nothing");
+             "complemented); hotspot (traffic.hotspot_fraction, default 10%, of the packets to "
+             "traffic.hotspot_node, default 0, the rest uniform; these two keys exist only with pattern "
+             "hotspot). A node whose transpose/complement is itself sends nothing");
     v.choice("process", process, {"bernoulli", "poisson"},
              "packet arrival process: Bernoulli trial per cycle, or Poisson (exponential gaps)");
     v.real("load", load, "flits/cycle/node", "offered load per node", 0.0, 1.0);
     v.flits("packet_size", packet_size, "packet length, header flits included", 1);
     v.flits("header_flits", header_flits, "header flits of a unicast packet", 1);
+    // Only with pattern hotspot, so every other configuration (and its
+    // sweep cache hash) is unchanged; elsewhere these keys are unknown.
+    if (pattern != "hotspot") return;
     v.count("hotspot_node", hotspot_node, "destination of the hot spot (pattern hotspot), a node id", 0, 1 << 24);
     v.real("hotspot_fraction", hotspot_fraction, "", "fraction of packets sent to hotspot_node (pattern hotspot)",
            0.0, 1.0, true);
