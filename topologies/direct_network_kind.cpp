@@ -164,6 +164,10 @@ void DirectRoutingSection::visit(ParamVisitor& v) {
            "up to 1024 nodes (it takes O(N^2) route walks: minutes for 64x64); never only to demonstrate a deadlock");
 }
 
+namespace {
+constexpr int max_simulated_nodes = 1 << 16;
+}  // namespace
+
 std::shared_ptr<const DirectRouting> DirectNetworkKind::make_routing(const std::string& where) const {
   DirectTopology t = DirectTopology::hypercube(1);
   try {
@@ -171,6 +175,10 @@ std::shared_ptr<const DirectRouting> DirectNetworkKind::make_routing(const std::
   } catch (const TopologyError& e) {
     throw std::invalid_argument(where + ": topology.dims: " + e.what());
   }
+  if (t.num_nodes() > max_simulated_nodes)
+    throw std::invalid_argument(where + ": topology.dims: " + t.spec() + " has " + std::to_string(t.num_nodes()) +
+                                " nodes; at most " + std::to_string(max_simulated_nodes) +
+                                " routers are simulated (each is a SystemC module with its links)");
   try {
     const RoutingAlgorithm a = routing.function == "default"                 ? default_routing(t)
                                : routing.function == "broken_single_vc_ring" ? RoutingAlgorithm::broken_single_vc_ring

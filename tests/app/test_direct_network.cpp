@@ -263,6 +263,8 @@ TEST_CASE("direct network bad input gets clear errors") {
   CHECK_THAT(load_error({{"topology.kind", "hypercube"}, {"topology.dims", "2x3"}}),
              Catch::Contains("topology.dims") && Catch::Contains("out of range 2..2"));
   CHECK_THAT(load_error({{"topology.kind", "torus"}, {"topology.dims", "8,x"}}), Catch::Contains("topology.dims"));
+  CHECK_THAT(load_error({{"topology.kind", "mesh"}, {"topology.dims", "512x512"}}),
+             Catch::Contains("262144 nodes") && Catch::Contains("at most 65536"));
   // A hot spot outside the network is found when the workload meets the network.
   tb::ExperimentConfig cfg;
   cfg.set({{"topology.kind", "mesh"}, {"topology.dims", "4x4"}, {"traffic.pattern", "hotspot"},
