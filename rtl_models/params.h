@@ -40,6 +40,11 @@ class ParamVisitor {
   virtual void boolean(const char* key, bool& v, const char* desc) = 0;
   virtual void text(const char* key, std::string& v, const char* desc) = 0;
   virtual void seed(const char* key, std::uint64_t& v, const char* desc) = 0;
+  // A list of integers, each in [min, max]; files write `[8, 8]` (or, on
+  // the command line, `8x8` / `8,8`). Not pure, so visitors written before
+  // lists existed keep compiling (they then ignore list keys).
+  virtual void int_list(const char* /*key*/, std::vector<int>& /*v*/, const char* /*desc*/, int /*min*/,
+                        int /*max*/) {}
   // Enter/leave a nested section ("switch", "link", ...).
   virtual void begin_section(const char* name, const char* desc) = 0;
   virtual void end_section() = 0;

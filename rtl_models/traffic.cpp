@@ -14,6 +14,8 @@ SyntheticSource::SyntheticSource(const TrafficParams& p, NodeId self, int num_no
                                 ") exceeds traffic.packet_size (" + std::to_string(p.packet_size) + ")");
   if (rate_ > 1.0) throw std::invalid_argument("traffic.load exceeds one packet per cycle");
   if (nodes_ < 2 || rate_ <= 0.0) return;   // nothing to send / nobody to send to
+  if (const std::string why = pattern_problem(p_, nodes_); !why.empty()) throw std::invalid_argument(why);
+  if ((p_.pattern == "transpose" || p_.pattern == "bit_complement") && fixed_destination() == self_) return;
   clock_ = static_cast<double>(start);
   // The first Bernoulli trial is the cycle `start` itself.
   next_ = start + gap() - (p_.process == "bernoulli" ? 1 : 0);
@@ -35,10 +37,38 @@ Cycle SyntheticSource::gap() {
   return static_cast<Cycle>(std::floor(clock_)) - static_cast<Cycle>(std::floor(before));
 }
 
-void SyntheticSource::generate(Packet& p) {
+std::string pattern_problem(const TrafficParams& p, int num_nodes) {
+  if (p.pattern == "transpose") {
+    const int m = static_cast<int>(std::lround(std::sqrt(static_cast<double>(num_nodes))));
+    if (m * m != num_nodes)
+      return "traffic.pattern transpose needs a square number of nodes (k x k, or a hypercube of even dimension); "
+             "the network has " + std::to_string(num_nodes);
+  }
+  if (p.pattern == "hotspot" && p.hotspot_node >= num_nodes)
+    return "traffic.hotspot_node " + std::to_string(p.hotspot_node) + " is not a node (the network has " +
+           std::to_string(num_nodes) + " nodes, 0.." + std::to_string(num_nodes - 1) + ")";
+  return {};
+}
+
+NodeId SyntheticSource::uniform_destination() {
   // Uniform over the other nodes.
   NodeId d = static_cast<NodeId>(rng_.below(static_cast<std::uint64_t>(nodes_ - 1)));
   if (d >= self_) ++d;
+  return d;
+}
+
+NodeId SyntheticSource::fixed_destination() const {
+  if (p_.pattern == "bit_complement") return nodes_ - 1 - self_;
+  const int m = static_cast<int>(std::lround(std::sqrt(static_cast<double>(nodes_))));
+  return (self_ % m) * m + self_ / m;
+}
+
+void SyntheticSource::generate(Packet& p) {
+  NodeId d;
+  if (p_.pattern == "uniform") d = uniform_destination();
+  else if (p_.pattern == "hotspot")
+    d = self_ != p_.hotspot_node && rng_.uniform() < p_.hotspot_fraction ? p_.hotspot_node : uniform_destination();
+  else d = fixed_destination();
   p.header.kind = HeaderKind::unicast;
   p.header.dest = d;
   p.length = p_.packet_size;

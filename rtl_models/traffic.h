@@ -19,14 +19,31 @@ struct TrafficParams {
   int packet_size = 128;       // flits, header included
   int header_flits = 1;        // unicast header length
   void visit(ParamVisitor& v) {
-    v.choice("pattern", pattern, {"uniform"}, "destination pattern: uniform random over the other nodes");
+    v.choice("pattern", pattern, {"uniform", "transpose", "bit_complement", "hotspot"},
+             "destination pattern: uniform over the other nodes; transpose (N = m^2 nodes, id a*m+b -> b*m+a: "
+             "(a,b) -> (b,a) on a k x k mesh/torus); bit_complement (id -> N-1-id: every coordinate "
+             "complemented); hotspot (traffic.hotspot_fraction, default 10%, of the packets to "
+             "traffic.hotspot_node, default 0, the rest uniform; these two keys exist only with pattern "
+             "hotspot). A node whose transpose/complement is itself sends nothing");
     v.choice("process", process, {"bernoulli", "poisson"},
              "packet arrival process: Bernoulli trial per cycle, or Poisson (exponential gaps)");
     v.real("load", load, "flits/cycle/node", "offered load per node", 0.0, 1.0);
     v.flits("packet_size", packet_size, "packet length, header flits included", 1);
     v.flits("header_flits", header_flits, "header flits of a unicast packet", 1);
+    // Only with pattern hotspot, so every other configuration (and its
+    // sweep cache hash) is unchanged; elsewhere these keys are unknown.
+    if (pattern != "hotspot") return;
+    v.count("hotspot_node", hotspot_node, "destination of the hot spot (pattern hotspot), a node id", 0, 1 << 24);
+    v.real("hotspot_fraction", hotspot_fraction, "", "fraction of packets sent to hotspot_node (pattern hotspot)",
+           0.0, 1.0, true);
   }
+  int hotspot_node = 0;
+  double hotspot_fraction = 0.1;
 };
+
+// Why `p.pattern` cannot run on `num_nodes` nodes ("" if it can): transpose
+// needs a square node count, hotspot_node must exist.
+std::string pattern_problem(const TrafficParams& p, int num_nodes);
 
 // Decides when a node creates its next packet and where it goes.
 class PacketSource {
@@ -47,6 +64,8 @@ class SyntheticSource : public PacketSource {
 
  private:
   Cycle gap();
+  NodeId uniform_destination();
+  NodeId fixed_destination() const;   // transpose / bit_complement
   TrafficParams p_;
   NodeId self_;
   int nodes_;

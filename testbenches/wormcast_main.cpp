@@ -26,6 +26,7 @@
 #include "testbenches/lib/results.h"
 #include "testbenches/lib/runner.h"
 #include "testbenches/lib/sweep.h"
+#include "topologies/direct_io.h"
 #include "topologies/topology_io.h"
 
 using namespace wormcast;
@@ -106,6 +107,30 @@ void show_topology(const topo::Topology& t) {
                                  : "  up*/down* check FAILED: " + problems.front() + "\n");
 }
 
+// Direct networks named by a spec (topologies/direct_io.h).
+int show_direct_network(const std::string& spec, const std::string& routing) {
+  const topo::DirectTopology t = topo::parse_direct_spec(spec);
+  topo::show_direct(topo::DirectRouting(t, topo::routing_for(t, routing)), std::cout);
+  return 0;
+}
+
+int export_direct_network(const std::string& spec, const std::string& routing, const std::string& format,
+                          const std::string& out) {
+  if (format != "dot")
+    throw tb::ConfigError("topo export " + spec + ": --format " + format +
+                          ": direct networks are exported as dot only (yaml/json/anynet describe switch networks)");
+  const topo::DirectTopology t = topo::parse_direct_spec(spec);
+  std::ostringstream os;
+  topo::write_direct_dot(topo::DirectRouting(t, topo::routing_for(t, routing)), os);
+  if (out.empty()) {
+    std::cout << os.str() << std::flush;
+    return 0;
+  }
+  tb::write_file_atomic(out, os.str());
+  std::cerr << "wrote " << out << "\n";
+  return 0;
+}
+
 void print_parameters(std::ostream& os) {
   for (const auto& g : tb::parameter_groups()) {
     os << "\n# " << g.title << (g.description.empty() ? "" : ": " + g.description) << "\n";
@@ -167,12 +192,15 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::Range(std::int64_t{0}, std::numeric_limits<std::int64_t>::max()));
   gen->add_option("--format", gen_format, "yaml, json or dot")->check(CLI::IsMember({"yaml", "json", "dot"}));
   gen->add_option("-o,--output", gen_out, "output file (default stdout)");
-  auto* show = topo_cmd->add_subcommand("show", "print a topology file with its up*/down* structure");
-  std::string show_file;
-  show->add_option("file", show_file, "topology file (YAML/JSON)")->required();
+  auto* show = topo_cmd->add_subcommand("show", "print a topology file with its up*/down* structure, or a direct "
+                                                 "network (torus:4x4:uni, mesh:8x8, hypercube:4) with its VC classes");
+  std::string show_file, direct_routing = "default";
+  show->add_option("file", show_file, "topology file (YAML/JSON) or direct network spec")->required();
+  show->add_option("--routing", direct_routing, "direct networks: dor, ecube, utr, btr, utpr (default: the thesis's)");
   auto* exp = topo_cmd->add_subcommand("export", "convert a topology file to yaml, json, dot or anynet (BookSim2)");
   std::string exp_file, exp_format = "dot", exp_out;
-  exp->add_option("file", exp_file, "topology file (YAML/JSON)")->required();
+  exp->add_option("file", exp_file, "topology file (YAML/JSON) or direct network spec (dot only)")->required();
+  exp->add_option("--routing", direct_routing, "direct networks: routing whose VC classes label the channels");
   exp->add_option("--format", exp_format, "yaml, json, dot or anynet (BookSim2; parallel links merged, with a warning)")
       ->check(CLI::IsMember({"yaml", "json", "dot", "anynet"}));
   exp->add_option("-o,--output", exp_out, "output file (default stdout)");
@@ -223,6 +251,8 @@ int sc_main(int argc, char* argv[]) {
       write_topology(topo::generate_irregular(ip), gen_format, gen_out);
       return 0;
     }
+    if (*show && topo::is_direct_spec(show_file)) return show_direct_network(show_file, direct_routing);
+    if (*exp && topo::is_direct_spec(exp_file)) return export_direct_network(exp_file, direct_routing, exp_format, exp_out);
     if (*show) {
       show_topology(topo::load_topology(show_file));
       return 0;

@@ -1,5 +1,6 @@
 #include "topologies/network_kind.h"
 
+#include "topologies/direct_network_kind.h"
 #include "topologies/switch_network_kind.h"
 
 namespace wormcast::topo {
@@ -11,6 +12,7 @@ NetworkKindRegistry& network_kind_registry() {
           [] { return std::make_unique<IrregularKind>(); });
     r.add("file", "switch network from a topology file (YAML/JSON), up*/down* routing",
           [] { return std::make_unique<FileKind>(); });
+    register_direct_network_kinds(r);   // torus, mesh, hypercube (direct_network_kind.cpp)
     return r;
   }();
   return registry;

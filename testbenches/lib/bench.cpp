@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "rtl_models/process_memory.h"
+#include "testbenches/lib/bench_direct.h"
 #include "testbenches/lib/runner.h"
 
 namespace wormcast::tb {
@@ -43,6 +44,7 @@ int run_bench(const BenchOptions& opt, std::ostream& os) {
                       p.value("cycles_per_second", 0.0), p.value("flit_hops_per_second", 0.0),
                       p.value("peak_rss_mb", 0.0), r.ok ? "" : "  ERROR: " + r.error.substr(0, 60));
   }
+  failures += run_direct_bench_cases(opt, os);   // direct networks (bench_direct.cpp)
   // Idle network: nothing is created, so nothing should wake.
   {
     ExperimentConfig cfg;

@@ -1,5 +1,7 @@
 #include "testbenches/lib/config.h"
 
+#include <algorithm>
+
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -191,6 +193,52 @@ void YamlParamReader::text(const char* key, std::string& v, const char*) {
   WORMCAST_READ({ v = raw; })
 }
 
+bool YamlParamReader::lookup_list(const char* key, std::string& out, std::string& where) {
+  Frame& f = stack_.back();
+  if (f.node && f.node.IsMap() && f.node[key] && f.node[key].IsSequence()) {
+    const std::string full = f.path.empty() ? key : f.path + "." + key;
+    if (overrides_.count(full)) return lookup(key, out, where);
+    f.known.insert(key);
+    YAML::Node n = f.node[key];
+    where = origin_ + ":" + std::to_string(n.Mark().line + 1);
+    out.clear();
+    for (const auto& e : n) {
+      if (!e.IsScalar()) fail(where, full, "expected a list of integers, e.g. [8, 8]");
+      out += (out.empty() ? "" : ",") + e.Scalar();
+    }
+    return true;
+  }
+  return lookup(key, out, where);
+}
+
+void YamlParamReader::int_list(const char* key, std::vector<int>& v, const char*, int min, int max) {
+  std::string raw, where;
+  if (!lookup_list(key, raw, where)) return;
+  const std::string full = stack_.back().path.empty() ? std::string(key) : stack_.back().path + "." + key;
+  std::string text = raw;
+  for (char& c : text)
+    if (c == 'x') c = ',';
+  text.erase(std::remove_if(text.begin(), text.end(), [](char c) { return c == '[' || c == ']' || c == ' '; }),
+             text.end());
+  std::vector<int> out;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', pos), text.size());
+    const std::string item = text.substr(pos, comma - pos);
+    try {
+      const auto i = parse_integer(item);
+      if (i < min || i > max)
+        throw std::invalid_argument("element '" + item + "' out of range " + std::to_string(min) + ".." +
+                                    std::to_string(max));
+      out.push_back(static_cast<int>(i));
+    } catch (const std::invalid_argument& e) {
+      fail(where, full, "'" + raw + "': " + e.what());
+    }
+    pos = comma + 1;
+  }
+  v = std::move(out);
+}
+
 void YamlParamReader::seed(const char* key, std::uint64_t& v, const char*) {
   WORMCAST_READ({
     const auto i = parse_integer(raw);
@@ -296,6 +344,11 @@ void ParamLister::text(const char* key, std::string& v, const char* desc) {
 }
 void ParamLister::seed(const char* key, std::uint64_t& v, const char* desc) {
   add(key, "seed", std::to_string(v), "", desc);
+}
+void ParamLister::int_list(const char* key, std::vector<int>& v, const char* desc, int, int) {
+  std::string def = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) def += (i ? ", " : "") + std::to_string(v[i]);
+  add(key, "int list", def + "]", "", desc);
 }
 void ParamLister::begin_section(const char* name, const char*) { path_.push_back(name); }
 void ParamLister::end_section() { path_.pop_back(); }

@@ -52,6 +52,7 @@ class YamlParamReader : public ParamVisitor {
   void boolean(const char* key, bool& v, const char* desc) override;
   void text(const char* key, std::string& v, const char* desc) override;
   void seed(const char* key, std::uint64_t& v, const char* desc) override;
+  void int_list(const char* key, std::vector<int>& v, const char* desc, int min, int max) override;
   void begin_section(const char* name, const char* desc) override;
   void end_section() override;
   void set_clock_period_ps(std::uint64_t ps) override { period_ps_ = ps; }
@@ -70,6 +71,8 @@ class YamlParamReader : public ParamVisitor {
   };
   // Raw text of `key` in the current section, from an override or the file.
   bool lookup(const char* key, std::string& out, std::string& where);
+  // Like lookup(), but a YAML list of scalars is joined with ',' (int_list).
+  bool lookup_list(const char* key, std::string& out, std::string& where);
   [[noreturn]] void fail(const std::string& where, const std::string& key, const std::string& reason) const;
   void check_unknown(const Frame& f);
   std::string not_selected(const std::string& full) const;
@@ -103,6 +106,7 @@ class ParamLister : public ParamVisitor {
   void boolean(const char* key, bool& v, const char* desc) override;
   void text(const char* key, std::string& v, const char* desc) override;
   void seed(const char* key, std::uint64_t& v, const char* desc) override;
+  void int_list(const char* key, std::vector<int>& v, const char* desc, int, int) override;
   void begin_section(const char* name, const char* desc) override;
   void end_section() override;
 
@@ -131,6 +135,7 @@ class JsonParamWriter : public ParamVisitor {
   void boolean(const char* key, bool& v, const char*) override { cur()[key] = v; }
   void text(const char* key, std::string& v, const char*) override { cur()[key] = v; }
   void seed(const char* key, std::uint64_t& v, const char*) override { cur()[key] = v; }
+  void int_list(const char* key, std::vector<int>& v, const char*, int, int) override { cur()[key] = v; }
   void begin_section(const char* name, const char*) override { path_.push_back(name); }
   void end_section() override { path_.pop_back(); }
 

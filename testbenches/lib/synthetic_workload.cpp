@@ -24,7 +24,10 @@ void SyntheticWorkload::describe_facts(rtl::ConfigFacts& f) const {
   f.workload_packet_key = "traffic.packet_size";
 }
 
-void SyntheticWorkload::validate(const rtl::ConfigFacts& f, const rtl::NodeModel&) const {
+void SyntheticWorkload::validate(const rtl::ConfigFacts& f, const rtl::NodeModel& nodes) const {
+  if (nodes.runs_software() && traffic.pattern != "uniform")
+    throw std::invalid_argument(f.where + ": traffic.pattern " + traffic.pattern +
+                                ": only uniform is implemented for message traffic on hosts (node.model host_ni)");
   if (traffic.header_flits > traffic.packet_size)
     throw std::invalid_argument(f.where + ": traffic.header_flits (" + std::to_string(traffic.header_flits) +
                                 ") exceeds traffic.packet_size (" + std::to_string(traffic.packet_size) + ")");
@@ -35,6 +38,7 @@ void SyntheticWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, co
   if (n < 2)
     throw ConfigError("traffic.kind synthetic: uniform traffic needs at least 2 nodes; the network has " +
                       std::to_string(n));
+  if (const std::string why = rtl::pattern_problem(traffic, n); !why.empty()) throw ConfigError(why);
   window_end_ = ctx.window.end;
   const auto limit = static_cast<std::size_t>(source_queue);
   for (int i = 0; i < n; ++i) {

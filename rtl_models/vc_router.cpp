@@ -1,0 +1,365 @@
+#include "rtl_models/vc_router.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace wormcast::rtl {
+
+namespace {
+constexpr topo::VcClass kClasses1[] = {topo::VcClass::single};
+constexpr topo::VcClass kClasses2[] = {topo::VcClass::p, topo::VcClass::h};
+constexpr topo::VcClass kClasses3[] = {topo::VcClass::p, topo::VcClass::l, topo::VcClass::h};
+}  // namespace
+
+VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<const topo::DirectRouting> routing,
+                   int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx)
+    : sc_core::sc_module(name), id_(id), routing_(std::move(routing)), vcs_(vcs),
+      ext_ports_(routing_->topology().num_ports()), local_ports_(local_ports), p_(p), ctx_(ctx), wake_(ctx.clock) {
+  if (vcs_ < routing_->num_vcs())
+    throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(vcs_) + " VCs, but routing " +
+                                topo::to_string(routing_->algorithm()) + " needs " +
+                                std::to_string(routing_->num_vcs()));
+  if (local_ports_ < 1) throw std::invalid_argument(std::string(this->name()) + ": needs an internal channel");
+  // VC index -> class (the routing function's numbering, vc_index()).
+  const topo::VcClass* classes = routing_->num_vcs() == 1 ? kClasses1 : routing_->num_vcs() == 2 ? kClasses2 : kClasses3;
+  for (int v = 0; v < vcs_; ++v)
+    class_by_vc_.push_back(v < routing_->num_vcs() ? classes[v] : topo::VcClass::single);
+  const int n = num_channels();
+  for (int c = 0; c < n; ++c) {
+    in.push_back(std::make_unique<FlitInPort>(("in_" + channel_name(c)).c_str()));
+    out.push_back(std::make_unique<FlitOutPort>(("out_" + channel_name(c)).c_str()));
+  }
+  inputs_.resize(static_cast<std::size_t>(n));
+  outputs_.resize(static_cast<std::size_t>(n));
+  ports_.resize(static_cast<std::size_t>(ext_ports_ + local_ports_));
+}
+
+std::string VcRouter::channel_name(int ch) const {
+  if (ch >= external_channels()) return "local" + std::to_string(ch - external_channels());
+  const int port = ch / vcs_;
+  return std::string("d") + std::to_string(port / 2) + (port % 2 ? "m" : "p") + "_vc" + std::to_string(ch % vcs_);
+}
+
+void VcRouter::end_of_elaboration() {
+  sc_core::sc_spawn_options opts;
+  opts.spawn_method();
+  opts.dont_initialize();
+  opts.set_sensitivity(&wake_.event());
+  for (auto& i : in) {
+    rx_.push_back(i->size() > 0 ? i->operator->() : nullptr);
+    if (rx_.back()) rx_.back()->attach_receiver(this);
+  }
+  for (auto& o : out) {
+    tx_.push_back(o->size() > 0 ? o->operator->() : nullptr);
+    if (tx_.back()) tx_.back()->attach_sender(this);
+  }
+  sc_core::sc_spawn(sc_core::sc_bind(&VcRouter::tick, this), sc_core::sc_gen_unique_name("tick"), &opts);
+}
+
+topo::VcClass VcRouter::class_of(int in_ch) const {
+  return in_ch >= external_channels() ? topo::VcClass::local : class_by_vc_[static_cast<std::size_t>(in_ch % vcs_)];
+}
+
+void VcRouter::tick() {
+  const Cycle now = ctx_.clock.now();
+  if (!wake_.begin_cycle(now)) return;
+  Cycle next = UINT64_MAX;
+  bool active = receive(now, next);
+  active |= route(now, next);
+  active |= allocate_vcs(now);
+  active |= traverse(now, next);
+  if (active) next = now + 1;
+  if (next != UINT64_MAX) wake_.at(next);
+}
+
+bool VcRouter::receive(Cycle now, Cycle& next) {
+  bool any = false;
+  for (std::size_t c = 0; c < in.size(); ++c) {
+    LinkRxIf* rx = rx_[c];
+    if (!rx) continue;
+    InputVc& iv = inputs_[c];
+    while (rx->has_flit(now)) {
+      Flit f = rx->pop();
+      if (!iv.buf.empty() && iv.buf.back().pkt == f.pkt && iv.buf.back().first + iv.buf.back().count == f.index)
+        ++iv.buf.back().count;
+      else
+        iv.buf.push_back(Segment{std::move(f.pkt), f.index, 1});
+      ++iv.flits;
+      iv.last_write = now;
+      peak_ = std::max(peak_, iv.flits);
+      any = true;
+    }
+    if (traced_) iv.traced_occupancy = iv.flits;
+    next = std::min(next, rx->next_flit_arrival());
+  }
+  return any;
+}
+
+int VcRouter::output_for(int in_ch, const topo::DirectHop& hop) const {
+  if (hop.arrived) {
+    // All-port: a worm leaves on the internal channel paired with the
+    // external port it came in on; local traffic and one-port use channel 0.
+    const int l = in_ch < external_channels() && local_ports_ > 1 ? (in_ch / vcs_) % local_ports_ : 0;
+    return local_channel(l);
+  }
+  return channel(topo::DirectTopology::port_index(hop.dim, hop.dir), routing_->vc_index(hop.vc));
+}
+
+namespace {
+// A multi-destination worm for intermediate reception: a multicast header
+// without a switch-based encoding (SSR / multi-drop / tree worms are for
+// switch networks) and without a smart-NI relay block.
+bool is_ir_worm(const Packet& p) {
+  return p.header.kind == HeaderKind::multicast && p.header.worm == WormEncoding::none && !p.header.relay;
+}
+
+NodeId target_of(const Packet& p) {
+  return p.header.kind == HeaderKind::multicast && !p.header.dests.empty() ? p.header.dests.front() : p.header.dest;
+}
+}  // namespace
+
+// Routes the header at the front of input VC c: the routing function for
+// the address of the first header flit; IR when this node is a destination
+// of a multi-destination worm that goes on.
+void VcRouter::route_header(InputVc& iv, int c) {
+  const Segment& s = iv.buf.front();
+  if (s.first != 0)
+    throw InvariantViolation(std::string(name()) + ": " + channel_name(c) + ": flit " + std::to_string(s.first) +
+                             " of packet " + std::to_string(s.pkt->id) + " at the front of an idle VC (no header)");
+  const Packet& pk = *s.pkt;
+  const NodeId dst = target_of(pk);
+  if (!routing_->topology().valid_node(dst))
+    throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(pk.id) + " from node " +
+                                std::to_string(pk.src) + " has destination " + std::to_string(dst) +
+                                ", outside the network (0.." + std::to_string(routing_->topology().num_nodes() - 1) +
+                                ")");
+  if (pk.header.worm != WormEncoding::none)
+    throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(pk.id) + " from node " +
+                                std::to_string(pk.src) + " is a switch-based multicast worm, which a direct-network "
+                                "router cannot decode (it carries unicast packets and IR worms)");
+  if (is_ir_worm(pk) && dst == id_ && pk.header.dests.size() > 1) return start_ir(iv, c);
+  iv.out = output_for(c, routing_->next_hop(id_, dst, class_of(c)));
+  if (out[static_cast<std::size_t>(iv.out)]->size() == 0)
+    throw std::logic_error(std::string(name()) + ": packet " + std::to_string(pk.id) + " routed to " +
+                           channel_name(iv.out) + ", which is not connected");
+}
+
+void VcRouter::start_ir(InputVc& iv, int c) {
+  const PacketPtr& old = iv.buf.front().pkt;
+  const int addresses = static_cast<int>(old->header.dests.size());
+  if (old->header_flits != addresses + 1)
+    throw std::invalid_argument(std::string(name()) + ": multi-destination packet " + std::to_string(old->id) +
+                                " has " + std::to_string(old->header_flits) + " header flits for " +
+                                std::to_string(addresses) + " addresses (one per address plus the terminator)");
+  if (old->header.dests[1] == id_)
+    throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(old->id) +
+                                " lists destination " + std::to_string(id_) + " twice in a row");
+  iv.fwd = std::make_shared<Packet>(*old);
+  iv.fwd->id = ctx_.new_packet_id();
+  iv.fwd->header.dests.erase(iv.fwd->header.dests.begin());
+  --iv.fwd->header_flits;
+  --iv.fwd->length;
+  iv.copy = std::make_shared<Packet>(*old);
+  iv.copy->id = ctx_.new_packet_id();
+  iv.copy->header.kind = HeaderKind::unicast;
+  iv.copy->header.dest = id_;
+  iv.copy->header.dests.clear();
+  iv.copy->header_flits = 1;
+  iv.copy->length = 1 + (old->length - old->header_flits);
+  iv.out = output_for(c, routing_->next_hop(id_, iv.fwd->header.dests.front(), class_of(c)));
+  topo::DirectHop here;
+  here.arrived = true;
+  iv.local_out = output_for(c, here);
+  if (out[static_cast<std::size_t>(iv.out)]->size() == 0 || out[static_cast<std::size_t>(iv.local_out)]->size() == 0)
+    throw std::logic_error(std::string(name()) + ": IR of packet " + std::to_string(old->id) +
+                           " needs an unconnected channel");
+}
+
+bool VcRouter::route(Cycle now, Cycle& next) {
+  bool any = false;
+  for (std::size_t c = 0; c < inputs_.size(); ++c) {
+    InputVc& iv = inputs_[c];
+    if (iv.state == InState::idle && !iv.buf.empty()) {
+      route_header(iv, static_cast<int>(c));
+      // A header is seen here in the cycle it is written, or in the cycle
+      // after the tail ahead of it left (both evaluated cycles).
+      iv.ready = now + p_.route_delay;
+      iv.state = InState::routing;
+      any = true;
+    }
+    if (iv.state == InState::routing) {
+      if (iv.ready <= now) iv.state = InState::waiting_vc;
+      else next = std::min(next, iv.ready);
+    }
+  }
+  return any;
+}
+
+bool VcRouter::allocate_vcs(Cycle now) {
+  bool any = false;
+  const int n = static_cast<int>(inputs_.size());
+  for (int k = 0; k < n; ++k) {
+    const int c = (vc_rr_ + k) % n;
+    InputVc& iv = inputs_[static_cast<std::size_t>(c)];
+    if (iv.state != InState::waiting_vc || iv.ready > now) continue;
+    OutputVc& ov = outputs_[static_cast<std::size_t>(iv.out)];
+    if (ov.owner >= 0) continue;   // blocked in place: keeps what it holds
+    if (iv.local_out >= 0) {       // IR: the local copy's channel too, both at once
+      OutputVc& lv = outputs_[static_cast<std::size_t>(iv.local_out)];
+      if (lv.owner >= 0) continue;
+      lv.owner = c;
+    }
+    ov.owner = c;
+    iv.state = InState::active;
+    any = true;
+  }
+  vc_rr_ = n ? (vc_rr_ + 1) % n : 0;
+  return any;
+}
+
+bool VcRouter::traverse(Cycle now, Cycle& next) {
+  bool any = false;
+  for (auto& op : ports_) op.valid = false;
+  for (int port = 0; port < ext_ports_; ++port) any |= send_one(port, channel(port, 0), vcs_, now, next);
+  for (int l = 0; l < local_ports_; ++l) any |= send_one(ext_ports_ + l, local_channel(l), 1, now, next);
+  return any;
+}
+
+// One flit on physical output `port` (channels first_ch .. first_ch+nch-1):
+// round-robin among the VCs holding it with a readable flit and a credit.
+// An IR worm's body flit also needs its local channel in the same cycle.
+bool VcRouter::send_one(int port, int first_ch, int nch, Cycle now, Cycle& next) {
+  OutputPort& op = ports_[static_cast<std::size_t>(port)];
+  for (int k = 0; k < nch; ++k) {
+    const int v = (op.rr + k) % nch;
+    const int oc = first_ch + v;
+    OutputVc& ov = outputs_[static_cast<std::size_t>(oc)];
+    if (ov.owner < 0) continue;
+    InputVc& iv = inputs_[static_cast<std::size_t>(ov.owner)];
+    const int readable = iv.flits - (iv.last_write == now ? 1 : 0);
+    if (readable <= 0) continue;
+    if (iv.local_out >= 0) {
+      const int i = iv.buf.front().first, h = iv.buf.front().pkt->header_flits;
+      const bool to_local = i == 0 || i >= h, to_fwd = i >= 1;
+      if (oc == iv.local_out ? (!to_local || to_fwd) : !to_fwd) continue;   // body flits leave from the forward port
+      if (to_local && to_fwd) {
+        LinkTxIf* ltx = tx_[static_cast<std::size_t>(iv.local_out)];
+        if (ltx->credits(now) <= 0) {
+          next = std::min(next, ltx->next_credit_arrival());
+          continue;
+        }
+      }
+    }
+    LinkTxIf* tx = tx_[static_cast<std::size_t>(oc)];
+    if (tx->credits(now) <= 0) {
+      next = std::min(next, tx->next_credit_arrival());
+      continue;
+    }
+    send_flit(oc, iv, now);
+    op.rr = (v + 1) % nch;
+    return true;
+  }
+  return false;
+}
+
+// Moves the front flit of iv: to output oc, or for IR to the local copy
+// and/or the forwarded worm, renumbered.
+void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
+  Segment& s = iv.buf.front();
+  Flit f{s.pkt, s.first};
+  if (--s.count == 0) iv.buf.erase(iv.buf.begin());
+  else ++s.first;
+  --iv.flits;
+  const bool tail = f.tail();
+  const int in_ch = outputs_[static_cast<std::size_t>(oc)].owner;
+  auto emit = [&](int ch, Flit g) {
+    OutputVc& o = outputs_[static_cast<std::size_t>(ch)];
+    const bool last = g.tail();
+    if (traced_) {
+      OutputPort& op = ports_[static_cast<std::size_t>(ch < external_channels() ? ch / vcs_
+                                                                               : ext_ports_ + ch - external_channels())];
+      op.valid = true;
+      op.vc = ch < external_channels() ? ch % vcs_ : 0;
+      op.packet = static_cast<int>(g.pkt->id);
+      op.header_flits = g.pkt->header_flits;
+    }
+    tx_[static_cast<std::size_t>(ch)]->send(std::move(g), now, p_.crossbar_delay);
+    ++ctx_.flits.moves;
+    ++ctx_.flits.hops;
+    ++o.sent;
+    if (last) o.owner = -1;
+  };
+  if (iv.local_out < 0) {
+    emit(oc, std::move(f));
+  } else {
+    const int i = f.index, h = f.pkt->header_flits;
+    const bool to_local = i == 0 || i >= h, to_fwd = i >= 1;
+    if (to_local) emit(iv.local_out, Flit{iv.copy, i == 0 ? 0 : i - h + 1});
+    if (to_fwd) emit(iv.out, Flit{iv.fwd, i - 1});
+    if (to_local && to_fwd) ++ctx_.flits.extra_copies;   // a body flit now travels twice
+  }
+  if (traced_) iv.traced_occupancy = iv.flits;
+  rx_[static_cast<std::size_t>(in_ch)]->return_credits(1, now);
+  if (tail) {
+    iv.state = InState::idle;
+    iv.out = iv.local_out = -1;
+    iv.fwd.reset();
+    iv.copy.reset();
+  }
+}
+
+std::uint64_t VcRouter::buffered_flits() const {
+  std::uint64_t n = 0;
+  for (const auto& iv : inputs_) n += static_cast<std::uint64_t>(iv.flits);
+  return n;
+}
+
+std::vector<std::string> VcRouter::describe_blocked(Cycle now) const {
+  std::vector<std::string> lines;
+  const auto& t = routing_->topology();
+  for (std::size_t c = 0; c < inputs_.size(); ++c) {
+    const InputVc& iv = inputs_[c];
+    if (iv.flits == 0 && iv.state == InState::idle) continue;
+    std::string s = std::string(name()) + " " + t.name(id_) + " in " + channel_name(static_cast<int>(c)) + " (class " +
+                    topo::to_string(class_of(static_cast<int>(c))) + "): " + std::to_string(iv.flits) + "/" +
+                    std::to_string(p_.buffer_flits) + " flits;";
+    for (const Segment& seg : iv.buf)
+      s += " [packet " + std::to_string(seg.pkt->id) + " " + t.name(seg.pkt->src) + "->" +
+           (t.valid_node(target_of(*seg.pkt)) ? t.name(target_of(*seg.pkt)) : "?") +
+           (is_ir_worm(*seg.pkt) ? " (IR worm, " +
+                std::to_string(seg.pkt->header.dests.size()) + " addresses left)" : std::string()) + " flits " + std::to_string(seg.first) + ".." +
+           std::to_string(seg.first + seg.count - 1) + "]";
+    if (iv.out >= 0) {
+      const OutputVc& ov = outputs_[static_cast<std::size_t>(iv.out)];
+      s += " -> " + channel_name(iv.out);
+      if (iv.state == InState::routing) s += " routing";
+      else if (ov.owner != static_cast<int>(c))
+        s += " waiting for the VC (held by " + channel_name(ov.owner) + ")";
+      else if ((*out[static_cast<std::size_t>(iv.out)])->credits(now) <= 0)
+        s += " holds the VC, waiting for downstream credits";
+      else
+        s += " holds the VC";
+    }
+    lines.push_back(std::move(s));
+  }
+  return lines;
+}
+
+void VcRouter::trace(sc_core::sc_trace_file* tf) {
+  traced_ = true;
+  const std::string base = name();
+  for (std::size_t c = 0; c < inputs_.size(); ++c)
+    if (in[c]->size() > 0)
+      sc_core::sc_trace(tf, inputs_[c].traced_occupancy, base + ".in_" + channel_name(static_cast<int>(c)) + ".occupancy");
+  for (int p = 0; p < ext_ports_ + local_ports_; ++p) {
+    const std::string pn = p < ext_ports_ ? channel_name(channel(p, 0)).substr(0, channel_name(channel(p, 0)).find('_'))
+                                          : channel_name(local_channel(p - ext_ports_));
+    OutputPort& op = ports_[static_cast<std::size_t>(p)];
+    sc_core::sc_trace(tf, op.valid, base + ".out_" + pn + ".valid");
+    sc_core::sc_trace(tf, op.vc, base + ".out_" + pn + ".vc");
+    sc_core::sc_trace(tf, op.packet, base + ".out_" + pn + ".packet");
+    sc_core::sc_trace(tf, op.header_flits, base + ".out_" + pn + ".header_flits");
+  }
+}
+
+}  // namespace wormcast::rtl

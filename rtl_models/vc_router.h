@@ -1,0 +1,167 @@
+// Wormhole router with virtual channels of the direct networks of seed001
+// §1.1–1.5 (Robinson): k-ary n-cube tori, meshes and hypercubes.
+//
+// Channels. External port 2d + dir (topo::DirectTopology::port_index) exists
+// for every (dimension, direction) of the network: n ports in a
+// unidirectional torus, 2n otherwise (unbound where the channel does not
+// exist). Every external port has `vcs` virtual channels; each VC is its own
+// rtl::Link (own credit counter, own in-flight queue), so per-VC credits are
+// the Link's and flit conservation sees every VC. After the external ports
+// come the internal (processor) channel pairs: one (one-port) or one per
+// external port (all-port, §1.4), one VC each.
+//
+// Per evaluated cycle, in this order:
+//  1. Receive: flits that have arrived on each input VC enter its buffer
+//     (`buffer` flits per VC, credit flow control); a flit is readable from
+//     the cycle after it is written.
+//  2. Route: the header at the front of an idle input VC is routed by the
+//     routing function (topo::DirectRouting::next_hop, with the class of the
+//     VC it arrived on), ready `route_delay` cycles after it was written.
+//     At its destination it goes to the ejection channel.
+//  3. VC allocation: a routed header takes its output VC if that VC is free
+//     and holds it until its tail has passed (blocking in place: a blocked
+//     header keeps every VC behind it). Requests are served round-robin.
+//  4. Link allocation and traversal: per physical output, one flit per
+//     cycle, round-robin among the VCs that hold the output, have a readable
+//     flit and a downstream credit (§1.5: one active VC gets the whole
+//     bandwidth, two get half each). The flit reaches the next router after
+//     crossbar_delay + link latency cycles; its buffer slot is credited
+//     upstream at once.
+// Intermediate reception (seed001 Fig. 5.10): a worm with a multicast header
+// (HeaderKind::multicast, header.dests in visiting order) carries one
+// address per header flit, the last one twice as terminator. At a
+// destination that is not the last, the router strips the first header flit
+// and sends it to the local processor, followed by a copy of every body flit
+// (the local copy: 1 header flit + the body, a unicast packet to this node);
+// the remaining header and the body continue as a new packet one header flit
+// shorter, routed with the class of the VC it arrived on. Body flits go to
+// both outputs in the same cycle. At the last destination the worm ejects.
+// Zero-load, a head costs route_delay + crossbar_delay + link.latency cycles
+// per router; body flits follow one per cycle (docs/direct_networks.md).
+//
+// Storage is per packet segment (packet reference, first index, count),
+// never per buffer slot, so memory follows traffic, not buffer depth. One
+// SC_METHOD, woken by link activity and pending route completions: an idle
+// router costs nothing.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "rtl_models/link.h"
+#include "rtl_models/sim_context.h"
+#include "topologies/direct_routing.h"
+
+namespace wormcast::rtl {
+
+struct VcRouterParams {
+  int vcs = 0;                 // VCs per external channel; 0 = what the routing function needs
+  int buffer_flits = 2;        // flit buffer per VC
+  Cycle route_delay = 1;
+  Cycle crossbar_delay = 1;
+  std::string ports = "one_port";   // internal channels: one_port | all_port
+  void visit(ParamVisitor& v) {
+    v.count("vcs", vcs, "virtual channels per external channel (0 = as many as routing.function needs)", 0, 8);
+    v.flits("buffer", buffer_flits, "flit buffer per virtual channel (credits of the upstream VC)", 1);
+    v.cycles("route_delay", route_delay, "routing of a header flit (cycles)", 1);
+    v.cycles("crossbar_delay", crossbar_delay, "input VC buffer to output link (cycles)", 1);
+    v.choice("ports", ports, {"one_port", "all_port"},
+             "internal (processor) channel pairs: one, or one per external channel (seed001 §1.4)");
+  }
+};
+
+class VcRouter : public sc_core::sc_module, private LinkClient {
+ public:
+  SC_HAS_PROCESS(VcRouter);
+  // `local_ports` internal channel pairs; `vcs` VCs per external channel.
+  VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<const topo::DirectRouting> routing, int vcs,
+           int local_ports, const VcRouterParams& p, SimContext& ctx);
+
+  // Input/output channel c: external port c / vcs, VC c % vcs for
+  // c < external_channels(); then one channel per internal port.
+  std::vector<std::unique_ptr<FlitInPort>> in;
+  std::vector<std::unique_ptr<FlitOutPort>> out;
+
+  int vcs() const { return vcs_; }
+  int external_ports() const { return ext_ports_; }
+  int external_channels() const { return ext_ports_ * vcs_; }
+  int channel(int port, int vc) const { return port * vcs_ + vc; }
+  int local_channel(int l) const { return external_channels() + l; }
+  int num_channels() const { return external_channels() + local_ports_; }
+  NodeId id() const { return id_; }
+
+  std::uint64_t buffered_flits() const;
+  int peak_occupancy() const { return peak_; }
+  // Flits sent per output channel (VC multiplexing measurements).
+  std::uint64_t flits_sent(int out_channel) const { return outputs_[static_cast<std::size_t>(out_channel)].sent; }
+  // One line per non-empty input VC: its packets and what the front waits for.
+  std::vector<std::string> describe_blocked(Cycle now) const;
+  void trace(sc_core::sc_trace_file* tf);
+
+ private:
+  enum class InState : std::uint8_t { idle, routing, waiting_vc, active };
+  struct Segment {
+    PacketPtr pkt;
+    int first = 0, count = 0;
+  };
+  struct InputVc {
+    std::vector<Segment> buf;   // front first; empty when idle (memory follows traffic)
+    int flits = 0;
+    Cycle last_write = UINT64_MAX;
+    InState state = InState::idle;
+    Cycle ready = 0;            // routing done
+    int out = -1;               // output channel requested / held
+    int traced_occupancy = 0;
+    // Intermediate reception (IR) at this node: the local copy leaves on
+    // ejection channel local_out, the worm continues as fwd (one header flit
+    // shorter) on `out`.
+    int local_out = -1;
+    PacketPtr fwd, copy;
+  };
+  struct OutputVc {
+    int owner = -1;             // input channel holding it
+    std::uint64_t sent = 0;
+  };
+  struct OutputPort {
+    int rr = 0;                 // round-robin pointer among its VCs
+    bool valid = false;         // VCD: a flit left this cycle
+    int vc = -1, packet = 0;
+    int header_flits = 0;       // VCD: header length of the packet sent (shrinks along an IR worm)
+  };
+
+  void end_of_elaboration() override;
+  void tick();
+  void link_activity(Cycle at) override { wake_.at(at); }
+  bool receive(Cycle now, Cycle& next);
+  bool route(Cycle now, Cycle& next);
+  bool allocate_vcs(Cycle now);
+  bool traverse(Cycle now, Cycle& next);
+  bool send_one(int port, int first_ch, int nch, Cycle now, Cycle& next);
+  int output_for(int in_ch, const topo::DirectHop& hop) const;
+  void route_header(InputVc& iv, int c);
+  void start_ir(InputVc& iv, int c);
+  void send_flit(int oc, InputVc& iv, Cycle now);
+  topo::VcClass class_of(int in_ch) const;
+  std::string channel_name(int ch) const;
+
+  NodeId id_;
+  std::shared_ptr<const topo::DirectRouting> routing_;
+  int vcs_, ext_ports_, local_ports_;
+  VcRouterParams p_;
+  SimContext& ctx_;
+  std::vector<InputVc> inputs_;
+  std::vector<OutputVc> outputs_;
+  std::vector<OutputPort> ports_;   // physical outputs: external, then internal
+  std::vector<topo::VcClass> class_by_vc_;
+  // The links bound to in/out, resolved once after elaboration (null: unbound).
+  std::vector<LinkRxIf*> rx_;
+  std::vector<LinkTxIf*> tx_;
+  int vc_rr_ = 0;                   // VC allocation round-robin start
+  int peak_ = 0;
+  bool traced_ = false;
+  Wakeup wake_;
+};
+
+}  // namespace wormcast::rtl

@@ -1,0 +1,277 @@
+#include "topologies/direct_network_kind.h"
+
+#include <fnmatch.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "rtl_models/endpoint_node.h"
+
+namespace wormcast::topo {
+
+// ---------------------------------------------------------------------------
+// The elaborated network
+
+DirectNetwork::DirectNetwork(sc_core::sc_module_name name, std::shared_ptr<const DirectRouting> routing,
+                             const DirectNetworkParams& p, rtl::SimContext& ctx)
+    : sc_core::sc_module(name), routing_(std::move(routing)), ctx_(ctx),
+      vcs_(p.router.vcs > 0 ? p.router.vcs : routing_->num_vcs()) {
+  const DirectTopology& t = topology();
+  const int local_ports = p.router.ports == "all_port" ? t.num_ports() : 1;
+  for (NodeId x = 0; x < t.num_nodes(); ++x)
+    routers.push_back(std::make_unique<rtl::VcRouter>(("router" + std::to_string(x)).c_str(), x, routing_, vcs_,
+                                                      local_ports, p.router, ctx));
+  build_channels(p);
+  build_nodes(p);
+  watchdog_ = std::make_unique<rtl::Watchdog>("watchdog", ctx, p.watchdog,
+                                              [this](Cycle now) { return describe_blocked(now); });
+  ctx.on_first_outstanding = [this] { watchdog_->arm(); };
+}
+
+// One Link per VC that the routing function uses on each existing channel;
+// the receiving router sees it on the input port of the same (d, dir).
+void DirectNetwork::build_channels(const DirectNetworkParams& p) {
+  const DirectTopology& t = topology();
+  channel_links_.assign(static_cast<std::size_t>(t.num_channel_slots()) * static_cast<std::size_t>(vcs_), nullptr);
+  for (NodeId x = 0; x < t.num_nodes(); ++x)
+    for (const DirectChannel& ch : t.channels(x)) {
+      const VcSet classes = routing_->vc_classes(x, ch.dim, ch.dir);
+      const int port = DirectTopology::port_index(ch.dim, ch.dir);
+      for (int v = 0; v < vcs_; ++v) {
+        bool used = false;
+        for (VcClass c : {VcClass::p, VcClass::l, VcClass::h, VcClass::single})
+          used |= classes.contains(c) && routing_->vc_index(c) == v;
+        if (!used) continue;
+        const std::string n = "link" + std::to_string(x) + "_d" + std::to_string(ch.dim) +
+                              (ch.dir == Direction::plus ? "p" : "m") + "_vc" + std::to_string(v);
+        links.push_back(std::make_unique<rtl::Link>(n.c_str(), ctx_.clock, p.link, p.router.buffer_flits));
+        rtl::Link& l = *links.back();
+        auto& from = *routers[static_cast<std::size_t>(x)];
+        auto& to = *routers[static_cast<std::size_t>(ch.to)];
+        from.out[static_cast<std::size_t>(from.channel(port, v))]->bind(l);
+        to.in[static_cast<std::size_t>(to.channel(port, v))]->bind(l);
+        channel_links_[static_cast<std::size_t>(t.channel_slot(x, ch.dim, ch.dir) * vcs_ + v)] = &l;
+      }
+    }
+}
+
+// Nodes sit on internal channel 0 (node models have one link pair; the
+// other all-port channels stay unconnected until a multi-channel node exists).
+void DirectNetwork::build_nodes(const DirectNetworkParams& p) {
+  const DirectTopology& t = topology();
+  const std::shared_ptr<const rtl::NodeModel> model =
+      p.node_model ? p.node_model : std::make_shared<const rtl::EndpointModel>();
+  for (NodeId x = 0; x < t.num_nodes(); ++x) {
+    nodes.push_back(model->build("node" + std::to_string(x), x, t.num_nodes(), ctx_, false));
+    rtl::NodeHardware& node = *nodes.back();
+    auto& r = *routers[static_cast<std::size_t>(x)];
+    const std::string id = std::to_string(x);
+    links.push_back(std::make_unique<rtl::Link>(("link_node" + id + "_to_router" + id).c_str(), ctx_.clock, p.link,
+                                                p.router.buffer_flits));
+    node.link_out().bind(*links.back());
+    r.in[static_cast<std::size_t>(r.local_channel(0))]->bind(*links.back());
+    links.push_back(std::make_unique<rtl::Link>(("link_router" + id + "_to_node" + id).c_str(), ctx_.clock, p.link,
+                                                node.receive_credits()));
+    r.out[static_cast<std::size_t>(r.local_channel(0))]->bind(*links.back());
+    node.link_in().bind(*links.back());
+  }
+}
+
+rtl::Endpoint& DirectNetwork::endpoint(int n) {
+  rtl::Endpoint* e = node(n).endpoint();
+  if (!e) throw std::logic_error("node " + std::to_string(n) + " has no packet endpoint (node model is not endpoint)");
+  return *e;
+}
+
+rtl::Link* DirectNetwork::channel_link(NodeId x, int d, Direction dir, int vc) const {
+  if (!topology().has_channel(x, d, dir) || vc < 0 || vc >= vcs_) return nullptr;
+  return channel_links_[static_cast<std::size_t>(topology().channel_slot(x, d, dir) * vcs_ + vc)];
+}
+
+std::uint64_t DirectNetwork::flits_in_network() const {
+  std::uint64_t n = 0;
+  for (const auto& l : links) n += l->flits_in_flight();
+  for (const auto& r : routers) n += r->buffered_flits();
+  return n;
+}
+
+std::vector<std::string> DirectNetwork::describe_blocked(Cycle now) const {
+  std::vector<std::string> lines;
+  for (const auto& r : routers)
+    for (auto& l : r->describe_blocked(now)) lines.push_back(std::move(l));
+  for (const auto& n : nodes) {
+    std::string line = n->describe_blocked(now);
+    if (!line.empty()) lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+int DirectNetwork::trace(sc_core::sc_trace_file* tf, const std::string& filter) {
+  int matched = 0;
+  for (auto& r : routers)
+    if (fnmatch(filter.c_str(), r->name(), 0) == 0) { r->trace(tf); ++matched; }
+  for (auto& n : nodes) matched += n->trace(tf, filter);
+  return matched;
+}
+
+nlohmann::json DirectNetwork::describe() const {
+  return {{"description", topology().spec()},
+          {"nodes", topology().num_nodes()},
+          {"routing", to_string(routing_->algorithm())},
+          {"vcs", vcs_},
+          {"links", links.size()}};
+}
+
+void DirectNetwork::register_statistics(rtl::StatsScope s) const {
+  const Cycle& now = s.now;
+  s.stats.add("link_utilization", "fraction",
+              "flits sent / cycles simulated per physical channel, all its VCs together (mean, max over channels)",
+              [this, &now] {
+                double sum = 0, mx = 0;
+                int channels = 0;
+                const DirectTopology& t = topology();
+                for (NodeId x = 0; x < t.num_nodes(); ++x)
+                  for (const DirectChannel& ch : t.channels(x)) {
+                    std::uint64_t sent = 0;
+                    for (int v = 0; v < vcs_; ++v)
+                      if (const rtl::Link* l = channel_link(x, ch.dim, ch.dir, v)) sent += l->flits_sent();
+                    const double u = checked_fraction(static_cast<double>(sent), static_cast<double>(now),
+                                                      "channel utilization");
+                    sum += u;
+                    mx = std::max(mx, u);
+                    ++channels;
+                  }
+                return nlohmann::json{{"mean", channels ? sum / channels : 0.0}, {"max", mx}};
+              });
+  s.stats.add("vc_buffer_peak_flits", "flits", "largest occupancy of any router input VC buffer", [this] {
+    int peak = 0;
+    for (const auto& r : routers) peak = std::max(peak, r->peak_occupancy());
+    return peak;
+  });
+}
+
+// ---------------------------------------------------------------------------
+// The kinds
+
+void DirectRoutingSection::visit(ParamVisitor& v) {
+  v.choice("function", function, {"default", "dor", "ecube", "utr", "btr", "utpr", "broken_single_vc_ring"},
+           "routing function (seed001 §1.3): default = dor (mesh), ecube (hypercube), utr/btr (uni/bi torus); "
+           "broken_single_vc_ring is deadlock-prone, for tests with check: never");
+  v.choice("order", order, {"descending", "ascending"},
+           "dimension order of dor/ecube/utr/btr: highest dimension first (thesis) or lowest first (nCUBE-2, SCI)");
+  v.choice("check", check, {"auto", "always", "never"},
+           "independent routing check at set-up (shortest routes, existing VCs, acyclic dependencies): auto = "
+           "up to 1024 nodes (it takes O(N^2) route walks: minutes for 64x64); never only to demonstrate a deadlock");
+}
+
+namespace {
+constexpr int max_simulated_nodes = 1 << 16;
+}  // namespace
+
+std::shared_ptr<const DirectRouting> DirectNetworkKind::make_routing(const std::string& where) const {
+  DirectTopology t = DirectTopology::hypercube(1);
+  try {
+    t = topology();
+  } catch (const TopologyError& e) {
+    throw std::invalid_argument(where + ": topology.dims: " + e.what());
+  }
+  if (t.num_nodes() > max_simulated_nodes)
+    throw std::invalid_argument(where + ": topology.dims: " + t.spec() + " has " + std::to_string(t.num_nodes()) +
+                                " nodes; at most " + std::to_string(max_simulated_nodes) +
+                                " routers are simulated (each is a SystemC module with its links)");
+  try {
+    const RoutingAlgorithm a = routing.function == "default"                 ? default_routing(t)
+                               : routing.function == "broken_single_vc_ring" ? RoutingAlgorithm::broken_single_vc_ring
+                                                                              : parse_routing(routing.function);
+    const DimOrder o = routing.order == "ascending" ? DimOrder::ascending : DimOrder::descending;
+    auto r = std::make_shared<const DirectRouting>(t, a, o);
+    if (router.vcs > 0 && router.vcs != r->num_vcs())
+      throw std::invalid_argument("router.vcs: " + std::to_string(router.vcs) + " virtual channels, but routing " +
+                                  to_string(a) + " uses exactly " + std::to_string(r->num_vcs()) +
+                                  (router.vcs < r->num_vcs() ? " (too few: its VC classes would not fit)"
+                                                             : " (extra VCs would stay unused)"));
+    return r;
+  } catch (const TopologyError& e) {
+    throw std::invalid_argument(where + ": routing.function '" + routing.function + "' on " + t.spec() + ": " +
+                                e.what());
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(where + ": " + e.what());
+  }
+}
+
+void DirectNetworkKind::visit_sections(ParamVisitor& v) {
+  v.begin_section("routing", "deterministic routing of the direct network (seed001 §1.3, §1.5)");
+  routing.visit(v);
+  v.end_section();
+  v.begin_section("router", "wormhole router with virtual channels (rtl_models/vc_router.h)");
+  router.visit(v);
+  v.end_section();
+  v.begin_section("link", "links");
+  link.visit(v);
+  v.end_section();
+}
+
+void DirectNetworkKind::describe_facts(rtl::ConfigFacts& f) const { f.whole_packet_admission = false; }
+
+void DirectNetworkKind::validate(const rtl::ConfigFacts& f) const {
+  make_routing(f.where);
+  const Cycle hop = router.route_delay + router.crossbar_delay + link.latency;
+  if (hop >= f.watchdog || link.credit_delay >= f.watchdog)
+    throw std::invalid_argument(f.where + ": router.route_delay + router.crossbar_delay + link.latency (" +
+                                std::to_string(hop) + " cycles) and link.credit_delay must be shorter than " +
+                                "sim.watchdog (" + std::to_string(f.watchdog) + " cycles)");
+  if (router.ports == "all_port")
+    throw std::invalid_argument(f.where + ": router.ports: all_port needs a node with one internal channel per " +
+                                "external channel; the node models (endpoint, host_ni) have one link pair (not " +
+                                "implemented yet, see docs/direct_networks.md)");
+}
+
+std::unique_ptr<NetworkModel> DirectNetworkKind::build(const char* name, const BuildInputs& in) const {
+  auto r = make_routing("configuration");
+  spdlog::info("direct network {} ({} nodes), routing {}, {} VCs", r->topology().spec(), r->topology().num_nodes(),
+               to_string(r->algorithm()), r->num_vcs());
+  const bool check = routing.check == "always" ||
+                     (routing.check == "auto" && r->topology().num_nodes() <= DirectRoutingSection::auto_check_nodes);
+  if (check) {
+    const auto problems = check_direct_routing(*r);
+    if (!problems.empty()) throw SetupError("direct routing check failed: " + problems.front());
+  } else if (routing.check == "auto") {
+    spdlog::info("routing check skipped: {} nodes > {} (routing.check: always forces it)", r->topology().num_nodes(),
+                 DirectRoutingSection::auto_check_nodes);
+  }
+  DirectNetworkParams p;
+  p.router = router;
+  p.link = link;
+  p.watchdog = in.watchdog;
+  p.node_model = in.node_model;
+  return std::make_unique<DirectNetwork>(name, r, p, in.ctx);
+}
+
+void TorusKind::visit_topology(ParamVisitor& v) {
+  v.int_list("dims", dims, "radices k_{n-1}..k_0, highest dimension first (k-ary n-cube: all equal)", 2, 1 << 24);
+  v.choice("direction", direction, {"unidirectional", "bidirectional"}, "channel direction of the torus");
+}
+
+DirectTopology TorusKind::topology() const { return DirectTopology::torus(dims, direction == "bidirectional"); }
+
+void MeshKind::visit_topology(ParamVisitor& v) {
+  v.int_list("dims", dims, "radices k_{n-1}..k_0, highest dimension first", 2, 1 << 24);
+}
+
+DirectTopology MeshKind::topology() const { return DirectTopology::mesh(dims); }
+
+void HypercubeKind::visit_topology(ParamVisitor& v) {
+  v.int_list("dims", dims, "a 2-ary n-cube: n entries, each 2 (e.g. [2, 2, 2, 2] for 16 nodes)", 2, 2);
+}
+
+DirectTopology HypercubeKind::topology() const { return DirectTopology::hypercube(static_cast<int>(dims.size())); }
+
+void register_direct_network_kinds(NetworkKindRegistry& r) {
+  r.add("torus", "k-ary n-cube torus of VC wormhole routers (seed001 §1.1), routing utr/btr/utpr",
+        [] { return std::make_unique<TorusKind>(); });
+  r.add("mesh", "mesh of VC wormhole routers, dimension-ordered routing", [] { return std::make_unique<MeshKind>(); });
+  r.add("hypercube", "binary hypercube of wormhole routers, E-cube routing (seed001 §1.1)",
+        [] { return std::make_unique<HypercubeKind>(); });
+}
+
+}  // namespace wormcast::topo

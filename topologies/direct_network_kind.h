@@ -1,0 +1,124 @@
+// Direct networks as network kinds (seed001 §1, seed004 §3): `torus`, `mesh`
+// and `hypercube`. Every node has its own VcRouter (rtl_models/vc_router.h)
+// wired to its neighbours, one rtl::Link per (channel, virtual channel) that
+// the routing function uses, and a node of the selected node model on the
+// router's internal channel. The routing function (routing.function) is
+// checked at set-up by the independent topo::check_direct_routing (shortest
+// routes, existing VCs, acyclic channel dependencies).
+//
+//   topology: {kind: torus, dims: [8, 8], direction: bidirectional}
+//   routing:  {function: btr}           # dor | ecube | utr | btr | utpr
+//   router:   {vcs: 0, buffer: 2, route_delay: 1, crossbar_delay: 1}
+//
+// DirectNetwork is usable directly from tests and users' testbenches.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "rtl_models/link.h"
+#include "rtl_models/node_model.h"
+#include "rtl_models/vc_router.h"
+#include "topologies/direct_routing.h"
+#include "topologies/network_kind.h"
+
+namespace wormcast::topo {
+
+struct DirectNetworkParams {
+  rtl::VcRouterParams router;
+  rtl::LinkParams link;
+  Cycle watchdog = 20000;
+  std::shared_ptr<const rtl::NodeModel> node_model;   // null: endpoint with defaults
+};
+
+class DirectNetwork : public sc_core::sc_module, public NetworkModel {
+ public:
+  DirectNetwork(sc_core::sc_module_name name, std::shared_ptr<const DirectRouting> routing,
+                const DirectNetworkParams& p, rtl::SimContext& ctx);
+
+  std::vector<std::unique_ptr<rtl::VcRouter>> routers;
+  std::vector<std::unique_ptr<rtl::NodeHardware>> nodes;
+  std::vector<std::unique_ptr<rtl::Link>> links;
+
+  const DirectTopology& topology() const { return routing_->topology(); }
+  const DirectRouting& routing() const { return *routing_; }
+  int vcs() const { return vcs_; }
+  rtl::Endpoint& endpoint(int n);
+  // The link of VC `vc` of channel (x, d, dir), or null if the routing never uses it.
+  rtl::Link* channel_link(NodeId x, int d, Direction dir, int vc) const;
+
+  // NetworkModel
+  int num_nodes() const override { return static_cast<int>(nodes.size()); }
+  rtl::NodeHardware& node(int id) override { return *nodes.at(static_cast<std::size_t>(id)); }
+  rtl::Watchdog& watchdog() override { return *watchdog_; }
+  std::uint64_t flits_in_network() const override;
+  std::vector<std::string> describe_blocked(Cycle now) const override;
+  int trace(sc_core::sc_trace_file* tf, const std::string& filter) override;
+  nlohmann::json describe() const override;
+  void register_statistics(rtl::StatsScope scope) const override;
+
+ private:
+  void build_channels(const DirectNetworkParams& p);
+  void build_nodes(const DirectNetworkParams& p);
+
+  std::shared_ptr<const DirectRouting> routing_;
+  rtl::SimContext& ctx_;
+  int vcs_;
+  std::vector<rtl::Link*> channel_links_;   // [channel_slot * vcs + vc]
+  std::unique_ptr<rtl::Watchdog> watchdog_;
+};
+
+struct DirectRoutingSection {
+  std::string function = "default";
+  std::string order = "descending";
+  std::string check = "auto";   // auto | always | never
+  // `auto` checks networks up to this many nodes (the check is O(N^2 x path)).
+  static constexpr int auto_check_nodes = 1024;
+  void visit(ParamVisitor& v);
+};
+
+// Common part of the three kinds: sections, checks, build.
+class DirectNetworkKind : public NetworkKind {
+ public:
+  std::vector<int> dims{8, 8};
+  DirectRoutingSection routing;
+  rtl::VcRouterParams router;
+  rtl::LinkParams link;
+
+  virtual DirectTopology topology() const = 0;
+  // Throws std::invalid_argument naming the keys (topology.dims, routing.function, router.vcs).
+  std::shared_ptr<const DirectRouting> make_routing(const std::string& where) const;
+  void visit_sections(ParamVisitor& v) override;
+  void describe_facts(rtl::ConfigFacts& f) const override;
+  void validate(const rtl::ConfigFacts& f) const override;
+  std::unique_ptr<NetworkModel> build(const char* name, const BuildInputs& in) const override;
+};
+
+class TorusKind : public DirectNetworkKind {
+ public:
+  std::string direction = "bidirectional";
+  std::unique_ptr<NetworkKind> clone() const override { return std::make_unique<TorusKind>(*this); }
+  void visit_topology(ParamVisitor& v) override;
+  DirectTopology topology() const override;
+};
+
+class MeshKind : public DirectNetworkKind {
+ public:
+  std::unique_ptr<NetworkKind> clone() const override { return std::make_unique<MeshKind>(*this); }
+  void visit_topology(ParamVisitor& v) override;
+  DirectTopology topology() const override;
+};
+
+class HypercubeKind : public DirectNetworkKind {
+ public:
+  HypercubeKind() { dims = {2, 2, 2, 2}; }
+  std::unique_ptr<NetworkKind> clone() const override { return std::make_unique<HypercubeKind>(*this); }
+  void visit_topology(ParamVisitor& v) override;
+  DirectTopology topology() const override;
+};
+
+void register_direct_network_kinds(NetworkKindRegistry& r);
+
+}  // namespace wormcast::topo
