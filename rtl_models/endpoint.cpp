@@ -6,15 +6,15 @@ namespace wormcast::rtl {
 
 Endpoint::Endpoint(sc_core::sc_module_name name, NodeId id, SimContext& ctx, bool vct)
     : sc_core::sc_module(name), out("out"), in("in"), id_(id), ctx_(ctx), injector_(ctx, vct),
-      assembler_(ctx, this->name(), /*return_credits_at_once=*/true), wake_(ctx.clock) {}
+      assembler_(ctx, this->name(), /*return_credits_at_once=*/true), wake_(ctx.clock),
+      sched_(ctx.scheduler) {}
 
 void Endpoint::end_of_elaboration() {
   // Runs once at time 0 to schedule the first packet creation.
-  if (ctx_.scheduler == nullptr) {
+  if (sched_ == nullptr) {
     spawn_link_method(this, &Endpoint::tick, wake_, out, in, this, /*run_at_start=*/true, "tick");
     return;
   }
-  sched_ = ctx_.scheduler;
   sched_id_ = sched_->add(this);
   if (out.size() > 0) out->attach_sender(this);
   if (in.size() > 0) in->attach_receiver(this);
@@ -36,6 +36,9 @@ void Endpoint::admit(PacketPtr p, Cycle now) {
 void Endpoint::inject(PacketPtr p) {
   const Cycle now = ctx_.clock.now();
   admit(std::move(p), now);
+  // Before the end of elaboration a scheduler client is not registered yet:
+  // registration wakes it for cycle 0, which sends what was queued.
+  if (sched_ != nullptr && sched_id_ < 0) return;
   // If this cycle has been evaluated already, the packet starts next cycle.
   const bool evaluated = sched_ ? sched_->evaluated(sched_id_, now) : wake_.evaluated(now);
   wake_at(evaluated ? now + 1 : now);

@@ -25,7 +25,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
       outputs_(static_cast<std::size_t>(ports)),
       requests_(static_cast<std::size_t>(ports), std::vector<char>(static_cast<std::size_t>(ports), 0)),
       pending_(static_cast<std::size_t>(ports), nullptr), out_requested_(static_cast<std::size_t>(ports), 0),
-      wake_(ctx.clock) {
+      wake_(ctx.clock), sched_(ctx.scheduler) {
   if (ports < 1) throw std::invalid_argument(std::string(this->name()) + ": a switch needs >= 1 port");
   if (p.admission != "cut_through" && !vct_)
     throw std::invalid_argument("unknown admission rule '" + p.admission + "'");
@@ -67,8 +67,7 @@ void Switch::end_of_elaboration() {
       op->attach_sender(this);
     }
   }
-  if (ctx_.scheduler != nullptr) {
-    sched_ = ctx_.scheduler;
+  if (sched_ != nullptr) {
     sched_id_ = sched_->add(this);
     return;
   }

@@ -1,0 +1,90 @@
+// The clock's activity list (cycle_scheduler.h): a client runs once in each
+// cycle it is due, never in a cycle it was only woken for before an earlier
+// wake-up replaced it, and in wake-up order within a cycle.
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rtl_models/cycle_scheduler.h"
+#include "rtl_models/kernel.h"
+
+using namespace wormcast;
+using namespace wormcast::rtl;
+
+namespace {
+struct Recorder : CycleScheduler::Client {
+  std::string name;
+  const Clock* clock = nullptr;
+  std::vector<std::pair<Cycle, std::string>>* log = nullptr;
+  std::function<void(Cycle)> on_run;   // what the client does when evaluated
+  void evaluate_cycle(Cycle now) override {
+    CHECK(clock->now() == now);
+    log->push_back({now, name});
+    if (on_run) on_run(now);
+  }
+};
+}  // namespace
+
+TEST_CASE("cycle scheduler: one evaluation per due cycle, earlier wake-ups replace later ones") {
+  fresh_kernel();
+  Clock clk(1000);
+  CycleScheduler sched("sched", clk);
+  std::vector<std::pair<Cycle, std::string>> log;
+  Recorder a, b, c, d, e;
+  for (auto* r : {&a, &b, &c, &d, &e}) {
+    r->clock = &clk;
+    r->log = &log;
+  }
+  a.name = "a"; b.name = "b"; c.name = "c"; d.name = "d"; e.name = "e";
+  const int ia = sched.add(&a), ib = sched.add(&b), ic = sched.add(&c), id = sched.add(&d), ie = sched.add(&e);
+  // a: due at 3; a later request (5) changes nothing; at 3 it asks for 4.
+  a.on_run = [&](Cycle now) { if (now == 3) sched.at(ia, 4); };
+  sched.at(ia, 3);
+  sched.at(ia, 5);
+  // b: woken far ahead (beyond the 64-cycle ring), then earlier: runs at 70 only.
+  sched.at(ib, 100);
+  sched.at(ib, 70);
+  // c: due at cycle 0, before the simulation starts.
+  sched.at(ic, 0);
+  // e at 10 wakes d for the same cycle (d runs after it, in that cycle) and
+  // itself again (already evaluated: ignored); d then asks for 200 (far).
+  e.on_run = [&](Cycle now) {
+    sched.at(id, now);
+    sched.at(ie, now);
+  };
+  d.on_run = [&](Cycle now) { if (now == 10) sched.at(id, 200); };
+  sched.at(ie, 10);
+  sc_core::sc_start(clk.delay(150));
+  const std::vector<std::pair<Cycle, std::string>> expected{{0, "c"}, {3, "a"}, {4, "a"}, {10, "e"}, {10, "d"},
+                                                            {70, "b"}};
+  CHECK(log == expected);
+  CHECK(sched.evaluated(ib, 70));
+  CHECK_FALSE(sched.evaluated(ib, 100));
+  // d's wake-up for 200 is still pending; after it, nothing else runs.
+  sc_core::sc_start(clk.delay(100));
+  REQUIRE(log.size() == 7);
+  CHECK(log.back() == std::make_pair(Cycle{200}, std::string("d")));
+  CHECK(sched.evaluations() == 7);
+}
+
+TEST_CASE("cycle scheduler: a wake-up from outside between runs is honoured at its cycle") {
+  fresh_kernel();
+  Clock clk(1000);
+  CycleScheduler sched("sched", clk);
+  std::vector<std::pair<Cycle, std::string>> log;
+  Recorder a;
+  a.name = "a";
+  a.clock = &clk;
+  a.log = &log;
+  const int ia = sched.add(&a);
+  sc_core::sc_start(clk.delay(20));   // nothing due: nothing runs
+  CHECK(log.empty());
+  sched.at(ia, 20);                   // the current cycle, not yet evaluated for a
+  sched.at(ia, 25);                   // later: changes nothing
+  sc_core::sc_start(clk.delay(30));
+  const std::vector<std::pair<Cycle, std::string>> expected{{20, "a"}};
+  CHECK(log == expected);
+}
