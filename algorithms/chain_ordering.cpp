@@ -87,4 +87,28 @@ std::vector<NodeId> given_order_chain(NodeId source, const std::vector<NodeId>& 
   return chain;
 }
 
+std::vector<NodeId> dimension_ordered_chain(const topo::DirectTopology& t, NodeId source,
+                                            const std::vector<NodeId>& destinations, bool highest_dimension_first) {
+  if (t.kind() == topo::DirectKind::mesh)
+    throw std::invalid_argument("chain ordering: dimension-ordered chains with the source first need a k-ary "
+                                "n-cube (torus or hypercube), not the mesh " + t.spec());
+  check_members(source, destinations, t.num_nodes());
+  const int n = t.dimensions();
+  // Sort key: relative digits, the first-resolved dimension most significant.
+  auto key = [&](NodeId x) {
+    std::vector<int> k(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      const int d = highest_dimension_first ? n - 1 - i : i;
+      k[static_cast<std::size_t>(i)] = ((t.sigma(x, d) - t.sigma(source, d)) % t.radix(d) + t.radix(d)) % t.radix(d);
+    }
+    return k;
+  };
+  std::vector<std::pair<std::vector<int>, NodeId>> keyed;
+  for (NodeId d : destinations) keyed.emplace_back(key(d), d);
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<NodeId> chain{source};
+  for (const auto& kd : keyed) chain.push_back(kd.second);
+  return chain;
+}
+
 }  // namespace wormcast::algo
