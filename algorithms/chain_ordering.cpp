@@ -94,19 +94,25 @@ std::vector<NodeId> dimension_ordered_chain(const topo::DirectTopology& t, NodeI
                                 "n-cube (torus or hypercube), not the mesh " + t.spec());
   check_members(source, destinations, t.num_nodes());
   const int n = t.dimensions();
-  // Sort key: relative digits, the first-resolved dimension most significant.
+  const bool cube = t.kind() == topo::DirectKind::hypercube;
+  // Sort key: digits (relative to the source on hypercubes: XOR), the
+  // first-resolved dimension most significant.
   auto key = [&](NodeId x) {
     std::vector<int> k(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) {
       const int d = highest_dimension_first ? n - 1 - i : i;
-      k[static_cast<std::size_t>(i)] = ((t.sigma(x, d) - t.sigma(source, d)) % t.radix(d) + t.radix(d)) % t.radix(d);
+      k[static_cast<std::size_t>(i)] = cube ? t.sigma(x, d) ^ t.sigma(source, d) : t.sigma(x, d);
     }
     return k;
   };
-  std::vector<std::pair<std::vector<int>, NodeId>> keyed;
+  std::vector<std::pair<std::vector<int>, NodeId>> keyed{{key(source), source}};
   for (NodeId d : destinations) keyed.emplace_back(key(d), d);
   std::sort(keyed.begin(), keyed.end());
-  std::vector<NodeId> chain{source};
+  // Tori: rotate the sorted chain so the source is first (U-torus); on a
+  // hypercube the source's relative address 0 is first already.
+  const auto at = std::find_if(keyed.begin(), keyed.end(), [&](const auto& kd) { return kd.second == source; });
+  std::rotate(keyed.begin(), at, keyed.end());
+  std::vector<NodeId> chain;
   for (const auto& kd : keyed) chain.push_back(kd.second);
   return chain;
 }

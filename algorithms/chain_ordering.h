@@ -58,17 +58,19 @@ std::vector<topo::NodeId> given_order_chain(topo::NodeId source, const std::vect
 namespace wormcast::algo {
 
 // Dimension-ordered chain for k-ary n-cubes (seed002 §6.1, after McKinley et
-// al. [9]; the U-cube / U-torus ordering): each node is written as its
-// address relative to the source, ρ_d(x) = (σ_d(x) − σ_d(s)) mod k_d (on a
-// hypercube, the bitwise XOR with the source), and the nodes are sorted
-// lexicographically on ρ with the dimension the routing resolves first as
-// the most significant digit (`highest_dimension_first`: σ_{n-1} first, as
-// the dor/ecube/utr/btr routings of topologies/direct_routing.h do by
-// default; false: σ_0 first, DimOrder::ascending). The source (ρ = 0) comes
-// first. Meshes have no wrap-around, so relative addresses do not preserve
-// the routing's order there: they are refused. Throws std::invalid_argument
-// for a mesh, an out-of-range node, a duplicate, or the source listed as a
-// destination.
+// al. [9]): the members sorted lexicographically on their digits, with the
+// dimension the routing resolves first as the most significant digit
+// (`highest_dimension_first`: σ_{n-1} first, as the dor/ecube/utr/btr
+// routings of topologies/direct_routing.h do by default; false: σ_0 first,
+// DimOrder::ascending), and the source first:
+//  * hypercubes (U-cube): digits relative to the source (bitwise XOR), so
+//    the source (address 0) sorts first; contention-free under E-cube for
+//    every a ≺ b ≼ c ≺ d (tested);
+//  * tori (U-torus, seed004 §2.2): absolute digits, the sorted list rotated
+//    so the source is first (reproduces seed004 Fig. 1's Φ′).
+// Meshes are refused (the source is not first in a mesh's chain).
+// Throws std::invalid_argument for a mesh, an out-of-range node, a
+// duplicate, or the source listed as a destination.
 std::vector<topo::NodeId> dimension_ordered_chain(const topo::DirectTopology& t, topo::NodeId source,
                                                   const std::vector<topo::NodeId>& destinations,
                                                   bool highest_dimension_first = true);

@@ -397,6 +397,7 @@ void NetworkInterface::trace(sc_core::sc_trace_file* tf) {
 
 std::string NetworkInterface::describe() const {
   std::string s = std::string(name()) + ": " + std::to_string(jobs_.size()) + " descriptors, " +
+                  std::to_string(rx_work_.size()) + " arrivals for the receive engine, " +
                   std::to_string(work_.size()) + " firmware items, " + std::to_string(to_host_.size()) +
                   " packets waiting for DMA to host, " + std::to_string(occupancy_) + " flits in NI memory (" + std::to_string(retained_) +
                   " packets retained by the firmware); link: " +

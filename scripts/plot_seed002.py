@@ -86,7 +86,7 @@ def plan(wormcast, n, m):
 
 def fig12(wormcast, out, report):
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
-    ms = list(range(1, 41))
+    ms = list(range(1, 65))
     report["fig12a"] = {}
     for n in (8, 16, 32, 64):
         ks = [plan(wormcast, n, m)[0] for m in ms]
