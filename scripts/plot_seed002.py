@@ -168,37 +168,49 @@ def fig13_14(results, out, report):
     report["binomial_over_optimal"] = ratio
 
 
+def timing_label(sc, eng):
+    if sc != "0":
+        return "step timing"
+    return "cycle model, separate engines" if eng == "separate" else "cycle model"
+
+
 def step_gap(results, out, report):
     rows = read_runs(os.path.join(results, "seed002_step_gap", "seed002_step_gap_runs.csv"))
     for r in rows:
         r["m"] = str(int(r["message.size"]) // 64)
-    d = series(rows, ["ni.step_cycles", "traffic.k"], "m")
-    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
-    for (sc, k), pts in sorted(d.items(), key=lambda kv: (int(kv[0][0]), int(kv[0][1]))):
+        r["timing"] = timing_label(r["ni.step_cycles"], r.get("ni.engines", "single"))
+    d = series(rows, ["timing", "traffic.k"], "m")
+    styles = {"cycle model": "-", "step timing": "--", "cycle model, separate engines": ":"}
+    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.5))
+    colors = {1: "C0", 2: "C1", 3: "C2", 4: "C3"}
+    for (timing, k), pts in sorted(d.items(), key=lambda kv: (kv[0][0], int(kv[0][1]))):
         a.errorbar([p[0] for p in pts], [p[1] for p in pts], yerr=[p[2] for p in pts], capsize=3,
-                   marker="osD^"[int(k) - 1], linestyle="-" if sc == "0" else "--",
-                   label=f"k = {k}, {'cycle model' if sc == '0' else 'step timing'}")
+                   marker="osD^"[int(k) - 1], linestyle=styles[timing], color=colors[int(k)],
+                   label=f"k = {k}, {timing}")
+    a.set_xscale("log", basex=2) if matplotlib.__version__ < "3.3" else a.set_xscale("log", base=2)
     a.set_xlabel("message length m (64-byte packets)")
     a.set_ylabel("latency (µs)")
-    a.set_title("n = 16: default NI timing (solid) vs step timing (dashed)")
-    a.legend(fontsize=7)
+    a.set_title("n = 16: cycle model (solid), step timing (dashed),\nseparate engines (dotted)", fontsize=9)
+    a.legend(fontsize=6, ncol=2)
     best = {}
-    for sc in ("0", "1100"):
+    for timing in styles:
         per_m = defaultdict(dict)
-        for (s, k), pts in d.items():
-            if s == sc:
+        for (t, k), pts in d.items():
+            if t == timing:
                 for p in pts:
                     per_m[p[0]][int(k)] = p[1]
-        best[sc] = sorted((m, min(v, key=v.get)) for m, v in per_m.items())
-    b.step([p[0] for p in best["0"]], [p[1] for p in best["0"]], where="mid", marker="o", label="cycle model")
-    b.step([p[0] for p in best["1100"]], [p[1] for p in best["1100"]], where="mid", marker="s", linestyle="--",
-           label="step timing")
+        if per_m:
+            best[timing] = sorted((m, min(v, key=v.get)) for m, v in per_m.items())
+    for i, (timing, pts) in enumerate(best.items()):
+        b.plot([p[0] for p in pts], [p[1] + 0.05 * (i - 1) for p in pts], marker="osD"[i], linestyle=styles[timing],
+               drawstyle="steps-mid", label=timing)
+    b.set_xscale("log", basex=2) if matplotlib.__version__ < "3.3" else b.set_xscale("log", base=2)
     b.set_xlabel("message length m (64-byte packets)")
-    b.set_ylabel("fastest k (measured)")
-    b.set_title("the k that minimises measured latency")
-    b.legend()
+    b.set_ylabel("fastest k (measured; curves offset by 0.05)")
+    b.set_title("fastest measured k (Theorem 3: 4; 2 for m = 2..11; 1 from 12)", fontsize=9)
+    b.legend(fontsize=8)
     save(fig, out, "seed002_step_gap")
-    report["step_gap"] = {f"step_cycles={k[0]} k={k[1]}": v for k, v in d.items()}
+    report["step_gap"] = {f"{k[0]} k={k[1]}": v for k, v in d.items()}
     report["step_gap_best_k"] = best
 
 
@@ -206,28 +218,28 @@ def conventional(results, out, report):
     rows = read_runs(os.path.join(results, "seed002_conventional", "seed002_conventional_runs.csv"))
     for r in rows:
         r["m"] = str(int(r["message.size"]) // 64)
-    d = series(rows, ["ni.firmware"], "m")
+        r["scheme"] = r["ni.firmware"] + (", binomial" if r["traffic.k"] != "0" else ", optimal k")
+    d = series(rows, ["scheme"], "m")
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
     for label, pts in sorted(d.items()):
         a.errorbar([p[0] for p in pts], [p[1] for p in pts], yerr=[p[2] for p in pts], capsize=3, marker="o",
                    label=label[0])
     a.set_xlabel("message length m (64-byte packets)")
     a.set_ylabel("latency (µs)")
-    a.set_title("n = 16, optimal k: conventional NI vs smart NI")
-    a.legend()
-    mem = series(rows, ["ni.firmware"], "m", y="metrics.multicast.ni_memory.max_peak_flits", scale=1.0 / 64)
+    a.set_title("n = 16: conventional NI (hosts relay) vs smart NI")
+    a.legend(fontsize=8)
+    mem = series([r for r in rows if r["ni.firmware"] != "conventional"], ["scheme"], "m",
+                 y="metrics.multicast.ni_memory.destinations_max_peak_flits", scale=1.0 / 64)
     for label, pts in sorted(mem.items()):
-        if label[0] == "conventional":
-            continue
         b.errorbar([p[0] for p in pts], [p[1] for p in pts], yerr=[p[2] for p in pts], capsize=3, marker="o",
                    label=label[0])
     b.set_xlabel("message length m (64-byte packets)")
-    b.set_ylabel("peak NI memory, max over NIs (packets)")
-    b.set_title("NI buffer use: FCFS vs FPFS (seed002 §3.3)")
-    b.legend()
+    b.set_ylabel("peak NI memory of any destination NI (packets)")
+    b.set_title("NI buffer use at relays: FCFS vs FPFS (seed002 §3.3)")
+    b.legend(fontsize=8)
     save(fig, out, "seed002_conventional")
     report["conventional"] = {k[0]: v for k, v in d.items()}
-    report["ni_memory_max_peak_packets"] = {k[0]: v for k, v in mem.items()}
+    report["ni_memory_destinations_max_peak_packets"] = {k[0]: v for k, v in mem.items()}
 
 
 def main():
