@@ -176,3 +176,11 @@ TEST_CASE("separate NI send and receive engines overlap t_nr with sending (seed0
   const RunResult r = run_mc("conventional", 8, 2, {{"ni.engines", "separate"}});
   CHECK(r.json["metrics"]["nodes"]["ni_busy_fraction"]["max"].get<double>() <= 1.0);
 }
+
+TEST_CASE("single_multicast with traffic.source -1 draws the source from the run seed") {
+  const RunResult r = run_mc("fpfs", 2, 0, {{"traffic.source", "-1"}});
+  const int src = mc(r)["tree"]["chain"][0];
+  CHECK(src >= 0);
+  CHECK(src < 32);
+  CHECK(r.json["metrics"]["messages"]["received"] == 15 * 2);
+}
