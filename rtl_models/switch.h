@@ -35,7 +35,7 @@ struct SwitchParams {
   Cycle route_delay = 1;
   Cycle crossbar_delay = 1;
   std::string arbitration = "round_robin";
-  std::string next_header = "after_grant";
+  std::string next_header = "after_drain";
   std::string admission = "cut_through";
   void visit(ParamVisitor& v) {
     v.flits("buffer", buffer_flits, "input buffer size per port (single FIFO)", 1);

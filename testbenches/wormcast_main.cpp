@@ -216,6 +216,7 @@ int sc_main(int argc, char* argv[]) {
   try {
     if (*run) {
       ropt.progress = !no_progress && (progress || isatty(STDERR_FILENO));
+      ropt.keep_network_until_exit = true;   // the process ends after the run: skip the teardown
       return cmd_run(run_file, run_sets, run_seed, run_out, ropt);
     }
     if (*gen) {

@@ -640,9 +640,14 @@ void Topology::validate() const {
 int irregular_link_count(const IrregularParams& p) {
   check_basic_params(p);
   const long long linkable = static_cast<long long>(p.switches) * p.ports - p.nodes;
-  // The small tolerance keeps e.g. 0.3 * 20 (= 5.9999999999999991 in binary)
-  // counting as the 6 ports the user meant.
-  return static_cast<int>(std::floor(p.connectivity * static_cast<double>(linkable) / 2.0 + 1e-9));
+  // Rounded to the nearest link count (halves up): the paper's 80% of 32
+  // free ports is 25.6 linked ports, i.e. 12.8 links, so 13. Never more than
+  // the free ports can hold (an odd count leaves one port open). The small
+  // tolerance keeps e.g. 0.3 * 20 (= 5.9999999999999991 in binary) counting
+  // as the 6 ports the user meant.
+  const long long nearest =
+      static_cast<long long>(std::floor(p.connectivity * static_cast<double>(linkable) / 2.0 + 0.5 + 1e-9));
+  return static_cast<int>(std::min(nearest, linkable / 2));
 }
 
 // Procedure (deterministic per seed; one std::mt19937_64 seeded with `seed`

@@ -64,7 +64,7 @@ void ExperimentConfig::visit(ParamVisitor& v) {
 
 rtl::ConfigFacts ExperimentConfig::facts() const {
   rtl::ConfigFacts f;
-  f.where = source_file.empty() ? std::string("configuration") : source_file;
+  f.where = where();
   f.watchdog = sim.watchdog;
   workload->describe_facts(f);
   node->packet_bound(f);

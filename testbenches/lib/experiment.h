@@ -62,6 +62,8 @@ struct ExperimentConfig {
   // Cross-parameter checks (throws ConfigError naming the keys).
   void validate() const;
   rtl::ConfigFacts facts() const;
+  // How messages name this configuration: its file, or "configuration".
+  std::string where() const { return source_file.empty() ? std::string("configuration") : source_file; }
   // Apply `key=value` overrides to this configuration (as --set does) and
   // validate; throws ConfigError. Tests and programs use it to change one
   // parameter of a plug-in without knowing its type.

@@ -134,6 +134,13 @@ nlohmann::json header(const ExperimentConfig& cfg) {
   return j;
 }
 
+// Deliberately never freed (see RunOptions::keep_network_until_exit); held
+// by a static pointer so leak checkers see it as reachable, not lost.
+void park_until_exit(std::unique_ptr<topo::NetworkModel> net) {
+  static auto* parked = new std::vector<std::unique_ptr<topo::NetworkModel>>;
+  parked->push_back(std::move(net));
+}
+
 }  // namespace
 
 RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
@@ -154,7 +161,7 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
     // The parameters make no network (e.g. more nodes than switch ports): an
     // error in the experiment file, named as the loader names its errors.
     res.exit_code = 1;
-    res.error = (cfg.source_file.empty() ? std::string("configuration") : cfg.source_file) + ": topology: " + e.what();
+    res.error = cfg.where() + ": topology: " + e.what();
     return res;
   }
   const std::unique_ptr<Workload> workload = cfg.workload->clone();
@@ -162,7 +169,7 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
     workload->attach(*net, ctx, run_rng);
   } catch (const ConfigError& e) {   // the workload does not fit the network built
     res.exit_code = 1;
-    res.error = (cfg.source_file.empty() ? std::string("configuration") : cfg.source_file) + ": " + e.what();
+    res.error = cfg.where() + ": " + e.what();
     return res;
   }
   VcdTrace vcd(opt, cfg.period_ps, *net);
@@ -209,6 +216,7 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
   j["status"] = res.ok ? "ok" : "error";
   if (!res.ok) j["error"] = error;
   res.json = std::move(j);
+  if (opt.keep_network_until_exit) park_until_exit(std::move(net));
   return res;
 }
 

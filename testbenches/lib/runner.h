@@ -21,6 +21,11 @@ struct RunOptions {
   std::string vcd_path;          // empty: no waveform
   std::string vcd_filter = "*";  // glob on module names, e.g. "net.sw3" or "net.node*"
   bool progress = false;         // progress line on stderr
+  // The process ends after this run (the CLI's `run`): leave the network and
+  // its kernel alive, reachable, for the operating system to reclaim. SystemC
+  // removes each destroyed module from flat registries by linear search, so
+  // tearing down a 4096-node network costs more than a fifth of its setup.
+  bool keep_network_until_exit = false;
 };
 
 struct RunResult {

@@ -77,15 +77,19 @@ std::string error_of(F&& f) {
 }  // namespace
 
 TEST_CASE("link count follows the documented rounding rule", "[generator]") {
-  // (64 - 32) ports * 0.8 = 25.6 linked ports -> floor(12.8) = 12 links.
-  CHECK(irregular_link_count(IrregularParams{}) == 12);
+  // Nearest integer to connectivity * (s*k - p) / 2, halves up, at most (s*k - p) / 2.
+  // (64 - 32) ports * 0.8 = 25.6 linked ports -> 12.8 links -> 13.
+  CHECK(irregular_link_count(IrregularParams{}) == 13);
   CHECK(irregular_link_count(params(8, 8, 32, 1.0)) == 16);
-  CHECK(irregular_link_count(params(16, 8, 64, 0.8)) == 25);    // 64 * 0.8 / 2 = 25.6
+  CHECK(irregular_link_count(params(16, 8, 64, 0.8)) == 26);    // 64 * 0.8 / 2 = 25.6
   CHECK(irregular_link_count(params(64, 8, 256, 0.8)) == 102);  // 256 * 0.8 / 2 = 102.4
-  CHECK(irregular_link_count(params(2, 32, 32, 0.8)) == 12);
+  CHECK(irregular_link_count(params(2, 32, 32, 0.8)) == 13);    // 12.8
+  CHECK(irregular_link_count(params(4, 10, 20, 0.25)) == 3);    // 2.5 rounds up
   // 0.3 * 20 is 5.999... in binary; the user meant 6 ports = 3 links.
   CHECK(irregular_link_count(params(4, 10, 20, 0.3)) == 3);
-  CHECK(irregular_link_count(params(8, 8, 33, 1.0)) == 15);     // 31 ports -> 15 links, one open
+  CHECK(irregular_link_count(params(4, 10, 20, 0.35)) == 4);    // 3.5 rounds up
+  CHECK(irregular_link_count(params(8, 8, 33, 1.0)) == 15);     // 31 ports -> 15.5, but only 15 fit, one open
+  CHECK(irregular_link_count(params(1, 8, 7, 1.0)) == 0);       // one free port holds no link
 }
 
 TEST_CASE("default topology has the right shape", "[generator]") {
@@ -123,13 +127,13 @@ TEST_CASE("golden: seed 1 default topology is stable across platforms and versio
   // the random stream) is noticed: published experiments name their seeds.
   const Topology t = generate_irregular(IrregularParams{});
   const std::vector<SwitchLink> l = t.links();
-  REQUIRE(l.size() == 12);
+  REQUIRE(l.size() == 13);
   CHECK(l[0].a == PortRef{0, 1});
-  CHECK(l[0].b == PortRef{4, 4});
+  CHECK(l[0].b == PortRef{1, 1});
   CHECK(l[1].a == PortRef{0, 7});
-  CHECK(l[1].b == PortRef{1, 6});
-  CHECK(l[11].a == PortRef{6, 0});
-  CHECK(l[11].b == PortRef{7, 0});
+  CHECK(l[1].b == PortRef{4, 3});
+  CHECK(l[12].a == PortRef{6, 0});
+  CHECK(l[12].b == PortRef{7, 7});
   CHECK(t.nodes_at(0) == std::vector<NodeId>{0, 1, 2, 3, 4, 5});
   CHECK(t.nodes_at(1) == std::vector<NodeId>{6});
   CHECK(t.node_attach[31] == PortRef{7, 6});
