@@ -87,4 +87,34 @@ std::vector<NodeId> given_order_chain(NodeId source, const std::vector<NodeId>& 
   return chain;
 }
 
+std::vector<NodeId> dimension_ordered_chain(const topo::DirectTopology& t, NodeId source,
+                                            const std::vector<NodeId>& destinations, bool highest_dimension_first) {
+  if (t.kind() == topo::DirectKind::mesh)
+    throw std::invalid_argument("chain ordering: dimension-ordered chains with the source first need a k-ary "
+                                "n-cube (torus or hypercube), not the mesh " + t.spec());
+  check_members(source, destinations, t.num_nodes());
+  const int n = t.dimensions();
+  const bool cube = t.kind() == topo::DirectKind::hypercube;
+  // Sort key: digits (relative to the source on hypercubes: XOR), the
+  // first-resolved dimension most significant.
+  auto key = [&](NodeId x) {
+    std::vector<int> k(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      const int d = highest_dimension_first ? n - 1 - i : i;
+      k[static_cast<std::size_t>(i)] = cube ? t.sigma(x, d) ^ t.sigma(source, d) : t.sigma(x, d);
+    }
+    return k;
+  };
+  std::vector<std::pair<std::vector<int>, NodeId>> keyed{{key(source), source}};
+  for (NodeId d : destinations) keyed.emplace_back(key(d), d);
+  std::sort(keyed.begin(), keyed.end());
+  // Tori: rotate the sorted chain so the source is first (U-torus); on a
+  // hypercube the source's relative address 0 is first already.
+  const auto at = std::find_if(keyed.begin(), keyed.end(), [&](const auto& kd) { return kd.second == source; });
+  std::rotate(keyed.begin(), at, keyed.end());
+  std::vector<NodeId> chain;
+  for (const auto& kd : keyed) chain.push_back(kd.second);
+  return chain;
+}
+
 }  // namespace wormcast::algo

@@ -32,6 +32,7 @@
 
 #include <vector>
 
+#include "topologies/direct_topology.h"
 #include "topologies/topology.h"
 #include "topologies/updown.h"
 
@@ -51,5 +52,27 @@ std::vector<topo::NodeId> cco_approx_chain(const topo::Topology& t, const topo::
 // orderings computed elsewhere, e.g. dimension-ordered chains). Same checks,
 // with ids only required to be >= 0.
 std::vector<topo::NodeId> given_order_chain(topo::NodeId source, const std::vector<topo::NodeId>& destinations);
+
+}  // namespace wormcast::algo
+
+namespace wormcast::algo {
+
+// Dimension-ordered chain for k-ary n-cubes (seed002 §6.1, after McKinley et
+// al. [9]): the members sorted lexicographically on their digits, with the
+// dimension the routing resolves first as the most significant digit
+// (`highest_dimension_first`: σ_{n-1} first, as the dor/ecube/utr/btr
+// routings of topologies/direct_routing.h do by default; false: σ_0 first,
+// DimOrder::ascending), and the source first:
+//  * hypercubes (U-cube): digits relative to the source (bitwise XOR), so
+//    the source (address 0) sorts first; contention-free under E-cube for
+//    every a ≺ b ≼ c ≺ d (tested);
+//  * tori (U-torus, seed004 §2.2): absolute digits, the sorted list rotated
+//    so the source is first (reproduces seed004 Fig. 1's Φ′).
+// Meshes are refused (the source is not first in a mesh's chain).
+// Throws std::invalid_argument for a mesh, an out-of-range node, a
+// duplicate, or the source listed as a destination.
+std::vector<topo::NodeId> dimension_ordered_chain(const topo::DirectTopology& t, topo::NodeId source,
+                                                  const std::vector<topo::NodeId>& destinations,
+                                                  bool highest_dimension_first = true);
 
 }  // namespace wormcast::algo

@@ -26,6 +26,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, NodeId id, cons
   SC_THREAD(send_dma_thread);
   SC_THREAD(processor_thread);
   SC_THREAD(receive_dma_thread);
+  if (p_.engines == "separate") SC_THREAD(receive_engine_thread);
 }
 
 NetworkInterface::~NetworkInterface() {
@@ -233,10 +234,12 @@ void NetworkInterface::processor_thread() {
       stats_.last_step = std::max(stats_.last_step, step);
       fw_->on_receive(*this, w.pkt);
     } else if (w.receive) {
-      sc_core::wait(ctx_.clock.delay(p_.t_nr));
-      stats_.busy += p_.t_nr;
-      ++ctx_.node_progress;
-      w.pkt->nr_done = ctx_.clock.now();
+      if (!w.nr_charged) {
+        sc_core::wait(ctx_.clock.delay(p_.t_nr));
+        stats_.busy += p_.t_nr;
+        ++ctx_.node_progress;
+        w.pkt->nr_done = ctx_.clock.now();
+      }
       fw_->on_receive(*this, w.pkt);
     } else {
       fw_->on_send_queue(*this, w.pkt);
@@ -360,6 +363,36 @@ void NetworkInterface::receive_dma_thread() {
   }
 }
 
+// --- separate send/receive engines (ni.engines: separate, seed002 §9) -------
+// An arrival goes to the receive engine, which charges t_nr in parallel with
+// the processor's sending, then queues the packet for the firmware (DMA to
+// the host, forwarding). Step-timing mode already overlaps t_nr with
+// sending, so its relayed packets skip the engine.
+void NetworkInterface::queue_received(const PacketPtr& p) {
+  if (p_.engines == "separate" && !(p_.step_cycles > 0 && p->header.relay)) {
+    rx_work_.push_back(p);
+    rx_event_.notify(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  work_.push_back(Work{true, p});
+  work_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void NetworkInterface::receive_engine_thread() {
+  for (;;) {
+    while (rx_work_.empty()) sc_core::wait(rx_event_);
+    rx_item_ = std::move(rx_work_.front());
+    rx_work_.pop_front();
+    sc_core::wait(ctx_.clock.delay(p_.t_nr));
+    stats_.receive_engine_busy += p_.t_nr;
+    ++ctx_.node_progress;
+    rx_item_->nr_done = ctx_.clock.now();
+    work_.push_back(Work{true, std::move(rx_item_), /*nr_charged=*/true});
+    work_event_.notify(sc_core::SC_ZERO_TIME);
+    rx_item_.reset();
+  }
+}
+
 void NetworkInterface::link_tick() {
   const Cycle now = ctx_.clock.now();
   if (!wake_.begin_cycle(now)) return;
@@ -378,8 +411,7 @@ void NetworkInterface::link_tick() {
         held_[p.get()] = Held{1, p->length, true, p};
         change_occupancy(+p->length);
         ++stats_.packets_received;
-        work_.push_back(Work{true, p});
-        work_event_.notify(sc_core::SC_ZERO_TIME);
+        queue_received(p);
       }))
     active = rx_valid_ = true;
   if (active) next = now + 1;
@@ -397,6 +429,7 @@ void NetworkInterface::trace(sc_core::sc_trace_file* tf) {
 
 std::string NetworkInterface::describe() const {
   std::string s = std::string(name()) + ": " + std::to_string(jobs_.size()) + " descriptors, " +
+                  std::to_string(rx_work_.size()) + " arrivals for the receive engine, " +
                   std::to_string(work_.size()) + " firmware items, " + std::to_string(to_host_.size()) +
                   " packets waiting for DMA to host, " + std::to_string(occupancy_) + " flits in NI memory (" + std::to_string(retained_) +
                   " packets retained by the firmware); link: " +

@@ -45,6 +45,7 @@ struct NiParams {
   int receive_queue = 8192;     // flits (credits toward the switch)
   std::string firmware = "conventional";
   Cycle step_cycles = 0;        // step-timing mode for relayed multicasts (0: off)
+  std::string engines = "single";   // single: one NI processor; separate: a receive engine for t_nr (seed002 §9)
   void visit(ParamVisitor& v) {
     v.cycles("t_ns", t_ns, "NI send overhead per packet copy (seed000 default 1000 cycles, R = t_hs/t_ns = 1)");
     v.cycles("t_nr", t_nr, "NI receive overhead per packet");
@@ -57,11 +58,15 @@ struct NiParams {
              "step-timing mode for relayed multicasts (smart firmware): 0 off; else the length of one step of the "
              "unit-step model (t_step = t_ns + propagation + t_nr): copies are sent at step starts, t_nr overlaps "
              "sending, and each NI records the step it received each packet in");
+    v.choice("engines", engines, {"single", "separate"},
+             "single: one NI processor serialises t_nr and t_ns (FIFO); separate: a receive engine charges t_nr "
+             "while the processor sends, then hands the packet to the firmware (seed002 §9 option 2)");
   }
 };
 
 struct NiStats {
   Cycle busy = 0;                    // NI processor busy cycles
+  Cycle receive_engine_busy = 0;     // engines: separate — receive engine busy cycles (t_nr)
   std::uint64_t packets_sent = 0, packets_received = 0;
   int peak_flits = 0;                // NI memory (send + receive queues)
   int retained_peak = 0;             // most packets retained by the firmware at once
@@ -93,6 +98,7 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
   struct Work {             // an item for the NI processor
     bool receive;
     PacketPtr pkt;
+    bool nr_charged = false;   // engines: separate — the receive engine has charged t_nr
   };
   struct SendJob {
     tlm::SendDescriptor d;
@@ -110,6 +116,8 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
   void send_dma_thread();
   void processor_thread();
   void receive_dma_thread();
+  void receive_engine_thread();   // engines: separate
+  void queue_received(const PacketPtr& p);
   void end_of_elaboration() override;
   void link_tick();
   // NiFirmwareApi
@@ -134,6 +142,8 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
   std::unique_ptr<NiFirmware> fw_;
   std::deque<SendJob> jobs_;
   std::deque<Work> work_;
+  std::deque<PacketPtr> rx_work_;   // engines: separate — arrivals waiting for the receive engine
+  PacketPtr rx_item_;               // engines: separate — the packet the receive engine works on
   std::deque<PacketPtr> to_host_;
   std::deque<std::pair<Cycle, PacketPtr>> handoff_;   // copies for the link, eligible from a cycle
   // NI-memory packets: outstanding uses (firmware, DMA to host, copies in flight)
@@ -166,7 +176,7 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
   std::vector<unsigned char> dma_write_data_;
   tlm::CompletionExtension completion_;
   Wakeup wake_;
-  sc_core::sc_event job_event_, work_event_, to_host_event_, send_space_event_;
+  sc_core::sc_event job_event_, work_event_, to_host_event_, send_space_event_, rx_event_;
 };
 
 }  // namespace wormcast::rtl

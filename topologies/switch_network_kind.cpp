@@ -94,6 +94,9 @@ void IrregularKind::visit_topology(ParamVisitor& v) {
   v.real("connectivity", gen.connectivity, "", "fraction of the free switch ports that are linked (80% ok)", 1e-9,
          1.0, true);
   v.seed("seed", gen.seed, "topology generator seed (independent of the run seed)");
+  v.count("hosts_per_switch", gen.hosts_per_switch,
+          "0: random node placement; h > 0: exactly h nodes on ports 0..h-1 of every switch (nodes = switches * h; "
+          "seed002: 4 hosts on each of 16 eight-port switches)", 0, 1024);
 }
 
 void FileKind::visit_topology(ParamVisitor& v) {

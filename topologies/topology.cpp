@@ -112,6 +112,11 @@ void check_basic_params(const IrregularParams& p) {
          " switch ports (switches * ports)");
   if (!(p.connectivity > 0.0 && p.connectivity <= 1.0))   // also rejects NaN
     fail("connectivity = " + format_double(p.connectivity) + " must be in (0, 1]");
+  if (p.hosts_per_switch < 0 || (p.hosts_per_switch > 0 && (p.hosts_per_switch >= p.ports ||
+                                                             static_cast<long long>(p.hosts_per_switch) * p.switches != p.nodes)))
+    fail("hosts_per_switch = " + std::to_string(p.hosts_per_switch) + " must be 0 (random placement) or leave a "
+         "port free on each switch and give nodes = switches * hosts_per_switch (nodes is " +
+         std::to_string(p.nodes) + ")");
 }
 
 // --- index structures ---------------------------------------------------------
@@ -403,10 +408,29 @@ std::vector<std::pair<PortRef, PortRef>> pair_link_ends(std::mt19937_64& rng, in
   return links;
 }
 
+// hosts_per_switch = h > 0 (seed002 §7.2: 4 hosts on each 8-port switch):
+// every switch holds exactly h nodes, on its ports 0..h-1; no randomness.
+std::vector<PortRef> fixed_placement(const IrregularParams& prm, PortBits& used, std::vector<int>& free) {
+  std::vector<PortRef> out;
+  free.assign(static_cast<std::size_t>(prm.switches), prm.ports - prm.hosts_per_switch);
+  for (SwitchId sw = 0; sw < prm.switches; ++sw)
+    for (PortId p = 0; p < prm.hosts_per_switch; ++p) {
+      used.take(sw, p);
+      out.push_back(PortRef{sw, p});
+    }
+  return out;
+}
+
 Wiring random_wiring(std::mt19937_64& rng, const IrregularParams& prm, int L) {
   PortBits used(prm.switches, prm.ports);
-  Placement placement(prm.switches, prm.ports, L);
   Wiring w;
+  if (prm.hosts_per_switch > 0) {
+    std::vector<int> free;
+    w.node_ports = fixed_placement(prm, used, free);
+    w.links = pair_link_ends(rng, L, choose_link_ends(rng, prm.switches, L, free, used));
+    return w;
+  }
+  Placement placement(prm.switches, prm.ports, L);
   w.node_ports = placement.place(rng, prm.nodes, used);
   w.links = pair_link_ends(rng, L, choose_link_ends(rng, prm.switches, L, placement.free_ports(), used));
   return w;
@@ -682,6 +706,7 @@ Topology generate_irregular(const IrregularParams& prm) {
     t.attach(n, node_ports[n].sw, node_ports[n].port);
   t.description = "irregular s=" + std::to_string(s) + " k=" + std::to_string(prm.ports) +
                   " p=" + std::to_string(prm.nodes) +
+                  (prm.hosts_per_switch > 0 ? " hosts_per_switch=" + std::to_string(prm.hosts_per_switch) : "") +
                   " connectivity=" + format_double(prm.connectivity) +
                   " seed=" + std::to_string(prm.seed);
   return t;

@@ -77,7 +77,8 @@ struct Topology {
 
 // seed000 §7.6: s switches with k ports and p nodes; (s*k - p) switch ports
 // are to be interconnected; `connectivity` in (0,1] is the fraction of those
-// ports that are actually linked. Node placement is random. Generation is
+// ports that are actually linked. Node placement is random (or, with
+// hosts_per_switch = h > 0, h nodes on ports 0..h-1 of every switch). Generation is
 // retried (deterministically from `seed`) until the switch graph is connected.
 struct IrregularParams {
   int switches = 8;
@@ -85,6 +86,7 @@ struct IrregularParams {
   int nodes = 32;
   double connectivity = 0.8;
   std::uint64_t seed = 1;
+  int hosts_per_switch = 0;   // > 0: exactly this many nodes on each switch (ports 0..h-1), seed002 §7.2
 };
 
 // Number of inter-switch links the generator makes:

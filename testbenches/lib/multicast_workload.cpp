@@ -11,8 +11,40 @@
 
 namespace wormcast::tb {
 
+namespace {
+
+// Peak and time-weighted mean NI memory per NI, and the maximum of each.
+nlohmann::json ni_memory_summary(const std::vector<const rtl::NetworkInterface*>& nis, Cycle now) {
+  std::vector<int> peak;
+  std::vector<double> mean;
+  const double cycles = std::max<double>(1.0, static_cast<double>(now));
+  for (const auto* ni : nis) {
+    const rtl::NiStats st = ni->stats();
+    const int capacity = ni->params().send_queue * (ni->params().packet_size + ni->params().header_flits) +
+                         ni->params().receive_queue;
+    if (st.peak_flits < 0 || st.peak_flits > capacity)
+      throw std::logic_error("single_multicast: NI memory peak " + std::to_string(st.peak_flits) +
+                             " flits outside [0, " + std::to_string(capacity) + "] (send + receive queues)");
+    peak.push_back(st.peak_flits);
+    mean.push_back(st.occupancy_integral / cycles);
+  }
+  // Relays and leaves only (chain positions 1..): the source's send queue
+  // holds the message under every discipline when its DMA outruns t_ns.
+  const int relay_peak = peak.size() > 1 ? *std::max_element(peak.begin() + 1, peak.end()) : 0;
+  const double relay_mean = mean.size() > 1 ? *std::max_element(mean.begin() + 1, mean.end()) : 0.0;
+  return nlohmann::json{{"peak_flits", peak},
+                        {"mean_flits", mean},
+                        {"max_peak_flits", peak.empty() ? 0 : *std::max_element(peak.begin(), peak.end())},
+                        {"max_mean_flits", mean.empty() ? 0.0 : *std::max_element(mean.begin(), mean.end())},
+                        {"destinations_max_peak_flits", relay_peak},
+                        {"destinations_max_mean_flits", relay_mean}};
+}
+
+}  // namespace
+
 void SingleMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
-  v.count("source", source, "the multicast's source node", 0, 1 << 20);
+  v.count("source", source, "the multicast's source node; -1: a random node (drawn from the run's seed)", -1,
+          1 << 20);
   v.count("set_size", set_size, "multicast set size n (source included) of a random destination set", 2, 1 << 20);
   v.text("destinations", destinations,
          "comma-separated destination nodes; empty: set_size - 1 random nodes (drawn from the run's seed)");
@@ -25,6 +57,9 @@ void SingleMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
   v.choice("scheme", scheme, {"ni", "tree", "path-lg", "path-greedy", "ssr"},
            "multicast scheme: ni (smart-NI k-binomial tree, host_ni) or a switch-based one (seed000 §5): tree "
            "(one bit-string worm), path-lg / path-greedy (multi-drop worms, Less-Greedy / Greedy phases), ssr");
+  v.choice("conventional", conventional, {"host_tree", "separate"},
+           "with ni.firmware conventional: host_tree (the hosts relay the k-binomial tree, seed002 §2.2) or "
+           "separate (the source NI sends each destination its own copy)");
 }
 
 void SingleMulticastWorkload::visit_sections(ParamVisitor& v, const rtl::NodeModel& nodes) {
@@ -58,7 +93,7 @@ void SingleMulticastWorkload::validate(const rtl::ConfigFacts& f, const rtl::Nod
   }
 }
 
-std::vector<int> SingleMulticastWorkload::destination_set(int nodes, const Rng& rng) const {
+std::vector<int> SingleMulticastWorkload::destination_set(int nodes, int source, const Rng& rng) const {
   if (source >= nodes)
     throw ConfigError("traffic.source " + std::to_string(source) + ": the network has " + std::to_string(nodes) +
                       " nodes");
@@ -91,9 +126,12 @@ std::vector<int> SingleMulticastWorkload::destination_set(int nodes, const Rng& 
 }
 
 void SingleMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) {
-  const std::vector<int> dests = destination_set(net.num_nodes(), rng);
+  const int source = this->source >= 0 ? this->source
+                                       : static_cast<int>(rng.fork(0x7400000000ULL).below(
+                                             static_cast<std::uint64_t>(net.num_nodes())));
+  const std::vector<int> dests = destination_set(net.num_nodes(), source, rng);
   run_ = std::make_shared<Run>();
-  if (scheme != "ni") return attach_worms(net, ctx, dests);
+  if (scheme != "ni") return attach_worms(net, ctx, source, dests);
   try {
     if (ordering == "cco_approx") {
       auto* sw = dynamic_cast<topo::Network*>(&net);
@@ -119,6 +157,9 @@ void SingleMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext& c
                   : algo::optimal_k(run_->chain.size(), static_cast<algo::Count>(run_->packets)).k;
   run_->construction = construction == "literal" ? 1 : 0;
   run_->repetitions = repetitions;
+  run_->host_relay = conventional == "host_tree" && run_->nis.front()->params().firmware == "conventional";
+  run_->host_children.assign(run_->chain.size(), {});
+  run_->received_once.assign(run_->chain.size(), 0);
   auto run = run_;
   net.node(source).host()->set_program([run](rtl::HostApi& h) { run->source_program(h); });
   for (std::size_t i = 1; i < run_->chain.size(); ++i)
@@ -130,7 +171,12 @@ void SingleMulticastWorkload::Run::source_program(rtl::HostApi& h) {
     send_call = h.now();
     last_received = 0;
     remaining = chain.size() - 1;
-    h.send_multicast(chain, k, construction, bytes);
+    std::fill(received_once.begin(), received_once.end(), 0);
+    if (host_relay) {
+      host_relay_sends(h, algo::root_block(chain.size(), k));
+    } else {
+      h.send_multicast(chain, k, construction, bytes);
+    }
     while (remaining > 0) sc_core::wait(all_received);
     latency.push_back(static_cast<std::uint32_t>(last_received - send_call));
   }
@@ -140,7 +186,39 @@ void SingleMulticastWorkload::Run::destination_program(rtl::HostApi& h) {
   for (;;) {
     const rtl::ReceivedMessage m = h.receive();
     last_received = std::max(last_received, m.received);
+    count_receipt(h.node());
     if (remaining > 0 && --remaining == 0) all_received.notify(sc_core::SC_ZERO_TIME);
+    if (host_relay) host_relay_sends(h, read_payload(m));
+  }
+}
+
+// Exactly once per repetition (a checker: it may look at the whole chain).
+void SingleMulticastWorkload::Run::count_receipt(rtl::NodeId node) {
+  const auto it = std::find(chain.begin(), chain.end(), node);
+  if (it == chain.end() || it == chain.begin() || ++received_once[static_cast<std::size_t>(it - chain.begin())] > 1)
+    throw std::logic_error("single_multicast: node " + std::to_string(node) +
+                           " received a multicast message it should not have (not a destination, or twice)");
+}
+
+algo::RelayBlock SingleMulticastWorkload::Run::read_payload(const rtl::ReceivedMessage& m) {
+  const auto it = payload.find(m.id);
+  if (it == payload.end())
+    throw std::logic_error("single_multicast: host-relayed message " + std::to_string(m.id) + " has no relay block");
+  const algo::RelayBlock b = it->second;
+  payload.erase(it);
+  return b;
+}
+
+// A host (the source, or a destination that just received the message)
+// sends the message to each of its children in turn: t_hs per send, then its
+// NI sends the packets (t_ns each). Its children come from its block alone.
+void SingleMulticastWorkload::Run::host_relay_sends(rtl::HostApi& h, const algo::RelayBlock& mine) {
+  std::vector<algo::RelayBlock>& kids = host_children[mine.first];
+  kids = algo::relay_children(mine, k, construction == 1 ? algo::TreeConstruction::literal
+                                                         : algo::TreeConstruction::time_ordered);
+  for (std::size_t i = 0; i < kids.size(); ++i) {
+    const std::uint64_t id = h.send(chain[kids[i].first], bytes);   // waits t_hs
+    payload[id] = kids[i];   // in flight for at least the DMA and t_ns: written before it can arrive
   }
 }
 
@@ -199,6 +277,10 @@ void SingleMulticastWorkload::register_statistics(rtl::StatsScope s) const {
                 for (const auto* ni : run->nis) v.push_back(ni->stats().peak_flits);
                 return nlohmann::json(v);
               });
+  s.stats.add("multicast.ni_memory", "flits", "NI memory of each chain member's NI (chain order): peak and "
+              "time-weighted mean over the run (cycle 0 to the end), the maximum of each over the chain, and over the destinations "
+              "only (positions 1..)",
+              [run, &ctx] { return ni_memory_summary(run->nis, ctx.clock.now()); });
 }
 
 }  // namespace wormcast::tb

@@ -4,8 +4,12 @@
 // times one after another (the next starts when the last destination has
 // received the previous one). The message travels on a k-binomial tree over
 // a chain ordering of the set; with smart NI firmware (ni.firmware fpfs or
-// fcfs) the NIs relay it, with conventional firmware the source NI sends
-// each destination its own copy (separate addressing).
+// fcfs) the NIs relay it. With conventional firmware the HOSTS relay it
+// (traffic.conventional: host_tree, the seed002 §2.2 baseline): an
+// intermediate host receives the whole message (t_hr), then sends it to each
+// of its children (t_hs + the NI's t_ns per packet, per child); with
+// traffic.conventional: separate the source NI sends each destination its
+// own copy (separate addressing).
 //
 // `scheme` (default ni) selects the multicast scheme (seed000 §4-§5):
 //  * ni: the smart-NI k-binomial tree above (node.model host_ni);
@@ -26,10 +30,12 @@
 // member's NI.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "algorithms/kbinomial_tree.h"
 #include "rtl_models/network_interface.h"
 #include "rtl_models/worm_packet.h"
 #include "testbenches/lib/synthetic_workload.h"
@@ -39,7 +45,7 @@ namespace wormcast::tb {
 
 class SingleMulticastWorkload : public Workload {
  public:
-  int source = 0;
+  int source = 0;                     // -1: random (from the run's seed)
   int set_size = 16;                  // n: source + destinations (random set)
   std::string destinations;           // "3,7,12": this list instead of a random set
   int k = 0;                          // 0: optimal for (n, m)
@@ -47,6 +53,7 @@ class SingleMulticastWorkload : public Workload {
   std::string ordering = "cco_approx";
   std::string scheme = "ni";
   int repetitions = 5;
+  std::string conventional = "host_tree";   // conventional firmware: host_tree or separate
   MessageSection message;
 
   std::unique_ptr<Workload> clone() const override { return std::make_unique<SingleMulticastWorkload>(*this); }
@@ -65,8 +72,8 @@ class SingleMulticastWorkload : public Workload {
   const Run& run() const { return *run_; }
 
  private:
-  std::vector<int> destination_set(int nodes, const Rng& rng) const;
-  void attach_worms(topo::NetworkModel& net, rtl::SimContext& ctx, const std::vector<int>& dests);
+  std::vector<int> destination_set(int nodes, int source, const Rng& rng) const;
+  void attach_worms(topo::NetworkModel& net, rtl::SimContext& ctx, int source, const std::vector<int>& dests);
   std::shared_ptr<Run> run_;
 };
 
@@ -84,6 +91,7 @@ struct SingleMulticastWorkload::Run {
   Cycle send_call = 0, last_received = 0;
   std::size_t remaining = 0;
   sc_core::sc_event all_received;
+  std::vector<int> received_once;     // per chain position, this repetition (exactly-once check)
   void source_program(rtl::HostApi& h);
   void destination_program(rtl::HostApi& h);
 
@@ -105,6 +113,21 @@ struct SingleMulticastWorkload::Run {
   void endpoint_received(rtl::SimContext& ctx, rtl::NodeId at, const rtl::Packet& p, Cycle now);
   void inject_worms(rtl::NodeId from, const std::vector<rtl::WormSend>& w);
   void note_received(Cycle at);
+
+  void count_receipt(rtl::NodeId node);
+
+  // Conventional NI, host-relayed tree (seed002 §2.2): each hop is a unicast
+  // message whose payload starts with the receiver's block of the chain (the
+  // same information a smart NI's relay header carries). The model stores no
+  // message data, so `payload` stands in for those bytes: the sender writes
+  // the entry of the message it sent, the receiving host reads (and erases)
+  // the entry of the message it received, and computes its children from it
+  // alone (algo::relay_children).
+  bool host_relay = false;
+  std::map<std::uint64_t, algo::RelayBlock> payload;
+  std::vector<std::vector<algo::RelayBlock>> host_children;   // per chain position (kept across send()'s wait)
+  void host_relay_sends(rtl::HostApi& h, const algo::RelayBlock& mine);
+  algo::RelayBlock read_payload(const rtl::ReceivedMessage& m);
 };
 
 }  // namespace wormcast::tb

@@ -33,7 +33,7 @@ void collect_all(const topo::Topology& t, const SingleMulticastWorkload::Run& ru
 
 }  // namespace
 
-void SingleMulticastWorkload::attach_worms(topo::NetworkModel& net, rtl::SimContext& ctx,
+void SingleMulticastWorkload::attach_worms(topo::NetworkModel& net, rtl::SimContext& ctx, int source,
                                            const std::vector<int>& dests) {
   auto* sw = dynamic_cast<topo::Network*>(&net);
   if (!sw) throw ConfigError("traffic.scheme " + scheme + " needs a switch network (irregular or file)");

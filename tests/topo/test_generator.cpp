@@ -275,3 +275,33 @@ TEST_CASE("the largest allowed sizes generate", "[generator]") {
   check_shape(generate_irregular(params(4096, 8, 16384, 0.8, 3)), params(4096, 8, 16384, 0.8, 3));
   check_shape(generate_irregular(params(4, 4096, 64, 0.5, 2)), params(4, 4096, 64, 0.5, 2));
 }
+
+TEST_CASE("hosts_per_switch puts exactly that many nodes on every switch (seed002: 64 on 16 eight-port)",
+          "[generator]") {
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    IrregularParams prm;
+    prm.switches = 16;
+    prm.ports = 8;
+    prm.nodes = 64;
+    prm.connectivity = 0.8;
+    prm.hosts_per_switch = 4;
+    prm.seed = seed;
+    const Topology t = generate_irregular(prm);
+    t.validate();   // connected, consistent
+    REQUIRE(t.num_nodes() == 64);
+    for (SwitchId s = 0; s < 16; ++s) {
+      INFO("seed " << seed << " switch " << s);
+      CHECK(t.nodes_at(s).size() == 4u);
+    }
+    CHECK(static_cast<int>(t.links().size()) == irregular_link_count(prm));
+  }
+  IrregularParams bad;
+  bad.switches = 16;
+  bad.ports = 8;
+  bad.nodes = 60;
+  bad.hosts_per_switch = 4;
+  CHECK_THROWS_WITH(generate_irregular(bad), Catch::Contains("hosts_per_switch = 4"));
+  bad.nodes = 128;
+  bad.hosts_per_switch = 8;
+  CHECK_THROWS_WITH(generate_irregular(bad), Catch::Contains("hosts_per_switch"));
+}
