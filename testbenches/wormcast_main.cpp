@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <functional>
+#include <memory>
 #include <limits>
 #include <fstream>
 #include <iostream>
@@ -154,6 +156,141 @@ int main(int argc, char* argv[]) {
   return sc_core::sc_elab_and_sim(argc, argv);
 }
 
+namespace {
+
+// A subcommand and what it does once the command line has been parsed; its
+// options live in state the action's closure shares.
+struct Command {
+  CLI::App* app;
+  std::function<int()> action;
+};
+
+void add_run_command(CLI::App& app, std::vector<Command>& cmds) {
+  struct State {
+    std::string file, seed, out;
+    std::vector<std::string> sets;
+    tb::RunOptions opt;
+    bool no_progress = false, progress = false;
+  };
+  auto st = std::make_shared<State>();
+  auto* run = app.add_subcommand("run", "run one experiment file");
+  run->add_option("experiment", st->file, "experiment YAML file")->required();
+  run->add_option("--set", st->sets, "override a parameter: --set section.key=value (repeatable)");
+  run->add_option("--seed", st->seed, "run seed (same as --set seed=N)");
+  run->add_option("--out", st->out, "results directory (default results/<name>)");
+  run->add_option("--vcd", st->opt.vcd_path, "write a VCD waveform of per-port state to this file");
+  run->add_option("--vcd-filter", st->opt.vcd_filter, "glob on module names to trace (e.g. 'net.sw3', 'net.node*')");
+  run->add_flag("--progress", st->progress, "show a progress line on stderr (default when stderr is a terminal)");
+  run->add_flag("--no-progress", st->no_progress, "never show the progress line");
+  cmds.push_back({run, [st] {
+                    st->opt.progress = !st->no_progress && (st->progress || isatty(STDERR_FILENO));
+                    st->opt.keep_network_until_exit = true;   // the process ends after the run: skip the teardown
+                    return cmd_run(st->file, st->sets, st->seed, st->out, st->opt);
+                  }});
+}
+
+void add_topo_generate(CLI::App& topo_cmd, std::vector<Command>& cmds) {
+  struct State {
+    topo::IrregularParams ip;
+    std::string format = "yaml", out;
+  };
+  auto st = std::make_shared<State>();
+  auto* gen = topo_cmd.add_subcommand("generate", "generate an irregular network (seed000 §7.6)");
+  gen->add_option("--switches", st->ip.switches, "number of switches")->capture_default_str();
+  gen->add_option("--ports", st->ip.ports, "ports per switch")->capture_default_str();
+  gen->add_option("--nodes", st->ip.nodes, "processing nodes")->capture_default_str();
+  gen->add_option("--connectivity", st->ip.connectivity, "fraction of free ports linked (0,1]")->capture_default_str();
+  gen->add_option("--seed", st->ip.seed, "generator seed")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{0}, std::numeric_limits<std::int64_t>::max()));
+  gen->add_option("--format", st->format, "yaml, json or dot")->check(CLI::IsMember({"yaml", "json", "dot"}));
+  gen->add_option("-o,--output", st->out, "output file (default stdout)");
+  cmds.push_back({gen, [st] {
+                    write_topology(topo::generate_irregular(st->ip), st->format, st->out);
+                    return 0;
+                  }});
+}
+
+void add_topo_show_export(CLI::App& topo_cmd, std::vector<Command>& cmds) {
+  struct State {
+    std::string show_file, routing = "default", exp_file, format = "dot", out;
+  };
+  auto st = std::make_shared<State>();
+  auto* show = topo_cmd.add_subcommand("show", "print a topology file with its up*/down* structure, or a direct "
+                                               "network (torus:4x4:uni, mesh:8x8, hypercube:4) with its VC classes");
+  show->add_option("file", st->show_file, "topology file (YAML/JSON) or direct network spec")->required();
+  show->add_option("--routing", st->routing, "direct networks: dor, ecube, utr, btr, utpr (default: the thesis's)");
+  auto* exp = topo_cmd.add_subcommand("export", "convert a topology file to yaml, json, dot or anynet (BookSim2)");
+  exp->add_option("file", st->exp_file, "topology file (YAML/JSON) or direct network spec (dot only)")->required();
+  exp->add_option("--routing", st->routing, "direct networks: routing whose VC classes label the channels");
+  exp->add_option("--format", st->format, "yaml, json, dot or anynet (BookSim2; parallel links merged, with a warning)")
+      ->check(CLI::IsMember({"yaml", "json", "dot", "anynet"}));
+  exp->add_option("-o,--output", st->out, "output file (default stdout)");
+  cmds.push_back({show, [st] {
+                    if (topo::is_direct_spec(st->show_file)) return show_direct_network(st->show_file, st->routing);
+                    show_topology(topo::load_topology(st->show_file));
+                    return 0;
+                  }});
+  cmds.push_back({exp, [st] {
+                    if (topo::is_direct_spec(st->exp_file))
+                      return export_direct_network(st->exp_file, st->routing, st->format, st->out);
+                    write_topology(topo::load_topology(st->exp_file), st->format, st->out);
+                    return 0;
+                  }});
+}
+
+void add_tool_commands(CLI::App& app, std::vector<Command>& cmds) {
+  auto* params = app.add_subcommand("params", "list every experiment parameter with default, unit and meaning");
+  cmds.push_back({params, [] {
+                    print_parameters(std::cout);
+                    return 0;
+                  }});
+  auto bopt = std::make_shared<tb::BenchOptions>();
+  auto* bench = app.add_subcommand("bench", "measure simulation speed (see docs/performance.md)");
+  bench->add_flag("--quick", bopt->quick, "short runs");
+  cmds.push_back({bench, [bopt] { return tb::run_bench(*bopt, std::cout); }});
+}
+
+void add_sweep_command(CLI::App& app, std::vector<Command>& cmds) {
+  struct State {
+    std::string file;
+    tb::SweepOptions opt;
+  };
+  auto st = std::make_shared<State>();
+  st->opt.jobs = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+  auto* sweep = app.add_subcommand("sweep", "run a parameter sweep: grid x trials, in parallel processes, cached (docs/sweeps.md)");
+  sweep->add_option("sweep", st->file, "sweep YAML file")->required();
+  sweep->add_option("-j,--jobs", st->opt.jobs, "runs at once (default: number of CPUs)")->check(CLI::Range(1, 4096));
+  sweep->add_option("--out", st->opt.out_dir, "output directory (default results/<sweep name>)");
+  sweep->add_flag("--dry-run", st->opt.dry_run, "list the runs (parameters, seed, hash, cached or not); run nothing");
+  sweep->add_flag("--emit-jobs", st->opt.emit_jobs, "print one shell command per run still to do (for GNU parallel); run nothing");
+  sweep->add_flag("--force", st->opt.force, "rerun every run, ignoring cached results");
+  cmds.push_back({sweep, [st] { return tb::run_sweep(st->file, st->opt, std::cout, std::cerr); }});
+}
+
+// Runs the parsed command; errors exit as docs/user_guide.md lists.
+int run_command(const std::vector<Command>& cmds) {
+  try {
+    for (const Command& c : cmds)
+      if (*c.app) return c.action();
+  } catch (const tb::ConfigError& e) {
+    std::cerr << "wormcast: error: " << e.what() << "\n";
+    return 1;
+  } catch (const topo::TopologyError& e) {
+    std::cerr << "wormcast: error: " << e.what() << "\n";
+    return 1;
+  } catch (const tb::FileWriteError& e) {
+    std::cerr << "wormcast: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "wormcast: error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace
+
 int sc_main(int argc, char* argv[]) {
   CLI::App app{"wormcast: cycle-accurate SystemC/TLM-2.0 simulator of multicast in interconnection networks"};
   app.require_subcommand(1);
@@ -162,69 +299,14 @@ int sc_main(int argc, char* argv[]) {
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
 
-  // run
-  auto* run = app.add_subcommand("run", "run one experiment file");
-  std::string run_file, run_seed, run_out;
-  std::vector<std::string> run_sets;
-  tb::RunOptions ropt;
-  bool no_progress = false, progress = false;
-  run->add_option("experiment", run_file, "experiment YAML file")->required();
-  run->add_option("--set", run_sets, "override a parameter: --set section.key=value (repeatable)");
-  run->add_option("--seed", run_seed, "run seed (same as --set seed=N)");
-  run->add_option("--out", run_out, "results directory (default results/<name>)");
-  run->add_option("--vcd", ropt.vcd_path, "write a VCD waveform of per-port state to this file");
-  run->add_option("--vcd-filter", ropt.vcd_filter, "glob on module names to trace (e.g. 'net.sw3', 'net.node*')");
-  run->add_flag("--progress", progress, "show a progress line on stderr (default when stderr is a terminal)");
-  run->add_flag("--no-progress", no_progress, "never show the progress line");
-
-  // topo
+  std::vector<Command> cmds;
+  add_run_command(app, cmds);
   auto* topo_cmd = app.add_subcommand("topo", "generate, show or export topologies");
   topo_cmd->require_subcommand(1);
-  auto* gen = topo_cmd->add_subcommand("generate", "generate an irregular network (seed000 §7.6)");
-  topo::IrregularParams ip;
-  std::string gen_format = "yaml", gen_out;
-  gen->add_option("--switches", ip.switches, "number of switches")->capture_default_str();
-  gen->add_option("--ports", ip.ports, "ports per switch")->capture_default_str();
-  gen->add_option("--nodes", ip.nodes, "processing nodes")->capture_default_str();
-  gen->add_option("--connectivity", ip.connectivity, "fraction of free ports linked (0,1]")->capture_default_str();
-  gen->add_option("--seed", ip.seed, "generator seed")
-      ->capture_default_str()
-      ->check(CLI::Range(std::int64_t{0}, std::numeric_limits<std::int64_t>::max()));
-  gen->add_option("--format", gen_format, "yaml, json or dot")->check(CLI::IsMember({"yaml", "json", "dot"}));
-  gen->add_option("-o,--output", gen_out, "output file (default stdout)");
-  auto* show = topo_cmd->add_subcommand("show", "print a topology file with its up*/down* structure, or a direct "
-                                                 "network (torus:4x4:uni, mesh:8x8, hypercube:4) with its VC classes");
-  std::string show_file, direct_routing = "default";
-  show->add_option("file", show_file, "topology file (YAML/JSON) or direct network spec")->required();
-  show->add_option("--routing", direct_routing, "direct networks: dor, ecube, utr, btr, utpr (default: the thesis's)");
-  auto* exp = topo_cmd->add_subcommand("export", "convert a topology file to yaml, json, dot or anynet (BookSim2)");
-  std::string exp_file, exp_format = "dot", exp_out;
-  exp->add_option("file", exp_file, "topology file (YAML/JSON) or direct network spec (dot only)")->required();
-  exp->add_option("--routing", direct_routing, "direct networks: routing whose VC classes label the channels");
-  exp->add_option("--format", exp_format, "yaml, json, dot or anynet (BookSim2; parallel links merged, with a warning)")
-      ->check(CLI::IsMember({"yaml", "json", "dot", "anynet"}));
-  exp->add_option("-o,--output", exp_out, "output file (default stdout)");
-
-  // params
-  auto* params = app.add_subcommand("params", "list every experiment parameter with default, unit and meaning");
-
-  // bench
-  auto* bench = app.add_subcommand("bench", "measure simulation speed (see docs/performance.md)");
-  tb::BenchOptions bopt;
-  bench->add_flag("--quick", bopt.quick, "short runs");
-
-  // sweep
-  auto* sweep = app.add_subcommand("sweep", "run a parameter sweep: grid x trials, in parallel processes, cached (docs/sweeps.md)");
-  std::string sweep_file;
-  tb::SweepOptions sopt;
-  sopt.jobs = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
-  sweep->add_option("sweep", sweep_file, "sweep YAML file")->required();
-  sweep->add_option("-j,--jobs", sopt.jobs, "runs at once (default: number of CPUs)")->check(CLI::Range(1, 4096));
-  sweep->add_option("--out", sopt.out_dir, "output directory (default results/<sweep name>)");
-  sweep->add_flag("--dry-run", sopt.dry_run, "list the runs (parameters, seed, hash, cached or not); run nothing");
-  sweep->add_flag("--emit-jobs", sopt.emit_jobs, "print one shell command per run still to do (for GNU parallel); run nothing");
-  sweep->add_flag("--force", sopt.force, "rerun every run, ignoring cached results");
-
+  add_topo_generate(*topo_cmd, cmds);
+  add_topo_show_export(*topo_cmd, cmds);
+  add_tool_commands(app, cmds);
+  add_sweep_command(app, cmds);
   tb::add_plan_command(app);   // plan: runs from its own callback (testbenches/lib/plan_command.h)
 
   try {
@@ -240,45 +322,5 @@ int sc_main(int argc, char* argv[]) {
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::from_str(log_level));
   spdlog::set_pattern("[%l] %v");
-
-  try {
-    if (*run) {
-      ropt.progress = !no_progress && (progress || isatty(STDERR_FILENO));
-      ropt.keep_network_until_exit = true;   // the process ends after the run: skip the teardown
-      return cmd_run(run_file, run_sets, run_seed, run_out, ropt);
-    }
-    if (*gen) {
-      write_topology(topo::generate_irregular(ip), gen_format, gen_out);
-      return 0;
-    }
-    if (*show && topo::is_direct_spec(show_file)) return show_direct_network(show_file, direct_routing);
-    if (*exp && topo::is_direct_spec(exp_file)) return export_direct_network(exp_file, direct_routing, exp_format, exp_out);
-    if (*show) {
-      show_topology(topo::load_topology(show_file));
-      return 0;
-    }
-    if (*exp) {
-      write_topology(topo::load_topology(exp_file), exp_format, exp_out);
-      return 0;
-    }
-    if (*params) {
-      print_parameters(std::cout);
-      return 0;
-    }
-    if (*bench) return tb::run_bench(bopt, std::cout);
-    if (*sweep) return tb::run_sweep(sweep_file, sopt, std::cout, std::cerr);
-  } catch (const tb::ConfigError& e) {
-    std::cerr << "wormcast: error: " << e.what() << "\n";
-    return 1;
-  } catch (const topo::TopologyError& e) {
-    std::cerr << "wormcast: error: " << e.what() << "\n";
-    return 1;
-  } catch (const tb::FileWriteError& e) {
-    std::cerr << "wormcast: error: " << e.what() << "\n";
-    return 1;
-  } catch (const std::exception& e) {
-    std::cerr << "wormcast: error: " << e.what() << "\n";
-    return 3;
-  }
-  return 0;
+  return run_command(cmds);
 }
