@@ -64,15 +64,22 @@ void SwitchNetworkKind::validate(const rtl::ConfigFacts& f) const {
                                 " flits): a packet must fit completely in an input buffer (seed000 §2.2)");
 }
 
+namespace {
+constexpr int kConcurrentCheckSwitches = 256;
+}  // namespace
+
 std::unique_ptr<NetworkModel> SwitchNetworkKind::build(const char* name, const BuildInputs& in) const {
   const Topology t = topology();
   auto r = std::make_shared<const UpDownRouting>(t, parse_root_rule(routing.root));
   spdlog::info("topology: {} ({} switches, {} nodes, {} links); up*/down* root {}, {} levels", t.description,
                t.num_switches(), t.num_nodes(), t.links().size(), r->root(), r->max_level() + 1);
   // The independent check reads only the (immutable) topology and tables, so
-  // it runs on a second core while the modules are elaborated; nothing is
-  // simulated before it has passed. At 4096 nodes it is a third of the set-up.
-  auto checked = std::async(std::launch::async, [&t, &r] { return check_updown(t, *r); });
+  // on large networks (where it is a third of the set-up at 4096 nodes) it
+  // runs on a second core while the modules are elaborated; nothing is
+  // simulated before it has passed. Small networks check inline: no thread
+  // for milliseconds of work.
+  const auto policy = t.num_switches() >= kConcurrentCheckSwitches ? std::launch::async : std::launch::deferred;
+  auto checked = std::async(policy, [&t, &r] { return check_updown(t, *r); });
   NetworkParams np;
   np.sw = sw;
   np.link = link;

@@ -160,6 +160,7 @@ void SingleMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext& c
   run_->host_relay = conventional == "host_tree" && run_->nis.front()->params().firmware == "conventional";
   run_->host_children.assign(run_->chain.size(), {});
   run_->received_once.assign(run_->chain.size(), 0);
+  run_->all_received = std::make_unique<sc_core::sc_event>();
   auto run = run_;
   net.node(source).host()->set_program([run](rtl::HostApi& h) { run->source_program(h); });
   for (std::size_t i = 1; i < run_->chain.size(); ++i)
@@ -177,7 +178,7 @@ void SingleMulticastWorkload::Run::source_program(rtl::HostApi& h) {
     } else {
       h.send_multicast(chain, k, construction, bytes);
     }
-    while (remaining > 0) sc_core::wait(all_received);
+    while (remaining > 0) sc_core::wait(*all_received);
     latency.push_back(static_cast<std::uint32_t>(last_received - send_call));
   }
 }
@@ -187,7 +188,7 @@ void SingleMulticastWorkload::Run::destination_program(rtl::HostApi& h) {
     const rtl::ReceivedMessage m = h.receive();
     last_received = std::max(last_received, m.received);
     count_receipt(h.node());
-    if (remaining > 0 && --remaining == 0) all_received.notify(sc_core::SC_ZERO_TIME);
+    if (remaining > 0 && --remaining == 0) notify_all_received();
     if (host_relay) host_relay_sends(h, read_payload(m));
   }
 }

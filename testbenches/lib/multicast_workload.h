@@ -90,7 +90,10 @@ struct SingleMulticastWorkload::Run {
   // the repetition in progress
   Cycle send_call = 0, last_received = 0;
   std::size_t remaining = 0;
-  sc_core::sc_event all_received;
+  // Host programs wait on it; made only when hosts run programs (endpoint
+  // worms are driven from the endpoints' receive callbacks and need none).
+  std::unique_ptr<sc_core::sc_event> all_received;
+  void notify_all_received() { if (all_received) all_received->notify(sc_core::SC_ZERO_TIME); }
   std::vector<int> received_once;     // per chain position, this repetition (exactly-once check)
   void source_program(rtl::HostApi& h);
   void destination_program(rtl::HostApi& h);
