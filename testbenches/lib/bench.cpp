@@ -10,6 +10,21 @@
 
 namespace wormcast::tb {
 
+bool run_bench_case(ExperimentConfig cfg, Cycle measure, const std::string& net, double load,
+                    const std::string& level, const std::string& note, std::ostream& os) {
+  cfg.sim.warmup = measure / 5;
+  cfg.sim.measure = measure;
+  reset_peak_rss();
+  const RunResult r = run_experiment(cfg, RunOptions{});
+  const auto& m = r.json.at("metrics");
+  const auto& p = r.json.at("performance");
+  os << fmt::format("{:<20} {:>6.3f} {:>6} {:>10} {:>9.1f} {:>8.3f} {:>8.2f} {:>12.0f} {:>14.0f} {:>9.1f}{}{}\n", net,
+                    load, level, m.value("cycles_simulated", 0), m["latency_cycles"].value("mean", 0.0),
+                    p.value("setup_seconds", 0.0), p.value("simulation_seconds", 0.0),
+                    p.value("cycles_per_second", 0.0), p.value("flit_hops_per_second", 0.0),
+                    p.value("peak_rss_mb", 0.0), note, r.ok ? "" : "  ERROR: " + r.error.substr(0, 60));
+  return r.ok;
+}
 
 int run_bench(const BenchOptions& opt, std::ostream& os) {
   struct Case { const char* net; int switches, nodes; double load; const char* label; };
@@ -31,18 +46,7 @@ int run_bench(const BenchOptions& opt, std::ostream& os) {
     cfg.set({{"topology.switches", std::to_string(c.switches)},
              {"topology.nodes", std::to_string(c.nodes)},
              {"traffic.load", fmt::format("{}", c.load)}});
-    cfg.sim.warmup = measure / 5;
-    cfg.sim.measure = measure;
-    reset_peak_rss();
-    const RunResult r = run_experiment(cfg, RunOptions{});
-    if (!r.ok) ++failures;
-    const auto& m = r.json.at("metrics");
-    const auto& p = r.json.at("performance");
-    os << fmt::format("{:<20} {:>6.3f} {:>6} {:>10} {:>9.1f} {:>8.3f} {:>8.2f} {:>12.0f} {:>14.0f} {:>9.1f}{}\n", c.net,
-                      c.load, c.label, m.value("cycles_simulated", 0), m["latency_cycles"].value("mean", 0.0),
-                      p.value("setup_seconds", 0.0), p.value("simulation_seconds", 0.0),
-                      p.value("cycles_per_second", 0.0), p.value("flit_hops_per_second", 0.0),
-                      p.value("peak_rss_mb", 0.0), r.ok ? "" : "  ERROR: " + r.error.substr(0, 60));
+    if (!run_bench_case(cfg, measure, c.net, c.load, c.label, "", os)) ++failures;
   }
   failures += run_direct_bench_cases(opt, os);   // direct networks (bench_direct.cpp)
   // Idle network: nothing is created, so nothing should wake.

@@ -5,6 +5,9 @@
 #pragma once
 
 #include <ostream>
+#include <string>
+
+#include "testbenches/lib/experiment.h"
 
 namespace wormcast::tb {
 
@@ -12,5 +15,11 @@ struct BenchOptions {
   bool quick = false;   // shorter runs (smoke test of the benchmark itself)
 };
 int run_bench(const BenchOptions& opt, std::ostream& os);
+
+// Runs one bench case (warm-up measure/5, then `measure` cycles) and prints
+// its row of the table; `note` follows the figures. Returns false if the run
+// failed (the row then ends with the error).
+bool run_bench_case(ExperimentConfig cfg, Cycle measure, const std::string& net, double load,
+                    const std::string& level, const std::string& note, std::ostream& os);
 
 }  // namespace wormcast::tb

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "rtl_models/process_memory.h"
 #include "testbenches/lib/runner.h"
 
 namespace wormcast::tb {
@@ -26,19 +25,9 @@ int run_direct_bench_cases(const BenchOptions& opt, std::ostream& os) {
                                {"traffic.load", fmt::format("{}", c.load)}};
     if (c.direction) o.push_back({"topology.direction", c.direction});
     cfg.set(o);
-    cfg.sim.warmup = measure / 5;
-    cfg.sim.measure = measure;
-    reset_peak_rss();
-    const RunResult r = run_experiment(cfg, RunOptions{});
-    if (!r.ok) ++failures;
-    const auto& m = r.json.at("metrics");
-    const auto& p = r.json.at("performance");
-    os << fmt::format("{:<20} {:>6.3f} {:>6} {:>10} {:>9.1f} {:>8.3f} {:>8.2f} {:>12.0f} {:>14.0f} {:>9.1f}  "
-                      "({}-flit packets, {}-flit VCs){}\n",
-                      c.net, c.load, "-", m.value("cycles_simulated", 0), m["latency_cycles"].value("mean", 0.0),
-                      p.value("setup_seconds", 0.0), p.value("simulation_seconds", 0.0),
-                      p.value("cycles_per_second", 0.0), p.value("flit_hops_per_second", 0.0),
-                      p.value("peak_rss_mb", 0.0), c.packet, c.buffer, r.ok ? "" : "  ERROR: " + r.error.substr(0, 60));
+    if (!run_bench_case(cfg, measure, c.net, c.load, "-",
+                        fmt::format("  ({}-flit packets, {}-flit VCs)", c.packet, c.buffer), os))
+      ++failures;
   }
   return failures;
 }
