@@ -37,11 +37,25 @@ DecoderRegistry& decoder_registry() {
   return registry;
 }
 
+namespace {
+const std::pair<const char*, PortSelection> kSelections[] = {{"deterministic", PortSelection::deterministic},
+                                                              {"round_robin", PortSelection::round_robin},
+                                                              {"random", PortSelection::random},
+                                                              {"adaptive", PortSelection::adaptive}};
+}  // namespace
+
+const std::vector<std::string>& selection_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const auto& [name, sel] : kSelections) v.emplace_back(name);
+    return v;
+  }();
+  return names;
+}
+
 PortSelection parse_selection(const std::string& s) {
-  if (s == "deterministic") return PortSelection::deterministic;
-  if (s == "round_robin") return PortSelection::round_robin;
-  if (s == "random") return PortSelection::random;
-  if (s == "adaptive") return PortSelection::adaptive;
+  for (const auto& [name, sel] : kSelections)
+    if (s == name) return sel;
   throw std::invalid_argument("unknown port selection '" + s + "'");
 }
 

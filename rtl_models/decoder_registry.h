@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "rtl_models/decoder.h"
 #include "rtl_models/registry.h"
@@ -48,6 +49,9 @@ struct DecoderSetup {
 using DecoderRegistry = Registry<Decoder, const char*, const DecoderSetup&>;
 DecoderRegistry& decoder_registry();
 
+// The port-selection names (`routing.selection`), in the order they are
+// listed, and their parser (throws std::invalid_argument for another name).
+const std::vector<std::string>& selection_names();
 PortSelection parse_selection(const std::string& s);
 
 }  // namespace wormcast::rtl

@@ -13,7 +13,7 @@ namespace wormcast::topo {
 
 void RoutingSection::visit(ParamVisitor& v) {
   v.choice("root", root, {"lowest_id", "max_degree"}, "BFS spanning-tree root for up*/down*");
-  v.choice("selection", selection, {"deterministic", "round_robin", "random", "adaptive"},
+  v.choice("selection", selection, rtl::selection_names(),
            "choice among several legal minimal up*/down* ports (deterministic = lowest port)");
 }
 
