@@ -68,6 +68,7 @@ rtl::ConfigFacts ExperimentConfig::facts() const {
   f.watchdog = sim.watchdog;
   workload->describe_facts(f);
   node->packet_bound(f);
+  f.multi_port_nodes = node->multi_port();
   network->describe_facts(f);
   return f;
 }
