@@ -333,3 +333,26 @@ TEST_CASE("a direct-network processor refuses bad sends") {
   CHECK_THAT(errors[5], Catch::Contains("needs an NI"));
   CHECK(bed->ctx.messages.outstanding() == 0);
 }
+
+TEST_CASE("one-port: two messages to one node arrive one after the other on its single ejection channel") {
+  // As above with one-port nodes: both worms reach (1,1)'s router at the same
+  // time and need its one ejection channel. One takes it; the other's header,
+  // already routed, waits in place and takes the channel in the cycle after
+  // the first's tail left (VC allocation runs before traversal), so its
+  // body follows the first's tail L cycles later: tail at t_S + L + 6 + L.
+  // Receptions: the first at its arrival + t_R; the second arrives after
+  // that (L > t_R), so it is received at its arrival + t_R.
+  const DirectTopology t = DirectTopology::torus({4, 4}, true);
+  auto bed = make_bed(t, RoutingAlgorithm::btr, "one_port");
+  const NodeId x = t.parse_node("(1,1)"), a = t.parse_node("(1,0)"), b = t.parse_node("(1,2)");
+  install_receivers(*bed, -1, {{x, 2}});
+  for (NodeId s : {a, b}) bed->proc(s).set_program([x](HostApi& h) { h.send(x, bytes); });
+  sc_core::sc_start(bed->ctx.clock.delay(2000));
+  REQUIRE(bed->got.size() == 2);
+  CHECK(bed->got[0].arrived == t_s + L + 6);
+  CHECK(bed->got[1].arrived == t_s + L + 6 + L);
+  CHECK(bed->got[0].received == bed->got[0].arrived + t_r);
+  CHECK(bed->got[1].received == bed->got[1].arrived + t_r);
+  CHECK(bed->got[0].src != bed->got[1].src);
+  CHECK(bed->ctx.messages.outstanding() == 0);
+}
