@@ -87,25 +87,36 @@ void HostNiModel::validate(const ConfigFacts& f) const {
                                 " cycles), or a busy host/NI would count as deadlock");
 }
 
+namespace {
+// Busy fractions of a node's three resources over `now` cycles, each checked
+// to lie in [0, 1] (statistics and the saturation report share them).
+struct NodeBusy {
+  double host, ni, bus;
+};
+NodeBusy node_busy(const ComputeNode& n, Cycle now) {
+  const double cyc = std::max<double>(1.0, static_cast<double>(now));
+  return {checked_fraction(static_cast<double>(n.host.busy_cycles()), cyc, "host busy"),
+          checked_fraction(static_cast<double>(n.ni.stats().busy), cyc, "NI busy"),
+          checked_fraction(static_cast<double>(n.bus.busy_cycles(now)), cyc, "I/O bus")};
+}
+}  // namespace
+
 void HostNiModel::register_statistics(StatsScope s, const std::vector<NodeHardware*>& hw) const {
   register_message_statistics(s);
   std::vector<const ComputeNode*> nodes;
   for (NodeHardware* h : hw) nodes.push_back(&static_cast<HostNiNode*>(h)->node());
   const Cycle& now = s.now;
-  auto fractions = [nodes, &now](auto busy_of, const char* what) {
+  auto fractions = [nodes, &now](double NodeBusy::*part) {
     std::vector<double> v;
-    const double cyc = std::max<double>(1.0, static_cast<double>(now));
-    for (const ComputeNode* n : nodes) v.push_back(checked_fraction(static_cast<double>(busy_of(*n)), cyc, what));
+    for (const ComputeNode* n : nodes) v.push_back(node_busy(*n, now).*part);
     return mean_max(v);
   };
   s.stats.add("nodes.host_busy_fraction", "fraction", "host CPU busy time / cycles simulated (mean, max over nodes)",
-              [fractions] { return fractions([](const ComputeNode& n) { return n.host.busy_cycles(); }, "host busy"); });
+              [fractions] { return fractions(&NodeBusy::host); });
   s.stats.add("nodes.ni_busy_fraction", "fraction", "NI processor busy time / cycles simulated (mean, max)",
-              [fractions] { return fractions([](const ComputeNode& n) { return n.ni.stats().busy; }, "NI busy"); });
+              [fractions] { return fractions(&NodeBusy::ni); });
   s.stats.add("nodes.io_bus_utilization", "fraction", "I/O bus busy time / cycles simulated (mean, max)",
-              [fractions, &now] {
-                return fractions([&now](const ComputeNode& n) { return n.bus.busy_cycles(now); }, "I/O bus");
-              });
+              [fractions] { return fractions(&NodeBusy::bus); });
   s.stats.add("nodes.ni_memory_flits", "flits", "NI memory occupancy: peak over nodes, time-weighted mean", [nodes, &now] {
     int peak = 0;
     double occ = 0;
@@ -122,15 +133,11 @@ void HostNiModel::register_statistics(StatsScope s, const std::vector<NodeHardwa
 
 std::string HostNiModel::bottleneck(const std::vector<NodeHardware*>& hw, Cycle now) const {
   // The busiest of the three node resources over all nodes, if nearly saturated.
-  const double cyc = std::max<double>(1.0, static_cast<double>(now));
   double best = 0;
   std::string what;
   for (std::size_t i = 0; i < hw.size(); ++i) {
-    const ComputeNode& n = static_cast<const HostNiNode*>(hw[i])->node();
-    const std::pair<double, const char*> parts[] = {
-        {static_cast<double>(n.host.busy_cycles()) / cyc, "host CPU"},
-        {static_cast<double>(n.ni.stats().busy) / cyc, "NI processor"},
-        {static_cast<double>(n.bus.busy_cycles(now)) / cyc, "I/O bus"}};
+    const NodeBusy b = node_busy(static_cast<const HostNiNode*>(hw[i])->node(), now);
+    const std::pair<double, const char*> parts[] = {{b.host, "host CPU"}, {b.ni, "NI processor"}, {b.bus, "I/O bus"}};
     for (const auto& [f, name] : parts)
       if (f > best) {
         best = f;

@@ -26,7 +26,8 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, NodeId id, cons
   SC_THREAD(send_dma_thread);
   SC_THREAD(processor_thread);
   SC_THREAD(receive_dma_thread);
-  if (p_.engines == "separate") SC_THREAD(receive_engine_thread);
+  separate_engines_ = p_.engines == "separate";
+  if (separate_engines_) SC_THREAD(receive_engine_thread);
 }
 
 NetworkInterface::~NetworkInterface() {
@@ -369,7 +370,7 @@ void NetworkInterface::receive_dma_thread() {
 // the host, forwarding). Step-timing mode already overlaps t_nr with
 // sending, so its relayed packets skip the engine.
 void NetworkInterface::queue_received(const PacketPtr& p) {
-  if (p_.engines == "separate" && !(p_.step_cycles > 0 && p->header.relay)) {
+  if (separate_engines_ && !(p_.step_cycles > 0 && p->header.relay)) {
     rx_work_.push_back(p);
     rx_event_.notify(sc_core::SC_ZERO_TIME);
     return;

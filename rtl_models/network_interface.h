@@ -138,6 +138,7 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
 
   NodeId id_;
   NiParams p_;
+  bool separate_engines_ = false;   // p_.engines == "separate", decided once at construction
   SimContext& ctx_;
   std::unique_ptr<NiFirmware> fw_;
   std::deque<SendJob> jobs_;

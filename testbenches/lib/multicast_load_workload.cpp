@@ -19,6 +19,9 @@ void MulticastLoadWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
   v.count("degree", degree, "destinations per multicast (m; 3-way and 15-way in seed000 Figs. 26-28)", 1, 1 << 20);
   v.real("load", load, "flits/cycle/node",
          "B_i: message flits created per cycle per node; effective applied load = degree * load", 0.0, 1.0);
+  v.choice("conventional", conventional, {"host_tree", "separate"},
+           "scheme ni with ni.firmware conventional: host_tree (the hosts relay the k-binomial tree, seed002 §2.2) or "
+           "separate (the source NI sends each destination its own copy)");
   v.count("source_queue", source_queue, "multicasts waiting at one source before the run counts as saturated", 1,
           1 << 20);
 }
@@ -86,6 +89,7 @@ void MulticastLoadWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx
     const int packet = hn->node().ni.params().packet_size;
     run.packets = (message.size + packet - 1) / packet;
     run.k = algo::optimal_k(static_cast<std::size_t>(degree) + 1, static_cast<algo::Count>(run.packets)).k;
+    run.host_relay = run.ni && conventional == "host_tree" && hn->node().ni.params().firmware == "conventional";
     for (int i = 0; i < n; ++i) net.node(i).host()->set_program([shared](rtl::HostApi& h) { shared->host_program(h); });
     return;
   }
@@ -164,7 +168,15 @@ void MulticastLoadWorkload::Run::host_program(rtl::HostApi& h) {
       me.got = h.receive();
       const std::uint64_t mc = message_of.at(me.got.id);
       delivered(mc, me.got.received);
-      if (!ni) {
+      if (host_relay) {
+        const auto it = relay_of.find(me.got.id);
+        if (it == relay_of.end())
+          throw std::logic_error("multicast_load: host-relayed message " + std::to_string(me.got.id) +
+                                 " has no relay block");
+        me.relaying = std::move(it->second);
+        relay_of.erase(it);
+        host_relay_sends(h, me, mc);
+      } else if (!ni) {
         me.sends = rtl::relay_worms(*topology, scheme, drop_id, me.got.relay_worm.get(), h.node(), bytes);
         me.got.relay_worm.reset();
         for (const rtl::WormSend& w : me.sends) {
@@ -188,6 +200,12 @@ void MulticastLoadWorkload::Run::host_send(rtl::HostApi& h, Node& me) {
   const std::uint64_t mc = start(h.node(), at);
   if (ni) {
     me.chain = algo::cco_approx_chain(*topology, *routing, h.node(), me.dests);
+    if (host_relay) {
+      me.relaying = HostRelay{std::make_shared<const std::vector<rtl::NodeId>>(me.chain),
+                              algo::root_block(me.chain.size(), k)};
+      host_relay_sends(h, me, mc);
+      return;
+    }
     message_of[h.send_multicast(me.chain, k, 0, bytes)] = mc;
     return;
   }
@@ -196,6 +214,20 @@ void MulticastLoadWorkload::Run::host_send(rtl::HostApi& h, Node& me) {
     message_of[h.send_worm(w)] = mc;
     ++worms;
   }
+}
+
+// ni.firmware conventional, host_tree: the host that holds the whole message
+// (the source, or a destination that just received it) sends it to each child
+// of its block in turn (t_hs per send; its NI sends the packets). It decides
+// from its own block alone (me.relaying).
+void MulticastLoadWorkload::Run::host_relay_sends(rtl::HostApi& h, Node& me, std::uint64_t mc) {
+  me.kids = algo::relay_children(me.relaying.block, k, algo::TreeConstruction::time_ordered);
+  for (std::size_t i = 0; i < me.kids.size(); ++i) {
+    const std::uint64_t id = h.send((*me.relaying.chain)[me.kids[i].first], bytes);   // waits t_hs
+    message_of[id] = mc;   // in flight for at least the DMA and t_ns: written before it can arrive
+    relay_of[id] = HostRelay{me.relaying.chain, me.kids[i]};
+  }
+  me.relaying.chain.reset();
 }
 
 // node.model endpoint: a thread per source creates multicasts and injects

@@ -8,8 +8,12 @@
 // source software is free, then is sent with `scheme`:
 //  * tree, path-lg, path-greedy, ssr: switch-based worms (as single_multicast;
 //    relays send theirs once they have received the whole message);
-//  * ni: a k-binomial tree relayed by smart NIs (node.model host_ni, optimal
-//    k for (degree + 1, packets), CCO-approx chain ordering).
+//  * ni: a k-binomial tree (node.model host_ni, optimal k for (degree + 1,
+//    packets), CCO-approx chain ordering) relayed by smart NIs (ni.firmware
+//    fpfs, fcfs); with ni.firmware conventional, `conventional` picks the
+//    baseline: host_tree (the hosts relay the same tree, each receiving the
+//    whole message and sending it to its children, seed002 §2.2) or separate
+//    (the source NI sends each destination its own copy).
 // With node.model host_ni one program per host creates, sends, receives and
 // relays (received messages first); with endpoints a message is one worm
 // packet and relays inject at once.
@@ -26,6 +30,7 @@
 #include <systemc>
 #include <vector>
 
+#include "algorithms/kbinomial_tree.h"
 #include "rtl_models/endpoint.h"
 #include "rtl_models/host_processor.h"
 #include "rtl_models/worm_packet.h"
@@ -40,6 +45,7 @@ class MulticastLoadWorkload : public Workload {
   int degree = 3;
   double load = 0.005;            // B_i, flits of message data created per cycle per node
   int source_queue = 50;          // multicasts waiting at one source before it counts as saturated
+  std::string conventional = "host_tree";   // with ni.firmware conventional: host_tree | separate
   MessageSection message;
 
   std::unique_ptr<Workload> clone() const override { return std::make_unique<MulticastLoadWorkload>(*this); }
@@ -65,6 +71,12 @@ struct MulticastLoadWorkload::Run {
     std::size_t remaining = 0;
     bool measured = false;
   };
+  // host_tree: a relayed message's chain (shared by the messages of one
+  // multicast) and the block of it the receiving host relays.
+  struct HostRelay {
+    std::shared_ptr<const std::vector<rtl::NodeId>> chain;
+    algo::RelayBlock block;
+  };
   struct Node {
     Rng rng;
     Cycle next = UINT64_MAX;               // next creation
@@ -73,10 +85,14 @@ struct MulticastLoadWorkload::Run {
     std::vector<rtl::NodeId> dests;
     std::vector<rtl::NodeId> chain;
     std::vector<rtl::WormSend> sends;
+    HostRelay relaying;                    // host_tree: the block this host is relaying (a member: sends wait)
+    std::vector<algo::RelayBlock> kids;    // host_tree: its children
     rtl::ReceivedMessage got;
     bool overflowed = false;
   };
   bool ni = false;                         // scheme ni
+  bool host_relay = false;                 // scheme ni, ni.firmware conventional, conventional host_tree
+  std::map<std::uint64_t, HostRelay> relay_of;         // message id -> what its receiver relays
   rtl::SwitchScheme scheme = rtl::SwitchScheme::tree;
   algo::SsrId drop_id = algo::SsrId::switch_id;
   std::shared_ptr<const topo::Topology> topology;
@@ -99,6 +115,7 @@ struct MulticastLoadWorkload::Run {
   void delivered(std::uint64_t mc, Cycle at);
   void host_program(rtl::HostApi& h);
   void host_send(rtl::HostApi& h, Node& me);
+  void host_relay_sends(rtl::HostApi& h, Node& me, std::uint64_t mc);   // relays me.relaying
   void endpoint_source(rtl::NodeId src);
   void endpoint_received(rtl::NodeId at, const rtl::Packet& p, Cycle now);
   void inject(rtl::NodeId from, std::uint64_t mc, const std::vector<rtl::WormSend>& w);

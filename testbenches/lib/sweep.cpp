@@ -85,6 +85,10 @@ ExperimentConfig load_checked(const SweepSpec& spec, const std::vector<Override>
           throw ConfigError(spec.file + ":" + std::to_string(a.line) + (a.zipped ? ": zip: " : ": grid: ") + o.path +
                             ": value '" + o.value +
                             "': " + reason);
+      for (const auto& a : spec.average)
+        if (a.key == o.path)
+          throw ConfigError(spec.file + ":" + std::to_string(a.line) + ": average: " + o.path + ": value '" + o.value +
+                            "': " + reason);
       for (std::size_t i = 0; i < spec.set.size(); ++i)
         if (spec.set[i].path == o.path)
           throw ConfigError(spec.file + ":" + std::to_string(spec.set_lines[i]) + ": set: " + o.path + ": " + reason);
@@ -153,7 +157,9 @@ const char* status_text(const RunOutcome& o) {
 }
 
 std::string run_label(const SweepRun& r) {
-  return fmt::format("point {} trial {} seed {}", describe_point(r), r.trial, r.seed);
+  std::string averaged;
+  for (const auto& [k, v] : r.averaged) averaged += " " + k + "=" + v;
+  return fmt::format("point {}{} trial {} seed {}", describe_point(r), averaged, r.trial, r.seed);
 }
 
 std::string last_lines(const std::string& path, std::size_t n) {
@@ -251,15 +257,15 @@ namespace {
 
 // The top level: a mapping of known keys, each given once.
 void check_top_level(const std::string& path, const YAML::Node& root) {
+  static const char* known_text = "average, experiment, grid, name, seed, set, trials, zip";
   if (!root.IsMap())
-    throw ConfigError(path + ": a sweep file must be a YAML mapping with keys experiment, grid, name, seed, set, trials, zip");
-  static const std::set<std::string> known = {"experiment", "grid", "name", "seed", "set", "trials", "zip"};
+    throw ConfigError(path + ": a sweep file must be a YAML mapping with keys " + known_text);
+  static const std::set<std::string> known = {"average", "experiment", "grid", "name", "seed", "set", "trials", "zip"};
   std::set<std::string> seen;
   for (const auto& kv : root) {
     const std::string k = kv.first.Scalar();
     if (!known.count(k))
-      throw ConfigError(line_of(path, kv.first) + ": " + k +
-                        ": unknown key (known: experiment, grid, name, seed, set, trials, zip)");
+      throw ConfigError(line_of(path, kv.first) + ": " + k + ": unknown key (known: " + known_text + ")");
     if (!seen.insert(k).second) throw ConfigError(line_of(path, kv.first) + ": " + k + ": given twice");
   }
 }
@@ -347,7 +353,7 @@ GridAxis read_axis(const std::string& path, const YAML::Node& key, const YAML::N
   a.line = key.Mark().line + 1;
   a.zipped = zipped;
   const std::string where = axis_where(path, section, a);
-  if (!keys.axes.insert(a.key).second) throw ConfigError(where + ": given twice (in grid or zip)");
+  if (!keys.axes.insert(a.key).second) throw ConfigError(where + ": given twice (in grid, zip or average)");
   if (keys.set.count(a.key)) throw ConfigError(where + ": also fixed under `set`; keep one of them");
   if (!list.IsSequence())
     throw ConfigError(where + ": expected a list of values, e.g. [0.02, 0.05] (a fixed value belongs under `set`)");
@@ -362,9 +368,10 @@ GridAxis read_axis(const std::string& path, const YAML::Node& key, const YAML::N
   return a;
 }
 
-// The axes of `grid:` (zipped false) or `zip:` (zipped true), appended to s.grid.
+// The axes of `grid:` (zipped false), `zip:` (zipped true) or `average:`
+// (zipped false), appended to `out`.
 void read_axes(const std::string& path, const YAML::Node& root, const char* section, bool zipped, AxisKeys& keys,
-               SweepSpec& s) {
+               std::vector<GridAxis>& out) {
   const YAML::Node node = root[section];
   if (!node || node.IsNull()) return;
   if (!node.IsMap())
@@ -379,7 +386,7 @@ void read_axes(const std::string& path, const YAML::Node& root, const char* sect
                           std::to_string(zip_len) + "; zipped lists go together and must be equally long");
       zip_len = a.values.size();
     }
-    s.grid.push_back(std::move(a));
+    out.push_back(std::move(a));
   }
 }
 
@@ -395,74 +402,96 @@ SweepSpec load_sweep(const std::string& path) {
   read_trials_and_seed(path, root, s);
   AxisKeys keys;
   keys.set = read_set(path, root, s);
-  read_axes(path, root, "grid", false, keys, s);
-  read_axes(path, root, "zip", true, keys, s);
+  read_axes(path, root, "grid", false, keys, s.grid);
+  read_axes(path, root, "zip", true, keys, s.grid);
+  read_axes(path, root, "average", false, keys, s.average);
   return s;
 }
+
+namespace {
+
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+// Every combination of the axes' values, in odometer order: the zip axis
+// (all zipped keys together) slowest, then each other axis in file order,
+// the last fastest. No axes: one empty combination. `what` names the axes in
+// the error when there are more than a million combinations.
+std::vector<Params> expand_axes(const SweepSpec& spec, const std::vector<GridAxis>& axes, const char* what) {
+  std::vector<std::vector<std::size_t>> dims;
+  std::vector<std::size_t> zipped;
+  for (std::size_t a = 0; a < axes.size(); ++a)
+    if (axes[a].zipped) zipped.push_back(a);
+  if (!zipped.empty()) dims.push_back(zipped);
+  for (std::size_t a = 0; a < axes.size(); ++a)
+    if (!axes[a].zipped) dims.push_back({a});
+  auto dim_size = [&](std::size_t d) { return axes[dims[d].front()].values.size(); };
+  std::size_t count = 1;
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    if (count > 1000000 / dim_size(d))
+      throw ConfigError(spec.file + ": " + what + ": more than a million combinations; split the sweep");
+    count *= dim_size(d);
+  }
+  std::vector<Params> out;
+  out.reserve(count);
+  std::vector<std::size_t> idx(dims.size(), 0), value_of(axes.size(), 0);
+  for (std::size_t p = 0; p < count; ++p) {
+    for (std::size_t d = 0; d < dims.size(); ++d)
+      for (std::size_t a : dims[d]) value_of[a] = idx[d];
+    Params params;
+    for (std::size_t a = 0; a < axes.size(); ++a) params.emplace_back(axes[a].key, axes[a].values[value_of[a]]);
+    out.push_back(std::move(params));
+    for (std::size_t d = dims.size(); d-- > 0;) {
+      if (++idx[d] < dim_size(d)) break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 SweepPlan plan_sweep(const SweepSpec& spec) {
   SweepPlan plan;
   plan.spec = spec;
   const ExperimentConfig base = load_checked(spec, spec.set, {});
   const std::uint64_t seed0 = spec.has_seed ? spec.seed0 : base.seed;
-  // Trial t runs with seed0 + t: the last one must still be a valid seed.
-  const auto last_trial = static_cast<std::uint64_t>(spec.trials - 1);
+  const std::vector<Params> points = expand_axes(spec, spec.grid, "grid");
+  const std::vector<Params> replicates = expand_axes(spec, spec.average, "average");
+  const std::size_t per_point = replicates.size() * static_cast<std::size_t>(spec.trials);
+  if (per_point > 1000000 / points.size())
+    throw ConfigError(spec.file + ": grid × average × trials: more than a million runs; split the sweep");
+  // The run with index t within its point uses seed0 + t: the last one must
+  // still be a valid seed.
+  const auto last_trial = static_cast<std::uint64_t>(per_point - 1);
   if (seed0 > static_cast<std::uint64_t>(INT64_MAX) - last_trial)
     throw ConfigError(spec.file + ": seed: " + std::to_string(seed0) + " + " + std::to_string(last_trial) +
                       " (the last trial's seed) exceeds the largest seed, " + std::to_string(INT64_MAX));
-
-  // Dimensions of the odometer: the zip axis (all zipped keys together,
-  // slowest), then each grid axis in file order (the last varies fastest).
-  std::vector<std::vector<std::size_t>> dims;
-  std::vector<std::size_t> zipped;
-  for (std::size_t a = 0; a < spec.grid.size(); ++a)
-    if (spec.grid[a].zipped) zipped.push_back(a);
-  if (!zipped.empty()) dims.push_back(zipped);
-  for (std::size_t a = 0; a < spec.grid.size(); ++a)
-    if (!spec.grid[a].zipped) dims.push_back({a});
-  auto dim_size = [&](std::size_t d) { return spec.grid[dims[d].front()].values.size(); };
-
-  std::size_t points = 1;
-  for (std::size_t d = 0; d < dims.size(); ++d) {
-    if (points > 1000000 / dim_size(d))
-      throw ConfigError(spec.file + ": grid: more than a million points; split the sweep");
-    points *= dim_size(d);
-  }
-  if (points * static_cast<std::size_t>(spec.trials) > 1000000)
-    throw ConfigError(spec.file + ": grid × trials: more than a million runs; split the sweep");
-  plan.points = points;
+  plan.points = points.size();
+  plan.replicates = replicates.size();
 
   std::map<std::string, std::size_t> first_with_hash;
-  std::vector<std::size_t> idx(dims.size(), 0);
-  std::vector<std::size_t> value_of(spec.grid.size(), 0);
-  for (std::size_t p = 0; p < points; ++p) {
-    for (std::size_t d = 0; d < dims.size(); ++d)
-      for (std::size_t a : dims[d]) value_of[a] = idx[d];
-    std::vector<std::pair<std::string, std::string>> params;
-    std::vector<Override> overrides = spec.set;
-    for (std::size_t a = 0; a < spec.grid.size(); ++a) {
-      params.emplace_back(spec.grid[a].key, spec.grid[a].values[value_of[a]]);
-      overrides.push_back(Override{spec.grid[a].key, spec.grid[a].values[value_of[a]]});
-    }
-    ExperimentConfig cfg = load_checked(spec, overrides, params);
-    for (int t = 0; t < spec.trials; ++t) {
-      SweepRun r;
-      r.point = p;
-      r.params = params;
-      r.trial = t;
-      r.seed = seed0 + static_cast<std::uint64_t>(t);
-      r.overrides = overrides;
-      cfg.seed = r.seed;   // exactly what the child's --seed does
-      r.hash = config_hash(cfg);
-      r.experiment_name = cfg.name;
-      const auto [it, fresh] = first_with_hash.emplace(r.hash, plan.runs.size());
-      if (!fresh) r.same_as = it->second;
-      plan.runs.push_back(std::move(r));
-    }
-    // Odometer: the last dimension varies fastest.
-    for (std::size_t d = dims.size(); d-- > 0;) {
-      if (++idx[d] < dim_size(d)) break;
-      idx[d] = 0;
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    for (std::size_t rep = 0; rep < replicates.size(); ++rep) {
+      std::vector<Override> overrides = spec.set;
+      Params swept = points[p];
+      swept.insert(swept.end(), replicates[rep].begin(), replicates[rep].end());
+      for (const auto& [k, v] : swept) overrides.push_back(Override{k, v});
+      ExperimentConfig cfg = load_checked(spec, overrides, swept);
+      for (int t = 0; t < spec.trials; ++t) {
+        SweepRun r;
+        r.point = p;
+        r.params = points[p];
+        r.averaged = replicates[rep];
+        r.trial = static_cast<int>(rep) * spec.trials + t;
+        r.seed = seed0 + static_cast<std::uint64_t>(r.trial);
+        r.overrides = overrides;
+        cfg.seed = r.seed;   // exactly what the child's --seed does
+        r.hash = config_hash(cfg);
+        r.experiment_name = cfg.name;
+        const auto [it, fresh] = first_with_hash.emplace(r.hash, plan.runs.size());
+        if (!fresh) r.same_as = it->second;
+        plan.runs.push_back(std::move(r));
+      }
     }
   }
   return plan;
@@ -536,6 +565,7 @@ void write_runs_csv(const SweepPlan& plan, const std::vector<RunOutcome>& outcom
   AtomicFile f(path);
   std::string header;
   for (const auto& a : plan.spec.grid) header += csv_cell(a.key) + ",";
+  for (const auto& a : plan.spec.average) header += csv_cell(a.key) + ",";
   header += "trial,seed,hash,status";
   for (const auto& c : cols) header += "," + csv_cell(c);
   f << header << "\n";
@@ -544,6 +574,7 @@ void write_runs_csv(const SweepPlan& plan, const std::vector<RunOutcome>& outcom
     const auto& o = outcomes[i];
     std::string row;
     for (const auto& [k, v] : r.params) row += csv_cell(v) + ",";
+    for (const auto& [k, v] : r.averaged) row += csv_cell(v) + ",";
     row += fmt::format("{},{},{},{}", r.trial, r.seed, r.hash, status_text(o));
     const auto vals = o.good() ? numeric_fields(o.results) : std::map<std::string, double>{};
     for (const auto& c : cols) {
@@ -643,8 +674,10 @@ void find_cached_runs(SweepState& st) {
 std::string count_text(const SweepState& st) {
   const SweepPlan& plan = st.plan;
   const std::size_t total = st.total();
-  return fmt::format("{} point{} x {} trial{} = {} runs", plan.points, plan.points == 1 ? "" : "s", plan.spec.trials,
-                     plan.spec.trials == 1 ? "" : "s", plan.runs.size()) +
+  const std::string averaged =
+      plan.spec.average.empty() ? std::string() : fmt::format(" x {} averaged", plan.replicates);
+  return fmt::format("{} point{}{} x {} trial{} = {} runs", plan.points, plan.points == 1 ? "" : "s", averaged,
+                     plan.spec.trials, plan.spec.trials == 1 ? "" : "s", plan.runs.size()) +
          (total != plan.runs.size() ? fmt::format(" ({} distinct configurations)", total) : std::string()) +
          fmt::format(", {} cached, {} to run", total - st.todo.size(), st.todo.size());
 }

@@ -41,6 +41,10 @@ struct SweepSpec {
   // their i-th values go together). The zip axis varies slowest, the last
   // grid axis fastest.
   std::vector<GridAxis> grid;
+  // `average:` axes (cartesian product, file order): every combination runs
+  // at every grid point, `trials` times, and the summary averages over them
+  // (e.g. topology.seed: the same point on several random topologies).
+  std::vector<GridAxis> average;
 };
 
 // Reads and checks the sweep file itself (keys, types, lists); the
@@ -51,7 +55,8 @@ SweepSpec load_sweep(const std::string& path);
 struct SweepRun {
   std::size_t point = 0;                                   // grid point index (expansion order)
   std::vector<std::pair<std::string, std::string>> params; // swept key -> value as written
-  int trial = 0;
+  std::vector<std::pair<std::string, std::string>> averaged; // `average:` key -> value of this run
+  int trial = 0;                                           // run index within its point; seed = seed0 + trial
   std::uint64_t seed = 0;
   std::vector<Override> overrides;   // `set` then the swept values (the seed is separate)
   std::string hash;                  // identity of the resolved configuration
@@ -62,10 +67,11 @@ struct SweepRun {
 struct SweepPlan {
   SweepSpec spec;
   std::size_t points = 0;
-  std::vector<SweepRun> runs;   // point-major, trials innermost
+  std::size_t replicates = 1;   // combinations of the `average:` values per point
+  std::vector<SweepRun> runs;   // point-major, then `average:` combination, trials innermost
 };
 
-// Expands grid × trials and validates every grid point with load_experiment
+// Expands grid × average combinations × trials and validates every grid point with load_experiment
 // before anything runs. Throws ConfigError naming the sweep file and key.
 SweepPlan plan_sweep(const SweepSpec& spec);
 

@@ -182,6 +182,77 @@ TEST_CASE("sweep: zipped keys step together as one axis (slowest), crossed with 
   CHECK_THROWS_WITH(tb::plan_sweep(tb::load_sweep(val)), Catch::Contains("val.yaml:3: zip: ni.t_ns: value '-3'"));
 }
 
+TEST_CASE("sweep: average keys run at every grid point with their own seeds, the summary pools them") {
+  const TempDir tmp("average");
+  const fs::path& d = tmp.path;
+  write(d, "base.yaml", kBase);
+  // Each point on three random topologies, two trials each: 6 runs per point.
+  const auto file = write(d, "a.yaml",
+                          "name: avg\nexperiment: base.yaml\ntrials: 2\ngrid:\n  traffic.load: [0.03, 0.06]\n"
+                          "average:\n  topology.seed: [1, 2, 3]\n");
+  const tb::SweepPlan plan = tb::plan_sweep(tb::load_sweep(file));
+  CHECK(plan.points == 2);
+  CHECK(plan.replicates == 3);
+  REQUIRE(plan.runs.size() == 12);
+  std::set<std::string> hashes;
+  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+    const auto& r = plan.runs[i];
+    INFO("run " << i);
+    CHECK(r.point == i / 6);
+    REQUIRE(r.params.size() == 1);   // the grid only: what the summary groups by
+    CHECK(r.params[0].second == (i < 6 ? "0.03" : "0.06"));
+    REQUIRE(r.averaged.size() == 1);
+    CHECK(r.averaged[0] == std::make_pair(std::string("topology.seed"), std::to_string(1 + (i % 6) / 2)));
+    CHECK(r.trial == static_cast<int>(i % 6));
+    CHECK(r.seed == 4 + i % 6);   // distinct run seeds within a point
+    CHECK(r.overrides.back().path == "topology.seed");
+    hashes.insert(r.hash);
+  }
+  CHECK(hashes.size() == 12);
+
+  const auto out = d / "out";
+  Out o = cli("sweep " + file + " -j 2 --out " + out.string());
+  INFO(o.text);
+  REQUIRE(o.code == 0);
+  CHECK_THAT(o.text, Catch::Contains("2 points x 3 averaged x 2 trials = 12 runs"));
+  CHECK_THAT(o.text, Catch::Contains("topology.seed=3 trial 5 seed 9"));
+  Csv runs = read_csv((out / "avg_runs.csv").string());
+  CHECK(std::vector<std::string>(runs.header.begin(), runs.header.begin() + 4) ==
+        std::vector<std::string>{"traffic.load", "topology.seed", "trial", "seed"});
+  REQUIRE(runs.rows.size() == 12);
+  for (std::size_t i = 0; i < 12; ++i) {
+    CHECK(runs.rows[i]["topology.seed"] == std::to_string(1 + (i % 6) / 2));
+    // The run really used that topology: its results' config says so.
+    std::ifstream jf(out / "runs" / plan.runs[i].hash / ("small_seed" + std::to_string(plan.runs[i].seed) + ".json"));
+    const auto j = nlohmann::json::parse(jf);
+    CHECK(j.at("config").at("topology").at("seed").dump() == runs.rows[i]["topology.seed"]);
+  }
+  // The summary has one row per grid point, no topology.seed column, and the
+  // mean over all six runs of the point.
+  Csv sum = read_csv((out / "avg_summary.csv").string());
+  CHECK(sum.header[0] == "traffic.load");
+  CHECK(sum.header[1] == "n");
+  REQUIRE(sum.rows.size() == 2);
+  for (std::size_t p = 0; p < 2; ++p) {
+    CHECK(sum.rows[p]["n"] == "6");
+    double total = 0;
+    for (std::size_t i = 6 * p; i < 6 * p + 6; ++i) total += std::stod(runs.rows[i]["metrics.latency_cycles.mean"]);
+    CHECK(std::stod(sum.rows[p]["metrics.latency_cycles.mean.mean"]) == Approx(total / 6));
+  }
+
+  // An average key may not also be swept or fixed; its values are checked per point.
+  const auto twice = write(d, "twice.yaml", "experiment: base.yaml\ngrid:\n  topology.seed: [1]\naverage:\n  topology.seed: [2]\n");
+  CHECK_THROWS_WITH(tb::load_sweep(twice), Catch::Contains("twice.yaml:5: average: topology.seed") &&
+                                               Catch::Contains("given twice"));
+  const auto fixed = write(d, "fixed.yaml", "experiment: base.yaml\nset:\n  topology.seed: 1\naverage:\n  topology.seed: [2]\n");
+  CHECK_THROWS_WITH(tb::load_sweep(fixed), Catch::Contains("fixed.yaml:5: average: topology.seed") &&
+                                               Catch::Contains("also fixed under `set`"));
+  const auto bad = write(d, "bad.yaml", "experiment: base.yaml\naverage:\n  topology.seed: [1, x]\n");
+  CHECK_THROWS_WITH(tb::plan_sweep(tb::load_sweep(bad)), Catch::Contains("bad.yaml:3: average: topology.seed: value 'x'"));
+  const auto empty = write(d, "empty.yaml", "experiment: base.yaml\naverage:\n  topology.seed: []\n");
+  CHECK_THROWS_WITH(tb::load_sweep(empty), Catch::Contains("empty.yaml:3: average: topology.seed: empty list"));
+}
+
 TEST_CASE("sweep: the hash identifies the resolved configuration") {
   tb::ExperimentConfig a = tb::load_experiment("", {{"clock.period", "5ns"}, {"traffic.load", "0.05"}});
   tb::ExperimentConfig b = tb::load_experiment("", {{"clock.period", "5000ps"}, {"traffic.load", "5e-2"}});
