@@ -7,7 +7,11 @@ namespace wormcast::rtl {
 Endpoint::Endpoint(sc_core::sc_module_name name, NodeId id, SimContext& ctx, bool vct)
     : sc_core::sc_module(name), out("out"), in("in"), id_(id), ctx_(ctx), injector_(ctx, vct),
       assembler_(ctx, this->name(), /*return_credits_at_once=*/true), wake_(ctx.clock),
-      sched_(ctx.scheduler) {}
+      sched_(ctx.scheduler) {
+  injector_.on_sent = [this](const PacketPtr& p, Cycle at) {
+    if (on_sent) on_sent(*p, at);
+  };
+}
 
 void Endpoint::end_of_elaboration() {
   // Runs once at time 0 to schedule the first packet creation.

@@ -51,6 +51,8 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
   void inject(PacketPtr p);
   // Called for each packet fully received.
   std::function<void(const Packet&, Cycle)> on_receive;
+  // Called when a packet's tail flit has left (the channel is free for the next).
+  std::function<void(const Packet&, Cycle)> on_sent;
 
   std::size_t queued_packets() const { return injector_.queued(); }
   std::uint64_t packets_received() const { return received_; }

@@ -31,7 +31,9 @@ nlohmann::json mean_max(const std::vector<double>& v) {
   return {{"mean", sum / std::max<double>(1.0, static_cast<double>(v.size()))}, {"max", mx}};
 }
 
-void register_messages(StatsScope s) {
+}  // namespace
+
+void register_message_statistics(StatsScope s) {
   const SimContext& ctx = s.ctx;
   s.stats.add("messages.sent", "messages", "messages sent by host software (per destination)",
               [&ctx] { return ctx.msg_stats.created; });
@@ -53,8 +55,6 @@ void register_messages(StatsScope s) {
                                       {"host_receive", m.host_receive / n}};
               });
 }
-
-}  // namespace
 
 void HostNiModel::visit(ParamVisitor& v) {
   v.begin_section("host", "host processor (node.model host_ni)");
@@ -102,7 +102,7 @@ NodeBusy node_busy(const ComputeNode& n, Cycle now) {
 }  // namespace
 
 void HostNiModel::register_statistics(StatsScope s, const std::vector<NodeHardware*>& hw) const {
-  register_messages(s);
+  register_message_statistics(s);
   std::vector<const ComputeNode*> nodes;
   for (NodeHardware* h : hw) nodes.push_back(&static_cast<HostNiNode*>(h)->node());
   const Cycle& now = s.now;

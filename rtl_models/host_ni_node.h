@@ -12,6 +12,10 @@
 
 namespace wormcast::rtl {
 
+// The message statistics (messages.*: counts, latency and its breakdown),
+// shared by the node models that run software.
+void register_message_statistics(StatsScope s);
+
 class HostNiNode : public NodeHardware {
  public:
   HostNiNode(const std::string& name, NodeId id, int nodes, const HostParams& hp, const IoBusParams& bp,

@@ -79,7 +79,15 @@ class HostApi {
 
 using HostProgram = std::function<void(HostApi&)>;
 
-class HostProcessor : public sc_core::sc_module, public HostApi {
+// A processor a workload can give a program (host_ni's HostProcessor, the
+// direct networks' processor node), with its CPU busy time.
+class ProgramHost : public HostApi {
+ public:
+  virtual void set_program(HostProgram program) = 0;
+  virtual Cycle busy_cycles() const = 0;
+};
+
+class HostProcessor : public sc_core::sc_module, public ProgramHost {
  public:
   SC_HAS_PROCESS(HostProcessor);
   HostProcessor(sc_core::sc_module_name name, NodeId id, int num_nodes, const HostParams& p, SimContext& ctx);
@@ -87,8 +95,8 @@ class HostProcessor : public sc_core::sc_module, public HostApi {
   tlm_utils::simple_initiator_socket<HostProcessor> ni;       // to the NI's target socket
   tlm_utils::simple_target_socket<HostProcessor> memory;      // NI DMA (through the I/O bus)
 
-  void set_program(HostProgram program) { program_ = std::move(program); }
-  Cycle busy_cycles() const { return busy_; }
+  void set_program(HostProgram program) override { program_ = std::move(program); }
+  Cycle busy_cycles() const override { return busy_; }
   std::size_t messages_waiting() const { return completions_.size(); }
 
   // HostApi

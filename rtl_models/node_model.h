@@ -10,7 +10,9 @@
 // in node_model.cpp.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -35,6 +37,8 @@ struct ConfigFacts {
   int packet_flits = 0;                    // largest packet on the wire
   std::string packet_what;                 // its keys, e.g. "ni.packet_size + ni.header_flits"
   bool whole_packet_admission = false;     // network admits a head only with room for the whole packet
+  bool direct_network = false;             // routers with internal channels (torus, mesh, hypercube)
+  bool multi_port_nodes = false;           // the node model can have several link pairs (NodeModel::multi_port)
 };
 
 // One built node.
@@ -48,10 +52,26 @@ class NodeHardware {
   virtual Endpoint* endpoint() { return nullptr; }
   // Software access, if the node runs programs.
   virtual HostProcessor* host() { return nullptr; }
+  // The processor workloads give programs to (host(), or a node without an NI).
+  virtual ProgramHost* software() { return host(); }
+  // Nodes with several link pairs (all-port nodes of direct networks,
+  // seed001 §1.4): pair 0 is link_out()/link_in().
+  virtual int link_pairs() const { return 1; }
+  virtual FlitOutPort& pair_out(int pair) { return pair == 0 ? link_out() : no_pair<FlitOutPort>(pair); }
+  virtual FlitInPort& pair_in(int pair) { return pair == 0 ? link_in() : no_pair<FlitInPort>(pair); }
+  // Multi-pair nodes: the network tells the node on which pair a packet to
+  // `dest` (the first address of an IR worm) must be injected.
+  virtual void set_pair_selector(std::function<int(NodeId dest)>) {}
   // VCD: trace what matches the glob; returns the number of modules traced.
   virtual int trace(sc_core::sc_trace_file* tf, const std::string& filter) = 0;
   // A line for the deadlock report when the node holds work, else empty.
   virtual std::string describe_blocked(Cycle now) const = 0;
+
+ private:
+  template <class Port>
+  Port& no_pair(int pair) {
+    throw std::logic_error("node has one link pair, not pair " + std::to_string(pair));
+  }
 };
 
 // What statistics probes read: the run's context and its final cycle.
@@ -73,6 +93,14 @@ class NodeModel {
   virtual void validate(const ConfigFacts& f) const = 0;
   virtual std::unique_ptr<NodeHardware> build(const std::string& name, NodeId id, int num_nodes, SimContext& ctx,
                                               bool whole_packet_admission) const = 0;
+  // Can a node have several link pairs (router.ports: all_port)?
+  virtual bool multi_port() const { return false; }
+  // A node with `pairs` link pairs; only for multi_port() models.
+  virtual std::unique_ptr<NodeHardware> build_ports(const std::string& name, NodeId id, int num_nodes, SimContext& ctx,
+                                                    int pairs) const {
+    if (pairs == 1) return build(name, id, num_nodes, ctx, false);
+    throw std::logic_error(name + ": node model has one link pair");
+  }
   virtual void register_statistics(StatsScope scope, const std::vector<NodeHardware*>& nodes) const = 0;
   // For a saturated run: the node resource that is (nearly) always busy, in
   // words ("host CPUs: busy 99.6% of the time at node 7"), or "" if none is.

@@ -55,26 +55,53 @@ void DirectNetwork::build_channels(const DirectNetworkParams& p) {
     }
 }
 
-// Nodes sit on internal channel 0 (node models have one link pair; the
-// other all-port channels stay unconnected until a multi-channel node exists).
+// One link pair per internal channel: pair l of the node on internal channel
+// l of its router (one-port: pair 0 only). A multi-pair node is told which
+// pair each destination's first hop needs (the router's routing function).
 void DirectNetwork::build_nodes(const DirectNetworkParams& p) {
   const DirectTopology& t = topology();
   const std::shared_ptr<const rtl::NodeModel> model =
       p.node_model ? p.node_model : std::make_shared<const rtl::EndpointModel>();
+  const int pairs = routers.empty() ? 1 : routers.front()->num_channels() - routers.front()->external_channels();
+  if (pairs > 1 && !model->multi_port())
+    throw std::invalid_argument(all_port_refusal("configuration"));
   for (NodeId x = 0; x < t.num_nodes(); ++x) {
-    nodes.push_back(model->build("node" + std::to_string(x), x, t.num_nodes(), ctx_, false));
+    const std::string name = "node" + std::to_string(x);
+    nodes.push_back(pairs == 1 ? model->build(name, x, t.num_nodes(), ctx_, false)
+                               : model->build_ports(name, x, t.num_nodes(), ctx_, pairs));
     rtl::NodeHardware& node = *nodes.back();
-    auto& r = *routers[static_cast<std::size_t>(x)];
-    const std::string id = std::to_string(x);
-    links.push_back(std::make_unique<rtl::Link>(("link_node" + id + "_to_router" + id).c_str(), ctx_.clock, p.link,
-                                                p.router.buffer_flits));
-    node.link_out().bind(*links.back());
-    r.in[static_cast<std::size_t>(r.local_channel(0))]->bind(*links.back());
-    links.push_back(std::make_unique<rtl::Link>(("link_router" + id + "_to_node" + id).c_str(), ctx_.clock, p.link,
-                                                node.receive_credits()));
-    r.out[static_cast<std::size_t>(r.local_channel(0))]->bind(*links.back());
-    node.link_in().bind(*links.back());
+    if (node.link_pairs() != pairs)
+      throw std::logic_error(name + ": node has " + std::to_string(node.link_pairs()) + " link pairs, router " +
+                             std::to_string(pairs));
+    for (int l = 0; l < pairs; ++l) bind_pair(p, node, x, l);
+    if (pairs > 1) node.set_pair_selector(injection_selector(routing_, x));
   }
+}
+
+// Pair 0 keeps the one-port link names (VCDs and results unchanged).
+void DirectNetwork::bind_pair(const DirectNetworkParams& p, rtl::NodeHardware& node, NodeId x, int l) {
+  auto& r = *routers[static_cast<std::size_t>(x)];
+  const std::string id = std::to_string(x), suffix = l == 0 ? "" : "_p" + std::to_string(l);
+  links.push_back(std::make_unique<rtl::Link>(("link_node" + id + "_to_router" + id + suffix).c_str(), ctx_.clock,
+                                              p.link, p.router.buffer_flits));
+  node.pair_out(l).bind(*links.back());
+  r.in[static_cast<std::size_t>(r.local_channel(l))]->bind(*links.back());
+  links.push_back(std::make_unique<rtl::Link>(("link_router" + id + "_to_node" + id + suffix).c_str(), ctx_.clock,
+                                              p.link, node.receive_credits()));
+  r.out[static_cast<std::size_t>(r.local_channel(l))]->bind(*links.back());
+  node.pair_in(l).bind(*links.back());
+}
+
+std::function<int(NodeId)> injection_selector(std::shared_ptr<const DirectRouting> routing, NodeId x) {
+  return [routing = std::move(routing), x](NodeId dest) {
+    const DirectHop hop = routing->next_hop(x, dest, VcClass::local);
+    return hop.arrived ? 0 : DirectTopology::port_index(hop.dim, hop.dir);
+  };
+}
+
+std::string all_port_refusal(const std::string& where) {
+  return where + ": router.ports: all_port needs a node with one link pair per internal channel; only " +
+         "node.model processor has them (endpoint and host_ni have one link pair)";
 }
 
 rtl::Endpoint& DirectNetwork::endpoint(int n) {
@@ -211,7 +238,10 @@ void DirectNetworkKind::visit_sections(ParamVisitor& v) {
   v.end_section();
 }
 
-void DirectNetworkKind::describe_facts(rtl::ConfigFacts& f) const { f.whole_packet_admission = false; }
+void DirectNetworkKind::describe_facts(rtl::ConfigFacts& f) const {
+  f.whole_packet_admission = false;
+  f.direct_network = true;
+}
 
 void DirectNetworkKind::validate(const rtl::ConfigFacts& f) const {
   make_routing(f.where);
@@ -220,10 +250,7 @@ void DirectNetworkKind::validate(const rtl::ConfigFacts& f) const {
     throw std::invalid_argument(f.where + ": router.route_delay + router.crossbar_delay + link.latency (" +
                                 std::to_string(hop) + " cycles) and link.credit_delay must be shorter than " +
                                 "sim.watchdog (" + std::to_string(f.watchdog) + " cycles)");
-  if (router.ports == "all_port")
-    throw std::invalid_argument(f.where + ": router.ports: all_port needs a node with one internal channel per " +
-                                "external channel; the node models (endpoint, host_ni) have one link pair (not " +
-                                "implemented yet, see docs/direct_networks.md)");
+  if (router.ports == "all_port" && !f.multi_port_nodes) throw std::invalid_argument(all_port_refusal(f.where));
 }
 
 std::unique_ptr<NetworkModel> DirectNetworkKind::build(const char* name, const BuildInputs& in) const {

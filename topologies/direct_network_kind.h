@@ -13,6 +13,7 @@
 // DirectNetwork is usable directly from tests and users' testbenches.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <systemc>
@@ -62,6 +63,7 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
  private:
   void build_channels(const DirectNetworkParams& p);
   void build_nodes(const DirectNetworkParams& p);
+  void bind_pair(const DirectNetworkParams& p, rtl::NodeHardware& node, NodeId x, int pair);
 
   std::shared_ptr<const DirectRouting> routing_;
   rtl::SimContext& ctx_;
@@ -69,6 +71,12 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
   std::vector<rtl::Link*> channel_links_;   // [channel_slot * vcs + vc]
   std::unique_ptr<rtl::Watchdog> watchdog_;
 };
+
+// All-port nodes: the internal channel (= node link pair) a packet from x to
+// `dest` is injected on: the external port of its first hop (0 for x itself).
+std::function<int(NodeId)> injection_selector(std::shared_ptr<const DirectRouting> routing, NodeId x);
+// The error for router.ports: all_port with a node model of one link pair.
+std::string all_port_refusal(const std::string& where);
 
 struct DirectRoutingSection {
   std::string function = "default";

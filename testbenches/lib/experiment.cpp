@@ -48,8 +48,9 @@ void ExperimentConfig::visit(ParamVisitor& v) {
   network->visit_sections(v);
   v.begin_section("node", "node model");
   select(v, "model", node, rtl::node_model_registry(),
-         "what sits at each node: endpoint (packet source/sink at the link) or host_ni "
-         "(host processor + I/O bus + NI coprocessor, message traffic)");
+         "what sits at each node: endpoint (packet source/sink at the link), host_ni "
+         "(host processor + I/O bus + NI coprocessor, message traffic) or processor (direct networks: "
+         "t_S/t_R, one-port or all-port)");
   v.end_section();
   node->visit(v);
   v.begin_section("traffic", "workload: what the nodes do");
@@ -68,6 +69,7 @@ rtl::ConfigFacts ExperimentConfig::facts() const {
   f.watchdog = sim.watchdog;
   workload->describe_facts(f);
   node->packet_bound(f);
+  f.multi_port_nodes = node->multi_port();
   network->describe_facts(f);
   return f;
 }

@@ -102,11 +102,16 @@ void print_summary(const nlohmann::json& j, std::ostream& os) {
                       b.value("host_receive", 0.0)));
     }
     const auto& nd = m.at("nodes");
-    row("host / NI busy, I/O bus util (mean)",
-        fmt::format("{:.3f} / {:.3f}, {:.3f}", nd["host_busy_fraction"].value("mean", 0.0),
-                    nd["ni_busy_fraction"].value("mean", 0.0), nd["io_bus_utilization"].value("mean", 0.0)));
-    row("NI memory peak / mean (flits)", fmt::format("{} / {:.1f}", nd["ni_memory_flits"].value("peak", 0),
-                                                      nd["ni_memory_flits"].value("time_weighted_mean", 0.0)));
+    if (nd.contains("cpu_busy_fraction")) {   // node.model processor: one CPU, no NI
+      row("processor CPU busy mean / max", fmt::format("{:.3f} / {:.3f}", nd["cpu_busy_fraction"].value("mean", 0.0),
+                                                       nd["cpu_busy_fraction"].value("max", 0.0)));
+    } else {
+      row("host / NI busy, I/O bus util (mean)",
+          fmt::format("{:.3f} / {:.3f}, {:.3f}", nd["host_busy_fraction"].value("mean", 0.0),
+                      nd["ni_busy_fraction"].value("mean", 0.0), nd["io_bus_utilization"].value("mean", 0.0)));
+      row("NI memory peak / mean (flits)", fmt::format("{} / {:.1f}", nd["ni_memory_flits"].value("peak", 0),
+                                                        nd["ni_memory_flits"].value("time_weighted_mean", 0.0)));
+    }
   }
   row("saturated", m.value("saturated", false) ? "YES: " + m.value("saturation_reason", std::string()) : "no");
   row("link utilization mean / max", fmt::format("{:.3f} / {:.3f}", m["link_utilization"].value("mean", 0.0),

@@ -44,7 +44,7 @@ void SyntheticWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, co
   for (int i = 0; i < n; ++i) {
     rtl::NodeHardware& node = net.node(i);
     const auto id = static_cast<std::uint64_t>(i);
-    if (rtl::HostProcessor* host = node.host()) {
+    if (rtl::ProgramHost* host = node.software()) {
       software_ = true;
       auto prog =
           std::make_shared<MessageTrafficProgram>(traffic, message.size, i, n, rng.fork(0x7200000000ULL + id), limit);
