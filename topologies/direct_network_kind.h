@@ -20,6 +20,7 @@
 
 #include "rtl_models/link.h"
 #include "rtl_models/node_model.h"
+#include "rtl_models/shared_link.h"
 #include "rtl_models/vc_router.h"
 #include "topologies/direct_routing.h"
 #include "topologies/network_kind.h"
@@ -41,6 +42,8 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
   std::vector<std::unique_ptr<rtl::VcRouter>> routers;
   std::vector<std::unique_ptr<rtl::NodeHardware>> nodes;
   std::vector<std::unique_ptr<rtl::Link>> links;
+  // router.link_sharing: bidirectional ("3-way"): one arbiter per router pair.
+  std::vector<std::unique_ptr<rtl::SharedLink>> shared_links;
 
   const DirectTopology& topology() const { return routing_->topology(); }
   const DirectRouting& routing() const { return *routing_; }
@@ -60,6 +63,7 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
   void register_statistics(rtl::StatsScope scope) const override;
 
  private:
+  void build_shared_links(const DirectNetworkParams& p);
   void build_channels(const DirectNetworkParams& p);
   void build_nodes(const DirectNetworkParams& p);
 
