@@ -352,6 +352,7 @@ bool VcRouter::send_one(int port, int first_ch, int nch, Cycle now, Cycle& next)
     if (!can_send(oc, now, next)) continue;
     send_flit(oc, inputs_[static_cast<std::size_t>(outputs_[static_cast<std::size_t>(oc)].owner)], now);
     op.rr = (v + 1) % nch;
+    op.used = now;
     return true;
   }
   return false;
@@ -409,7 +410,6 @@ void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
       op.packet = static_cast<int>(g.pkt->id);
       op.header_flits = g.pkt->header_flits;
     }
-    ports_[static_cast<std::size_t>(port_of(ch))].used = now;
     tx_[static_cast<std::size_t>(ch)]->send(std::move(g), now, p_.crossbar_delay);
     ++ctx_.flits.moves;
     ++ctx_.flits.hops;
@@ -417,7 +417,10 @@ void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
     if (last) o.owner = -1;
   };
   if (!iv.branches.empty()) {
-    for (const auto& b : iv.branches) emit(b.first, Flit{b.second, f.index});
+    for (const auto& b : iv.branches) {
+      ports_[static_cast<std::size_t>(port_of(b.first))].used = now;
+      emit(b.first, Flit{b.second, f.index});
+    }
     ctx_.flits.extra_copies += static_cast<std::int64_t>(iv.branches.size()) - 1;
   } else if (iv.local_out < 0) {
     emit(oc, std::move(f));
