@@ -85,6 +85,17 @@ struct PacketHeader {
   // source NI and on every relayed copy, which travels as a unicast worm to
   // `dest`); the switches ignore it.
   std::shared_ptr<const MulticastRelay> relay;
+  // Direct networks, IR worms with the compound header of seed001 Fig. 6.2
+  // (algorithms/compound_header.h): the header flits in order (addresses,
+  // counts, later-phase lists, terminator); `dests` still lists the worm's
+  // destinations. header_flits == compound->size(). Null for plain IR worms.
+  std::shared_ptr<const std::vector<NodeId>> compound;
+  // Direct networks, message replication (seed001 §1.6, a tree-shaped worm):
+  // kind multicast, `dests` the nodes still to reach; each router splits the
+  // worm into one copy per output its destinations route to. One header
+  // flit (the destination set is carried out of band, like a bit-string
+  // header). Only routers with router.replication on accept it.
+  bool direct_tree = false;
 };
 
 struct Packet {

@@ -1,5 +1,7 @@
 #include "rtl_models/vc_router.h"
 
+#include "algorithms/compound_header.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -137,6 +139,7 @@ void VcRouter::route_header(InputVc& iv, int c) {
     throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(pk.id) + " from node " +
                                 std::to_string(pk.src) + " is a switch-based multicast worm, which a direct-network "
                                 "router cannot decode (it carries unicast packets and IR worms)");
+  if (pk.header.direct_tree) return start_tree(iv, c);
   if (is_ir_worm(pk) && dst == id_ && pk.header.dests.size() > 1) return start_ir(iv, c);
   iv.out = output_for(c, routing_->next_hop(id_, dst, class_of(c)));
   if (out[static_cast<std::size_t>(iv.out)]->size() == 0)
@@ -144,28 +147,52 @@ void VcRouter::route_header(InputVc& iv, int c) {
                            channel_name(iv.out) + ", which is not connected");
 }
 
+// Header flits that only the local processor gets at an intermediate
+// destination: the address (plain IR, Fig. 5.10) or the whole block
+// (address, count, later-phase list) of a compound header (Fig. 6.2).
+int VcRouter::ir_strip(const Packet& old) const {
+  const int addresses = static_cast<int>(old.header.dests.size());
+  if (!old.header.compound) {
+    if (old.header_flits != addresses + 1)
+      throw std::invalid_argument(std::string(name()) + ": multi-destination packet " + std::to_string(old.id) +
+                                  " has " + std::to_string(old.header_flits) + " header flits for " +
+                                  std::to_string(addresses) + " addresses (one per address plus the terminator)");
+    return 1;
+  }
+  const std::vector<NodeId>& f = *old.header.compound;
+  const std::string what = std::string(name()) + ": compound header of packet " + std::to_string(old.id);
+  if (static_cast<int>(f.size()) != old.header_flits)
+    throw std::invalid_argument(what + " has " + std::to_string(f.size()) + " flits but header_flits = " +
+                                std::to_string(old.header_flits));
+  const int strip = algo::compound_first_block_flits(f);
+  if (f.front() != id_ || strip >= static_cast<int>(f.size()) || f[static_cast<std::size_t>(strip)] != old.header.dests[1])
+    throw std::invalid_argument(what + " does not match its destination list at node " + std::to_string(id_));
+  return strip;
+}
+
 void VcRouter::start_ir(InputVc& iv, int c) {
   const PacketPtr& old = iv.buf.front().pkt;
-  const int addresses = static_cast<int>(old->header.dests.size());
-  if (old->header_flits != addresses + 1)
-    throw std::invalid_argument(std::string(name()) + ": multi-destination packet " + std::to_string(old->id) +
-                                " has " + std::to_string(old->header_flits) + " header flits for " +
-                                std::to_string(addresses) + " addresses (one per address plus the terminator)");
   if (old->header.dests[1] == id_)
     throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(old->id) +
                                 " lists destination " + std::to_string(id_) + " twice in a row");
+  const int strip = iv.strip = ir_strip(*old);
   iv.fwd = std::make_shared<Packet>(*old);
   iv.fwd->id = ctx_.new_packet_id();
   iv.fwd->header.dests.erase(iv.fwd->header.dests.begin());
-  --iv.fwd->header_flits;
-  --iv.fwd->length;
+  iv.fwd->header_flits -= strip;
+  iv.fwd->length -= strip;
   iv.copy = std::make_shared<Packet>(*old);
   iv.copy->id = ctx_.new_packet_id();
   iv.copy->header.kind = HeaderKind::unicast;
   iv.copy->header.dest = id_;
   iv.copy->header.dests.clear();
-  iv.copy->header_flits = 1;
-  iv.copy->length = 1 + (old->length - old->header_flits);
+  iv.copy->header_flits = strip;
+  iv.copy->length = strip + (old->length - old->header_flits);
+  if (old->header.compound) {
+    const auto& f = *old->header.compound;
+    iv.fwd->header.compound = std::make_shared<const std::vector<NodeId>>(f.begin() + strip, f.end());
+    iv.copy->header.compound = std::make_shared<const std::vector<NodeId>>(f.begin(), f.begin() + strip);
+  }
   iv.out = output_for(c, routing_->next_hop(id_, iv.fwd->header.dests.front(), class_of(c)));
   topo::DirectHop here;
   here.arrived = true;
@@ -173,6 +200,43 @@ void VcRouter::start_ir(InputVc& iv, int c) {
   if (out[static_cast<std::size_t>(iv.out)]->size() == 0 || out[static_cast<std::size_t>(iv.local_out)]->size() == 0)
     throw std::logic_error(std::string(name()) + ": IR of packet " + std::to_string(old->id) +
                            " needs an unconnected channel");
+}
+
+// Message replication: one branch per output channel that some remaining
+// destination routes to; the local node's branch is a unicast copy.
+void VcRouter::start_tree(InputVc& iv, int c) {
+  const PacketPtr& old = iv.buf.front().pkt;
+  if (!p_.replication)
+    throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(old->id) + " from node " +
+                                std::to_string(old->src) + " is a replicating (tree-shaped) worm, but "
+                                "router.replication is off (it is not deadlock-free; enable it only for comparisons)");
+  if (old->header_flits != 1 || old->header.dests.empty())
+    throw std::invalid_argument(std::string(name()) + ": replicating worm " + std::to_string(old->id) +
+                                " needs 1 header flit and a destination");
+  for (NodeId d : old->header.dests) {
+    if (!routing_->topology().valid_node(d))
+      throw std::invalid_argument(std::string(name()) + ": replicating worm " + std::to_string(old->id) +
+                                  " has destination " + std::to_string(d) + ", outside the network");
+    const int ch = output_for(c, routing_->next_hop(id_, d, class_of(c)));
+    auto b = std::find_if(iv.branches.begin(), iv.branches.end(), [ch](const auto& e) { return e.first == ch; });
+    if (b == iv.branches.end()) {
+      auto pk = std::make_shared<Packet>(*old);
+      pk->id = ctx_.new_packet_id();
+      pk->header.dests.clear();
+      if (d == id_) {
+        pk->header.kind = HeaderKind::unicast;
+        pk->header.direct_tree = false;
+        pk->header.dest = id_;
+      }
+      iv.branches.emplace_back(ch, std::move(pk));
+      b = iv.branches.end() - 1;
+    }
+    if (d != id_) b->second->header.dests.push_back(d);
+    if (out[static_cast<std::size_t>(ch)]->size() == 0)
+      throw std::logic_error(std::string(name()) + ": replicating worm " + std::to_string(old->id) + " routed to " +
+                             channel_name(ch) + ", which is not connected");
+  }
+  iv.out = iv.branches.front().first;
 }
 
 bool VcRouter::route(Cycle now, Cycle& next) {
@@ -204,6 +268,12 @@ bool VcRouter::allocate_vcs(Cycle now) {
     if (iv.state != InState::waiting_vc || iv.ready > now) continue;
     OutputVc& ov = outputs_[static_cast<std::size_t>(iv.out)];
     if (ov.owner >= 0) continue;   // blocked in place: keeps what it holds
+    if (!iv.branches.empty()) {    // replication: every branch's VC at once, or none
+      bool free = true;
+      for (const auto& b : iv.branches) free &= outputs_[static_cast<std::size_t>(b.first)].owner < 0;
+      if (!free) continue;
+      for (const auto& b : iv.branches) outputs_[static_cast<std::size_t>(b.first)].owner = c;
+    }
     if (iv.local_out >= 0) {       // IR: the local copy's channel too, both at once
       OutputVc& lv = outputs_[static_cast<std::size_t>(iv.local_out)];
       if (lv.owner >= 0) continue;
@@ -220,46 +290,102 @@ bool VcRouter::allocate_vcs(Cycle now) {
 bool VcRouter::traverse(Cycle now, Cycle& next) {
   bool any = false;
   for (auto& op : ports_) op.valid = false;
-  for (int port = 0; port < ext_ports_; ++port) any |= send_one(port, channel(port, 0), vcs_, now, next);
+  for (int port = 0; port < ext_ports_; ++port)
+    any |= !shared_.empty() && shared_[static_cast<std::size_t>(port)] ? offer_shared(port, now, next)
+                                                                        : send_one(port, channel(port, 0), vcs_, now, next);
   for (int l = 0; l < local_ports_; ++l) any |= send_one(ext_ports_ + l, local_channel(l), 1, now, next);
   return any;
 }
 
+// Can output channel oc send its owner's front flit now? A VC held, a
+// readable flit, a downstream credit; an IR worm's body flit also needs its
+// local channel in the same cycle.
+bool VcRouter::can_send(int oc, Cycle now, Cycle& next) {
+  OutputVc& ov = outputs_[static_cast<std::size_t>(oc)];
+  if (ov.owner < 0) return false;
+  InputVc& iv = inputs_[static_cast<std::size_t>(ov.owner)];
+  const int readable = iv.flits - (iv.last_write == now ? 1 : 0);
+  if (readable <= 0 || iv.last_sent == now) return false;
+  if (!iv.branches.empty()) return oc == iv.out && tree_can_send(iv, now, next);
+  if (iv.local_out >= 0) {
+    const int i = iv.buf.front().first, h = iv.buf.front().pkt->header_flits;
+    const bool to_local = i < iv.strip || i >= h, to_fwd = i >= iv.strip;
+    if (oc == iv.local_out ? (!to_local || to_fwd) : !to_fwd) return false;   // body flits leave from the forward port
+    if (to_local && to_fwd) {
+      LinkTxIf* ltx = tx_[static_cast<std::size_t>(iv.local_out)];
+      if (ltx->credits(now) <= 0) {
+        next = std::min(next, ltx->next_credit_arrival());
+        return false;
+      }
+    }
+  }
+  LinkTxIf* tx = tx_[static_cast<std::size_t>(oc)];
+  if (tx->credits(now) <= 0) {
+    next = std::min(next, tx->next_credit_arrival());
+    return false;
+  }
+  return true;
+}
+
+// A replicating worm's flit leaves on every branch in the same cycle: each
+// branch's physical output must be free this cycle and have a credit.
+bool VcRouter::tree_can_send(const InputVc& iv, Cycle now, Cycle& next) {
+  for (const auto& b : iv.branches) {
+    if (ports_[static_cast<std::size_t>(port_of(b.first))].used == now) return false;
+    LinkTxIf* tx = tx_[static_cast<std::size_t>(b.first)];
+    if (tx->credits(now) <= 0) {
+      next = std::min(next, tx->next_credit_arrival());
+      return false;
+    }
+  }
+  return true;
+}
+
 // One flit on physical output `port` (channels first_ch .. first_ch+nch-1):
-// round-robin among the VCs holding it with a readable flit and a credit.
-// An IR worm's body flit also needs its local channel in the same cycle.
+// round-robin among the VCs that can send.
 bool VcRouter::send_one(int port, int first_ch, int nch, Cycle now, Cycle& next) {
   OutputPort& op = ports_[static_cast<std::size_t>(port)];
+  if (op.used == now) return false;   // a replicating worm took it this cycle
   for (int k = 0; k < nch; ++k) {
     const int v = (op.rr + k) % nch;
     const int oc = first_ch + v;
-    OutputVc& ov = outputs_[static_cast<std::size_t>(oc)];
-    if (ov.owner < 0) continue;
-    InputVc& iv = inputs_[static_cast<std::size_t>(ov.owner)];
-    const int readable = iv.flits - (iv.last_write == now ? 1 : 0);
-    if (readable <= 0) continue;
-    if (iv.local_out >= 0) {
-      const int i = iv.buf.front().first, h = iv.buf.front().pkt->header_flits;
-      const bool to_local = i == 0 || i >= h, to_fwd = i >= 1;
-      if (oc == iv.local_out ? (!to_local || to_fwd) : !to_fwd) continue;   // body flits leave from the forward port
-      if (to_local && to_fwd) {
-        LinkTxIf* ltx = tx_[static_cast<std::size_t>(iv.local_out)];
-        if (ltx->credits(now) <= 0) {
-          next = std::min(next, ltx->next_credit_arrival());
-          continue;
-        }
-      }
-    }
-    LinkTxIf* tx = tx_[static_cast<std::size_t>(oc)];
-    if (tx->credits(now) <= 0) {
-      next = std::min(next, tx->next_credit_arrival());
-      continue;
-    }
-    send_flit(oc, iv, now);
+    if (!can_send(oc, now, next)) continue;
+    send_flit(oc, inputs_[static_cast<std::size_t>(outputs_[static_cast<std::size_t>(oc)].owner)], now);
     op.rr = (v + 1) % nch;
+    op.used = now;
     return true;
   }
   return false;
+}
+
+// "3-way": post the VCs of `port` that could send; the shared link's arbiter
+// grants one of them (or one of the neighbour's) later in this cycle.
+bool VcRouter::offer_shared(int port, Cycle now, Cycle& next) {
+  std::uint32_t mask = 0;
+  for (int v = 0; v < vcs_; ++v)
+    if (can_send(channel(port, v), now, next)) mask |= 1u << v;
+  if (mask == 0) return false;
+  shared_[static_cast<std::size_t>(port)]->request(shared_side_[static_cast<std::size_t>(port)], mask, now);
+  return true;   // granted or not, look again next cycle
+}
+
+void VcRouter::shared_link_grant(int port, int vc, Cycle now) {
+  const int oc = channel(port, vc);
+  Cycle ignored = UINT64_MAX;
+  if (!can_send(oc, now, ignored)) return;   // cannot happen: nothing ran since the request
+  send_flit(oc, inputs_[static_cast<std::size_t>(outputs_[static_cast<std::size_t>(oc)].owner)], now);
+  wake_.at(now + 1);
+}
+
+void VcRouter::share_port(int port, SharedLink* link, int side) {
+  if (port < 0 || port >= ext_ports_) throw std::logic_error(std::string(name()) + ": share_port: no port " + std::to_string(port));
+  if (shared_.empty()) {
+    shared_.assign(static_cast<std::size_t>(ext_ports_), nullptr);
+    shared_side_.assign(static_cast<std::size_t>(ext_ports_), 0);
+  }
+  shared_[static_cast<std::size_t>(port)] = link;
+  shared_side_[static_cast<std::size_t>(port)] = side;
+  link->attach(side, this, port);
 }
 
 // Moves the front flit of iv: to output oc, or for IR to the local copy
@@ -270,6 +396,7 @@ void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
   if (--s.count == 0) iv.buf.erase(iv.buf.begin());
   else ++s.first;
   --iv.flits;
+  iv.last_sent = now;
   const bool tail = f.tail();
   const int in_ch = outputs_[static_cast<std::size_t>(oc)].owner;
   auto emit = [&](int ch, Flit g) {
@@ -289,13 +416,19 @@ void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
     ++o.sent;
     if (last) o.owner = -1;
   };
-  if (iv.local_out < 0) {
+  if (!iv.branches.empty()) {
+    for (const auto& b : iv.branches) {
+      ports_[static_cast<std::size_t>(port_of(b.first))].used = now;
+      emit(b.first, Flit{b.second, f.index});
+    }
+    ctx_.flits.extra_copies += static_cast<std::int64_t>(iv.branches.size()) - 1;
+  } else if (iv.local_out < 0) {
     emit(oc, std::move(f));
   } else {
-    const int i = f.index, h = f.pkt->header_flits;
-    const bool to_local = i == 0 || i >= h, to_fwd = i >= 1;
-    if (to_local) emit(iv.local_out, Flit{iv.copy, i == 0 ? 0 : i - h + 1});
-    if (to_fwd) emit(iv.out, Flit{iv.fwd, i - 1});
+    const int i = f.index, h = f.pkt->header_flits, strip = iv.strip;
+    const bool to_local = i < strip || i >= h, to_fwd = i >= strip;
+    if (to_local) emit(iv.local_out, Flit{iv.copy, i < strip ? i : i - h + strip});
+    if (to_fwd) emit(iv.out, Flit{iv.fwd, i - strip});
     if (to_local && to_fwd) ++ctx_.flits.extra_copies;   // a body flit now travels twice
   }
   if (traced_) iv.traced_occupancy = iv.flits;
@@ -303,6 +436,8 @@ void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
   if (tail) {
     iv.state = InState::idle;
     iv.out = iv.local_out = -1;
+    iv.strip = 1;
+    iv.branches.clear();
     iv.fwd.reset();
     iv.copy.reset();
   }

@@ -36,6 +36,13 @@
 // the remaining header and the body continue as a new packet one header flit
 // shorter, routed with the class of the VC it arrived on. Body flits go to
 // both outputs in the same cycle. At the last destination the worm ejects.
+// A compound header (Fig. 6.2, header.compound) strips the destination's
+// whole block (address, count, later-phase list) into the local copy instead
+// of the address alone. Options: link_sharing "bidirectional" (seed001 §5.2
+// "3-way": a SharedLink arbiter lets the VCs of both directions of a router
+// pair take turns on one wire) and replication (tree-shaped worms, §1.6: the
+// worm takes every branch's VC at once and each flit leaves on all branches
+// in one cycle; not deadlock-free, off by default, refused when off).
 // Zero-load, a head costs route_delay + crossbar_delay + link.latency cycles
 // per router; body flits follow one per cycle (docs/direct_networks.md).
 //
@@ -51,6 +58,7 @@
 #include <vector>
 
 #include "rtl_models/link.h"
+#include "rtl_models/shared_link.h"
 #include "rtl_models/sim_context.h"
 #include "topologies/direct_routing.h"
 
@@ -62,6 +70,8 @@ struct VcRouterParams {
   Cycle route_delay = 1;
   Cycle crossbar_delay = 1;
   std::string ports = "one_port";   // internal channels: one_port | all_port
+  std::string link_sharing = "per_direction";   // per_direction | bidirectional ("3-way")
+  bool replication = false;    // accept tree-shaped (replicating) worms; not deadlock-free
   void visit(ParamVisitor& v) {
     v.count("vcs", vcs, "virtual channels per external channel (0 = as many as routing.function needs)", 0, 8);
     v.flits("buffer", buffer_flits, "flit buffer per virtual channel (credits of the upstream VC)", 1);
@@ -69,10 +79,16 @@ struct VcRouterParams {
     v.cycles("crossbar_delay", crossbar_delay, "input VC buffer to output link (cycles)", 1);
     v.choice("ports", ports, {"one_port", "all_port"},
              "internal (processor) channel pairs: one, or one per external channel (seed001 §1.4)");
+    v.choice("link_sharing", link_sharing, {"per_direction", "bidirectional"},
+             "per_direction: each direction between two routers is its own physical link shared by its VCs; "
+             "bidirectional: the VCs of both directions share one link flit by flit (seed001 §5.2 \"3-way\")");
+    v.boolean("replication", replication,
+              "accept tree-shaped worms replicated at routers (seed001 §1.6); for comparison only, NOT "
+              "deadlock-free: off, such worms are refused");
   }
 };
 
-class VcRouter : public sc_core::sc_module, private LinkClient {
+class VcRouter : public sc_core::sc_module, private LinkClient, private SharedLinkClient {
  public:
   SC_HAS_PROCESS(VcRouter);
   // `local_ports` internal channel pairs; `vcs` VCs per external channel.
@@ -92,6 +108,11 @@ class VcRouter : public sc_core::sc_module, private LinkClient {
   int num_channels() const { return external_channels() + local_ports_; }
   NodeId id() const { return id_; }
 
+  // "3-way": external port `port` shares one bidirectional wire with the
+  // neighbour's opposite port through `link` (this router is `side` 0 or 1).
+  // Call during elaboration.
+  void share_port(int port, SharedLink* link, int side);
+
   std::uint64_t buffered_flits() const;
   int peak_occupancy() const { return peak_; }
   // Flits sent per output channel (VC multiplexing measurements).
@@ -110,6 +131,7 @@ class VcRouter : public sc_core::sc_module, private LinkClient {
     std::vector<Segment> buf;   // front first; empty when idle (memory follows traffic)
     int flits = 0;
     Cycle last_write = UINT64_MAX;
+    Cycle last_sent = UINT64_MAX;   // at most one flit leaves an input VC per cycle
     InState state = InState::idle;
     Cycle ready = 0;            // routing done
     int out = -1;               // output channel requested / held
@@ -118,6 +140,10 @@ class VcRouter : public sc_core::sc_module, private LinkClient {
     // ejection channel local_out, the worm continues as fwd (one header flit
     // shorter) on `out`.
     int local_out = -1;
+    int strip = 1;              // leading header flits for the local copy only (compound: its block)
+    // Message replication: one (output channel, packet copy) per branch, the
+    // first on `out`; every flit leaves on all branches in the same cycle.
+    std::vector<std::pair<int, PacketPtr>> branches;
     PacketPtr fwd, copy;
   };
   struct OutputVc {
@@ -129,6 +155,7 @@ class VcRouter : public sc_core::sc_module, private LinkClient {
     bool valid = false;         // VCD: a flit left this cycle
     int vc = -1, packet = 0;
     int header_flits = 0;       // VCD: header length of the packet sent (shrinks along an IR worm)
+    Cycle used = UINT64_MAX;    // cycle a flit last left (one per cycle, replication sends on several)
   };
 
   void end_of_elaboration() override;
@@ -139,9 +166,16 @@ class VcRouter : public sc_core::sc_module, private LinkClient {
   bool allocate_vcs(Cycle now);
   bool traverse(Cycle now, Cycle& next);
   bool send_one(int port, int first_ch, int nch, Cycle now, Cycle& next);
+  bool can_send(int oc, Cycle now, Cycle& next);
+  bool offer_shared(int port, Cycle now, Cycle& next);
+  void shared_link_grant(int port, int vc, Cycle now) override;
   int output_for(int in_ch, const topo::DirectHop& hop) const;
   void route_header(InputVc& iv, int c);
   void start_ir(InputVc& iv, int c);
+  int ir_strip(const Packet& old) const;
+  void start_tree(InputVc& iv, int c);
+  bool tree_can_send(const InputVc& iv, Cycle now, Cycle& next);
+  int port_of(int ch) const { return ch < external_channels() ? ch / vcs_ : ext_ports_ + ch - external_channels(); }
   void send_flit(int oc, InputVc& iv, Cycle now);
   topo::VcClass class_of(int in_ch) const;
   std::string channel_name(int ch) const;
@@ -158,6 +192,8 @@ class VcRouter : public sc_core::sc_module, private LinkClient {
   // The links bound to in/out, resolved once after elaboration (null: unbound).
   std::vector<LinkRxIf*> rx_;
   std::vector<LinkTxIf*> tx_;
+  std::vector<SharedLink*> shared_;  // per external port: its "3-way" arbiter, or null
+  std::vector<int> shared_side_;
   int vc_rr_ = 0;                   // VC allocation round-robin start
   int peak_ = 0;
   bool traced_ = false;

@@ -22,6 +22,7 @@ DirectNetwork::DirectNetwork(sc_core::sc_module_name name, std::shared_ptr<const
     routers.push_back(std::make_unique<rtl::VcRouter>(("router" + std::to_string(x)).c_str(), x, routing_, vcs_,
                                                       local_ports, p.router, ctx));
   build_channels(p);
+  build_shared_links(p);
   build_nodes(p);
   watchdog_ = std::make_unique<rtl::Watchdog>("watchdog", ctx, p.watchdog,
                                               [this](Cycle now) { return describe_blocked(now); });
@@ -52,6 +53,29 @@ void DirectNetwork::build_channels(const DirectNetworkParams& p) {
         to.in[static_cast<std::size_t>(to.channel(port, v))]->bind(l);
         channel_links_[static_cast<std::size_t>(t.channel_slot(x, ch.dim, ch.dir) * vcs_ + v)] = &l;
       }
+    }
+}
+
+// "3-way" (seed001 §5.2): the + channel of x and the - channel of its
+// neighbour back to x become one bidirectional wire; x is side 0.
+void DirectNetwork::build_shared_links(const DirectNetworkParams& p) {
+  if (p.router.link_sharing != "bidirectional") return;
+  const DirectTopology& t = topology();
+  if (t.is_torus() && !t.bidirectional())
+    throw TopologyError("router.link_sharing: bidirectional needs channels in both directions; " + t.spec() +
+                        " is unidirectional");
+  if (p.router.replication)
+    throw TopologyError("router.link_sharing: bidirectional and router.replication: true cannot be combined (a "
+                        "replicating worm sends on several outputs in one cycle without the shared wire's arbiter)");
+  for (NodeId x = 0; x < t.num_nodes(); ++x)
+    for (const DirectChannel& ch : t.channels(x)) {
+      if (ch.dir != Direction::plus || t.neighbour(ch.to, ch.dim, Direction::minus) != x) continue;
+      const std::string n = "wire" + std::to_string(x) + "_d" + std::to_string(ch.dim);
+      shared_links.push_back(std::make_unique<rtl::SharedLink>(n.c_str(), vcs_));
+      routers[static_cast<std::size_t>(x)]->share_port(DirectTopology::port_index(ch.dim, Direction::plus),
+                                                       shared_links.back().get(), 0);
+      routers[static_cast<std::size_t>(ch.to)]->share_port(DirectTopology::port_index(ch.dim, Direction::minus),
+                                                           shared_links.back().get(), 1);
     }
 }
 

@@ -21,6 +21,7 @@
 
 #include "rtl_models/link.h"
 #include "rtl_models/node_model.h"
+#include "rtl_models/shared_link.h"
 #include "rtl_models/vc_router.h"
 #include "topologies/direct_routing.h"
 #include "topologies/network_kind.h"
@@ -42,6 +43,8 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
   std::vector<std::unique_ptr<rtl::VcRouter>> routers;
   std::vector<std::unique_ptr<rtl::NodeHardware>> nodes;
   std::vector<std::unique_ptr<rtl::Link>> links;
+  // router.link_sharing: bidirectional ("3-way"): one arbiter per router pair.
+  std::vector<std::unique_ptr<rtl::SharedLink>> shared_links;
 
   const DirectTopology& topology() const { return routing_->topology(); }
   const DirectRouting& routing() const { return *routing_; }
@@ -61,6 +64,7 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
   void register_statistics(rtl::StatsScope scope) const override;
 
  private:
+  void build_shared_links(const DirectNetworkParams& p);
   void build_channels(const DirectNetworkParams& p);
   void build_nodes(const DirectNetworkParams& p);
   void bind_pair(const DirectNetworkParams& p, rtl::NodeHardware& node, NodeId x, int pair);

@@ -13,10 +13,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "rtl_models/kernel.h"
+#include "algorithms/compound_header.h"
 #include "topologies/direct_network_kind.h"
+#include "topologies/direct_paths.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;
@@ -86,6 +89,19 @@ TEST_CASE("an IR worm on a unidirectional torus keeps streaming through its dest
                 {2, 4, 7});
 }
 
+TEST_CASE("the Fig. 5.7 worm in ℋ order (UTPR, 6x6) reaches its nine destinations, each once") {
+  // The sender-side helper orders the destinations (Fig. 5.8); hops per
+  // segment by hand, Σ_d (σ_d(v) − σ_d(u)) mod 6: 2, 2, 3, 3, 2, 2, 2, 6, 4.
+  const DirectTopology t = topo::parse_direct_spec("torus:6x6:uni");
+  const topo::DirectRouting r(t, RoutingAlgorithm::utpr);
+  std::vector<NodeId> dests;
+  for (const char* n : {"(0,5)", "(4,5)", "(3,4)", "(5,4)", "(4,3)", "(1,2)", "(2,1)", "(5,1)", "(1,0)"})
+    dests.push_back(t.parse_node(n));
+  std::vector<std::string> names{"(3,2)"};
+  for (NodeId d : topo::ir_visiting_order(r, t.parse_node("(3,2)"), dests)) names.push_back(t.name(d));
+  check_ir_worm(t, RoutingAlgorithm::utpr, names, {2, 4, 7, 10, 12, 14, 16, 22, 26});
+}
+
 TEST_CASE("the VCD of an IR worm shows the header shrinking and the local copies") {
   fresh_kernel();
   SimContext ctx(5000);
@@ -151,4 +167,77 @@ TEST_CASE("a worm whose header flits do not match its addresses is rejected at t
   pk->length = 8;
   net.endpoint(0).inject(pk);
   CHECK_THROWS_WITH(sc_core::sc_start(ctx.clock.delay(50)), Catch::Contains("one per address plus the terminator"));
+}
+
+namespace {
+PacketPtr compound_worm(const std::vector<algo::CompoundBlock>& blocks, int body) {
+  auto pk = std::make_shared<Packet>();
+  pk->header.kind = HeaderKind::multicast;
+  for (const auto& b : blocks) pk->header.dests.push_back(b.dest);
+  pk->header.compound = std::make_shared<const std::vector<NodeId>>(algo::encode_compound_header(blocks));
+  pk->header_flits = algo::compound_header_flits(blocks);
+  pk->length = pk->header_flits + body;
+  return pk;
+}
+}  // namespace
+
+TEST_CASE("a compound-header worm (Fig. 6.2) drives a two-phase multicast, each node served once") {
+  // Phase 1: (0,0) -> (0,2) [later (1,2), (2,2)] -> (3,0) [later (3,1)] on a
+  // 4x4 mesh; each phase-1 destination's processor reads its block and sends
+  // phase 2 as a plain IR worm. Phase-1 header: (2+2) + (2+1) + 1 = 8 flits.
+  fresh_kernel();
+  SimContext ctx(5000);
+  const DirectTopology t = DirectTopology::mesh({4, 4});
+  topo::DirectNetworkParams p;
+  p.router.buffer_flits = 4;
+  topo::DirectNetwork net("net", std::make_shared<const topo::DirectRouting>(t, RoutingAlgorithm::dor), p, ctx);
+  auto n = [&](const char* s) { return t.parse_node(s); };
+  const int body = 12;
+  std::map<NodeId, int> copies;
+  std::map<NodeId, Got> first;
+  for (int x = 0; x < net.num_nodes(); ++x)
+    net.endpoint(x).on_receive = [&, x](const Packet& pk, Cycle now) {
+      if (++copies[x] == 1) first[x] = Got{x, pk.length, pk.header_flits, now - pk.created, pk.header.kind};
+      if (!pk.header.compound) return;
+      const algo::CompoundBlock b = algo::received_compound_block(*pk.header.compound);
+      CHECK(b.dest == x);
+      if (b.later.empty()) return;
+      auto w = std::make_shared<Packet>();   // phase 2: a plain IR worm to the block's list
+      w->header.kind = HeaderKind::multicast;
+      w->header.dests = b.later;
+      w->header_flits = static_cast<int>(b.later.size()) + 1;
+      w->length = w->header_flits + body;
+      net.endpoint(x).inject(w);
+    };
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  sc_core::sc_start(ctx.clock.delay(5));
+  auto pk = compound_worm({{n("(0,2)"), {n("(1,2)"), n("(2,2)")}}, {n("(3,0)"), {n("(3,1)")}}}, body);
+  REQUIRE(pk->header_flits == 8);
+  net.endpoint(n("(0,0)")).inject(pk);
+  sc_core::sc_start(ctx.clock.delay(500));
+  REQUIRE(ctx.ledger.outstanding() == 0);
+  REQUIRE(net.flits_in_network() == 0);
+  CHECK(copies == std::map<NodeId, int>{{n("(0,2)"), 1}, {n("(3,0)"), 1}, {n("(1,2)"), 1}, {n("(2,2)"), 1},
+                                        {n("(3,1)"), 1}});
+  // Phase 1 streams: the formula of plain IR with L = 20 at the source and
+  // 2 and 2 + 5 hops; each processor got its block (4 flits) + the body.
+  CHECK(first[n("(0,2)")].header_flits == 4);
+  CHECK(first[n("(0,2)")].length == 4 + body);
+  CHECK(first[n("(0,2)")].latency == 1 + 3 * 3 + 19);
+  CHECK(first[n("(3,0)")].header_flits == 4);   // its block (3 flits) and the terminator
+  CHECK(first[n("(3,0)")].latency == 1 + 8 * 3 + 19);
+  CHECK(first[n("(2,2)")].header_flits == 2);   // phase 2 is a plain worm
+}
+
+TEST_CASE("a compound header that does not match the worm's destinations is refused at the first one") {
+  fresh_kernel();
+  SimContext ctx(5000);
+  const DirectTopology t = DirectTopology::mesh({2, 2});
+  topo::DirectNetwork net("net", std::make_shared<const topo::DirectRouting>(t, RoutingAlgorithm::dor),
+                          topo::DirectNetworkParams{}, ctx);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  auto pk = compound_worm({{1, {}}, {3, {2}}}, 4);
+  pk->header.dests = {1, 2};   // the header says 3 comes next
+  net.endpoint(0).inject(pk);
+  CHECK_THROWS_WITH(sc_core::sc_start(ctx.clock.delay(50)), Catch::Contains("does not match its destination list"));
 }
