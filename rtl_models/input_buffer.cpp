@@ -26,7 +26,7 @@ BufferEntry& InputBuffer::write(Flit f, Cycle now) {
   if (f.head()) {
     if (!entries_.empty() && entries_.back()->arrived < entries_.back()->pkt->length)
       throw std::logic_error(std::string(name()) + ": head flit interleaved into an unfinished packet");
-    auto e = std::make_unique<BufferEntry>();
+    std::unique_ptr<BufferEntry> e = take_entry();
     e->pkt = f.pkt;
     e->head_write = now;
     const int chunks = (f.pkt->length + chunk_ - 1) / chunk_;
@@ -60,7 +60,7 @@ BufferEntry* InputBuffer::decode_candidate(Cycle route_delay) {
   return nullptr;
 }
 
-std::int64_t InputBuffer::set_branches(BufferEntry& e, std::vector<Branch> branches) {
+std::int64_t InputBuffer::set_branches(BufferEntry& e, const std::vector<Branch>& branches) {
   if (branches.empty() || branches.size() > 0xffff)
     throw std::logic_error(std::string(name()) + ": decoder produced no output branch");
   const int payload = e.pkt->length - e.pkt->header_flits;
@@ -70,7 +70,7 @@ std::int64_t InputBuffer::set_branches(BufferEntry& e, std::vector<Branch> branc
                              std::to_string(b.out_port) + " carries " +
                              std::to_string(b.pkt->length - b.pkt->header_flits) + " payload flits, received " +
                              std::to_string(payload) + " (a decoder may rewrite the header, never the payload)");
-  e.branches = std::move(branches);
+  e.branches.assign(branches.begin(), branches.end());   // keeps a recycled entry's capacity
   e.decoded = true;
   e.ungranted = e.unfinished = static_cast<int>(e.branches.size());
   std::fill(e.chunk_count.begin(), e.chunk_count.end(),
@@ -109,9 +109,32 @@ Flit InputBuffer::read(BufferEntry& e, Branch& b, Cycle now, int& freed) {
     if (rule_ == NextHeader::after_drain) released_at_ = now;
     auto it = std::find_if(entries_.begin(), entries_.end(),
                            [&](const std::unique_ptr<BufferEntry>& p) { return p.get() == &e; });
+    recycle(std::move(*it));
     entries_.erase(it);
   }
   return f;
+}
+
+// Retired entries are kept (their vectors keep their capacity) and reused
+// for later packets: a packet's visit to a buffer allocates nothing once the
+// buffer has seen as many packets at once as it will hold.
+std::unique_ptr<BufferEntry> InputBuffer::take_entry() {
+  if (spare_.empty()) return std::make_unique<BufferEntry>();
+  std::unique_ptr<BufferEntry> e = std::move(spare_.back());
+  spare_.pop_back();
+  return e;
+}
+
+void InputBuffer::recycle(std::unique_ptr<BufferEntry> e) {
+  e->pkt.reset();
+  e->arrived = 0;
+  e->head_write = e->header_done = e->last_write = 0;
+  e->ready = UINT64_MAX;
+  e->decoded = false;
+  e->branches.clear();
+  e->ungranted = e->unfinished = 0;
+  e->chunk_count.clear();
+  spare_.push_back(std::move(e));
 }
 
 std::uint64_t InputBuffer::pending_copies() const {

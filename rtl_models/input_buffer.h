@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <systemc>
@@ -89,7 +88,7 @@ class InputBuffer : public sc_core::sc_module {
   // available flits minus the received ones ((branches - 1) * arrived when
   // every branch emits the received packet). Throws std::logic_error for a
   // branch whose payload differs in length from the received packet's.
-  std::int64_t set_branches(BufferEntry& e, std::vector<Branch> branches);
+  std::int64_t set_branches(BufferEntry& e, const std::vector<Branch>& branches);
   // Flit copies made (positive) or dropped (negative, a branch whose header
   // shrank) by the write that brought e to e.arrived flits.
   std::int64_t copies_per_write(const BufferEntry& e) const {
@@ -138,9 +137,16 @@ class InputBuffer : public sc_core::sc_module {
 
  private:
   void change_occupancy(int delta, Cycle now);
+  std::unique_ptr<BufferEntry> take_entry();
+  void recycle(std::unique_ptr<BufferEntry> e);
   int capacity_, chunk_;
   NextHeader rule_;
-  std::deque<std::unique_ptr<BufferEntry>> entries_;
+  // Packets in arrival order. A vector, not a deque: a buffer holds few
+  // packets (retiring one shifts a few pointers), and an empty vector costs
+  // no allocation at construction (a deque allocates a block per buffer,
+  // which was a visible share of setting up 8192 buffers).
+  std::vector<std::unique_ptr<BufferEntry>> entries_;
+  std::vector<std::unique_ptr<BufferEntry>> spare_;   // retired entries for reuse
   int occupancy_ = 0, peak_ = 0;
   Cycle released_at_ = 0;     // when the decode position was last released
   double occ_integral_ = 0;

@@ -11,13 +11,13 @@
 // own: it costs nothing while idle.
 #pragma once
 
-#include <deque>
 #include <string>
 #include <systemc>
 
 #include "rtl_models/clock.h"
 #include "rtl_models/packet.h"
 #include "rtl_models/params.h"
+#include "rtl_models/ring.h"
 
 namespace wormcast::rtl {
 
@@ -85,7 +85,7 @@ class Link : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   std::uint64_t flits_sent() const { return flits_sent_; }
   int credits_held() const { return credits_; }
   template <class F> void for_each_flit(F f) const {
-    for (const auto& e : flits_) f(e.flit);
+    flits_.for_each([&](const InFlight& e) { f(e.flit); });
   }
   const LinkParams& params() const { return p_; }
 
@@ -95,8 +95,8 @@ class Link : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   const Clock& clock_;
   LinkParams p_;
   int credits_;
-  std::deque<InFlight> flits_;
-  std::deque<CreditReturn> credit_returns_;
+  Ring<InFlight> flits_;
+  Ring<CreditReturn> credit_returns_;
   Cycle last_send_ = UINT64_MAX;
   std::uint64_t flits_sent_ = 0;
   LinkClient* tx_client_ = nullptr;

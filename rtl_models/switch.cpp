@@ -27,6 +27,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
       pending_(static_cast<std::size_t>(ports), nullptr), out_requested_(static_cast<std::size_t>(ports), 0),
       wake_(ctx.clock), sched_(ctx.scheduler) {
   if (ports < 1) throw std::invalid_argument(std::string(this->name()) + ": a switch needs >= 1 port");
+  small_ = ports <= 64;
   if (p.admission != "cut_through" && !vct_)
     throw std::invalid_argument("unknown admission rule '" + p.admission + "'");
   const NextHeader rule = parse_next_header(p.next_header);
@@ -60,6 +61,7 @@ void Switch::end_of_elaboration() {
       in_clients_[static_cast<std::size_t>(i)].port = i;
       ip->attach_receiver(&in_clients_[static_cast<std::size_t>(i)]);
       in_due_[static_cast<std::size_t>(i)] = ip->next_flit_arrival();
+      if (small_ && in_due_[static_cast<std::size_t>(i)] != UINT64_MAX) in_waiting_ |= port_bit(i);
     }
     if (op.size() > 0) {
       out_bound_[static_cast<std::size_t>(i)] = 1;
@@ -104,22 +106,31 @@ void Switch::evaluate_cycle(Cycle now) {
 
 // 1. Flits arriving from links enter the input buffers. in_due_[i] is the
 //    input link's next_flit_arrival(): its links report every flit sent.
+//    With at most 64 ports only inputs with a flit on their link are
+//    visited (in_waiting_), in ascending order as the full scan would.
 void Switch::accept_flits(Cycle now, bool& active, Cycle& next) {
-  for (const int i : bound_in_) {
-    Cycle& due = in_due_[static_cast<std::size_t>(i)];
-    if (due <= now) {
-      LinkRxIf* rx = rx_[static_cast<std::size_t>(i)];
-      InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
-      while (rx->has_flit(now)) {
-        BufferEntry& e = buf.write(rx->pop(), now);
-        if (e.arrived == 1) ++undecoded_;
-        ctx_.flits.extra_copies += buf.copies_per_write(e);
-        active = true;
-      }
-      due = rx->next_flit_arrival();
-    }
-    next = std::min(next, due);
+  if (!small_) {
+    for (const int i : bound_in_) accept_port(i, now, active, next);
+    return;
   }
+  for (std::uint64_t m = in_waiting_; m != 0; m &= m - 1) accept_port(__builtin_ctzll(m), now, active, next);
+}
+
+void Switch::accept_port(int i, Cycle now, bool& active, Cycle& next) {
+  Cycle& due = in_due_[static_cast<std::size_t>(i)];
+  if (due <= now) {
+    LinkRxIf* rx = rx_[static_cast<std::size_t>(i)];
+    InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
+    while (rx->has_flit(now)) {
+      BufferEntry& e = buf.write(rx->pop(), now);
+      if (e.arrived == 1) ++undecoded_;
+      ctx_.flits.extra_copies += buf.copies_per_write(e);
+      active = true;
+    }
+    due = rx->next_flit_arrival();
+    if (due == UINT64_MAX && small_) in_waiting_ &= ~port_bit(i);
+  }
+  next = std::min(next, due);
 }
 
 void Switch::check_branches(const BufferEntry& e) const {
@@ -191,6 +202,7 @@ void Switch::arbitrate(Cycle now, bool& active) {
           os.branch = static_cast<int>(b);
           os.input = w;
           os.busy = true;
+          if (small_) out_held_ |= port_bit(o);
           xbar_->connect(w, o);
           active = true;
           break;
@@ -203,43 +215,51 @@ void Switch::arbitrate(Cycle now, bool& active) {
 }
 
 // 4. Crossbar traversal: each connected output moves one flit if the flit
-//    is in the buffer and the downstream buffer has a free slot.
+//    is in the buffer and the downstream buffer has a free slot. Outputs in
+//    ascending order; with at most 64 ports only held ones (out_held_).
 void Switch::traverse(Cycle now, bool& active, Cycle& next) {
   if (connected_ == 0) return;
-  for (int o = 0; o < k_; ++o) {
-    OutputState& os = outputs_[static_cast<std::size_t>(o)];
-    if (!os.entry) continue;
-    LinkTxIf* tx = tx_[static_cast<std::size_t>(o)];
-    BufferEntry& e = *os.entry;
-    Branch& b = e.branches[static_cast<std::size_t>(os.branch)];
-    InputBuffer& buf = *buffers_[static_cast<std::size_t>(os.input)];
-    const int credits = tx->credits(now);
-    if (credits <= 0 || !buf.readable(e, b, now) || (vct_ && b.next == 0 && credits < b.pkt->length)) {
-      next = std::min(next, tx->next_credit_arrival());
-      continue;
-    }
-    const int input = os.input;
-    int freed = 0;
-    Flit f = buf.read(e, b, now, freed);   // may retire the entry
-    const bool tail = f.tail();
-    if (traced_) {
-      os.valid = true;
-      os.head = f.head();
-      os.tail = tail;
-      os.packet = static_cast<std::uint32_t>(f.pkt->id);
-    }
-    tx->send(std::move(f), now, p_.crossbar_delay);
-    ++ctx_.flits.moves;
-    ++ctx_.flits.hops;
-    if (freed > 0) rx_[static_cast<std::size_t>(input)]->return_credits(freed, now);
-    if (tail) {
-      --connected_;
-      os.entry = nullptr;
-      os.busy = false;
-      xbar_->disconnect(o);
-    }
-    active = true;
+  if (!small_) {
+    for (int o = 0; o < k_; ++o)
+      if (outputs_[static_cast<std::size_t>(o)].entry) traverse_output(o, now, active, next);
+    return;
   }
+  for (std::uint64_t m = out_held_; m != 0; m &= m - 1) traverse_output(__builtin_ctzll(m), now, active, next);
+}
+
+void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
+  OutputState& os = outputs_[static_cast<std::size_t>(o)];
+  LinkTxIf* tx = tx_[static_cast<std::size_t>(o)];
+  BufferEntry& e = *os.entry;
+  Branch& b = e.branches[static_cast<std::size_t>(os.branch)];
+  InputBuffer& buf = *buffers_[static_cast<std::size_t>(os.input)];
+  const int credits = tx->credits(now);
+  if (credits <= 0 || !buf.readable(e, b, now) || (vct_ && b.next == 0 && credits < b.pkt->length)) {
+    next = std::min(next, tx->next_credit_arrival());
+    return;
+  }
+  const int input = os.input;
+  int freed = 0;
+  Flit f = buf.read(e, b, now, freed);   // may retire the entry
+  const bool tail = f.tail();
+  if (traced_) {
+    os.valid = true;
+    os.head = f.head();
+    os.tail = tail;
+    os.packet = static_cast<std::uint32_t>(f.pkt->id);
+  }
+  tx->send(std::move(f), now, p_.crossbar_delay);
+  ++ctx_.flits.moves;
+  ++ctx_.flits.hops;
+  if (freed > 0) rx_[static_cast<std::size_t>(input)]->return_credits(freed, now);
+  if (tail) {
+    --connected_;
+    os.entry = nullptr;
+    os.busy = false;
+    if (small_) out_held_ &= ~port_bit(o);
+    xbar_->disconnect(o);
+  }
+  active = true;
 }
 
 std::uint64_t Switch::pending_copies() const {

@@ -91,15 +91,19 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   void tick();                                // the SC_METHOD without a scheduler
   void evaluate_cycle(Cycle now) override;   // one cycle of work
   void accept_flits(Cycle now, bool& active, Cycle& next);
+  void accept_port(int i, Cycle now, bool& active, Cycle& next);
   void decode_headers(Cycle now, bool& active, Cycle& next);
   void arbitrate(Cycle now, bool& active);
   void traverse(Cycle now, bool& active, Cycle& next);
+  void traverse_output(int o, Cycle now, bool& active, Cycle& next);
+  static std::uint64_t port_bit(int p) { return std::uint64_t{1} << p; }
   void check_branches(const BufferEntry& e) const;
   void link_activity(Cycle at) override { wake_at(at); }   // a credit on an output link
   // A flit on input link `port`, visible at cycle `at`.
   void input_activity(int port, Cycle at) {
     Cycle& due = in_due_[static_cast<std::size_t>(port)];
     if (at < due) due = at;
+    if (small_) in_waiting_ |= port_bit(port);
     wake_at(at);
   }
   struct InputClient final : LinkClient {
@@ -137,6 +141,10 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   // would find nothing): entries not yet decoded, branches not yet granted,
   // outputs held by a packet.
   int undecoded_ = 0, ungranted_ = 0, connected_ = 0;
+  // With at most 64 ports (small_), bit sets of the inputs whose link holds
+  // a flit and of the outputs held by a packet, so a cycle visits only those.
+  bool small_ = false;
+  std::uint64_t in_waiting_ = 0, out_held_ = 0;
   bool traced_ = false;
   Wakeup wake_;
   CycleScheduler* sched_ = nullptr;

@@ -1,0 +1,49 @@
+// A FIFO on a power-of-two ring of slots that grows when full and never
+// shrinks: a link or buffer reaches its steady size early, after which a
+// push or pop is an index update, with no allocation (std::deque allocates
+// and frees blocks as it moves). Used for a link's flits in flight and
+// credit returns (docs/performance.md).
+#pragma once
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace wormcast::rtl {
+
+template <class T>
+class Ring {
+ public:
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  T& front() { return slots_[head_]; }
+  const T& front() const { return slots_[head_]; }
+  T& back() { return slots_[(head_ + size_ - 1) & mask_]; }
+  void push_back(T v) {
+    if (size_ == slots_.size()) grow();
+    slots_[(head_ + size_) & mask_] = std::move(v);
+    ++size_;
+  }
+  // Drops the front slot's value (moved-from or trivially destructible
+  // values stay in the slot until it is overwritten).
+  void pop_front() {
+    head_ = (head_ + 1) & mask_;
+    --size_;
+  }
+  template <class F> void for_each(F f) const {
+    for (std::size_t i = 0; i < size_; ++i) f(slots_[(head_ + i) & mask_]);
+  }
+
+ private:
+  void grow() {
+    std::vector<T> bigger(slots_.empty() ? 4 : 2 * slots_.size());
+    for (std::size_t i = 0; i < size_; ++i) bigger[i] = std::move(slots_[(head_ + i) & mask_]);
+    slots_.swap(bigger);
+    head_ = 0;
+    mask_ = slots_.size() - 1;
+  }
+  std::vector<T> slots_;
+  std::size_t head_ = 0, size_ = 0, mask_ = 0;
+};
+
+}  // namespace wormcast::rtl
