@@ -30,6 +30,7 @@ two simulators model differently. Python 3 standard library only.
 
 import argparse
 import json
+import math
 import os
 import re
 import shutil
@@ -55,34 +56,38 @@ class CompareError(Exception):
 # --------------------------------------------------------------- writers
 
 
-def booksim_config(network_file, packet_size, load, buffer_flits, warmup, measure,
-                   num_vcs=1, seed=1):
-    """BookSim2 configuration text matching a wormcast experiment.
+def booksim_windows(warmup, measure):
+    """(sample_period, warmup_periods, max_samples) giving BookSim2 a warm-up of
+    `warmup` cycles and a measurement of `measure` cycles.
 
-    load is in flits/cycle/node, as wormcast's traffic.load; BookSim2 takes
-    it in the same unit with injection_rate_uses_flits = 1 (it divides by the
-    packet length to get its per-cycle Bernoulli packet probability, exactly
-    as wormcast does). The buffer per input port is num_vcs * vc_buf_size.
-    BookSim2 samples in whole periods: warm-up is warmup_periods periods of
-    sample_period cycles, and with max_samples = warmup_periods + 1 exactly
-    one measured period follows, so warm-up and measurement can only match
-    when both are the same length (the default, 50,000 + 50,000).
+    BookSim2 samples in whole periods: warmup_periods periods of warm-up, then
+    measured periods whose statistics accumulate until max_samples periods in
+    all, or earlier once 3 measured periods in a row have converged. The period
+    is gcd(warmup, measure), and at most 3 measured periods are allowed, so that
+    the convergence test can never end the measurement early (e.g. 50,000 +
+    50,000 -> one period of 50,000; 10,000 + 20,000 -> 1 + 2 periods of 10,000).
     """
+    if warmup <= 0 or measure <= 0:
+        raise CompareError("warm-up and measurement must be positive")
+    period = math.gcd(warmup, measure)
+    if measure // period > 3:
+        raise CompareError(f"BookSim2 needs the warm-up ({warmup}) to be a whole number of "
+                           f"sample periods and the measurement ({measure}) at most 3 of them")
+    return period, warmup // period, (warmup + measure) // period
+
+
+def booksim_common(packet_size, load, buffer_flits, warmup, measure, num_vcs=1, seed=1):
+    """The BookSim2 settings shared by every network: router, VCs and buffers
+    (buffer_flits per input port = num_vcs * vc_buf_size), uniform Bernoulli
+    traffic in flits/cycle/node, sample windows, seed."""
     if packet_size < 1:
         raise CompareError("packet size must be at least 1 flit")
     if not 0 < load <= 1:
         raise CompareError("load must be in (0, 1] flits/cycle/node")
     if num_vcs < 1 or buffer_flits % num_vcs:
         raise CompareError(f"buffer of {buffer_flits} flits does not split into {num_vcs} equal VCs")
-    if warmup <= 0 or measure <= 0 or warmup % measure:
-        raise CompareError(f"BookSim2 needs the warm-up ({warmup}) to be a whole number of "
-                           f"measurement periods ({measure})")
-    warmup_periods = warmup // measure
-    lines = [
-        "// Written by wormcast scripts/compare_booksim.py",
-        "topology = anynet;",
-        f"network_file = {network_file};",
-        "routing_function = min;          // anynet's only routing: shortest path",
+    period, warmup_periods, max_samples = booksim_windows(warmup, measure)
+    return [
         "router = iq;",
         f"num_vcs = {num_vcs};",
         f"vc_buf_size = {buffer_flits // num_vcs};   // buffer per input port = num_vcs * vc_buf_size",
@@ -93,13 +98,33 @@ def booksim_config(network_file, packet_size, load, buffer_flits, warmup, measur
         f"packet_size = {packet_size};",
         "use_read_write = 0;",
         "sim_type = latency;",
-        f"sample_period = {measure};",
+        f"sample_period = {period};",
         f"warmup_periods = {warmup_periods};",
-        f"max_samples = {warmup_periods + 1};",
+        f"max_samples = {max_samples};",
         "latency_thres = -1.0;           // never abort on latency (a float field: -1 fails to parse)",
         "sim_count = 1;",
         f"seed = {seed};",
     ]
+
+
+def booksim_config(network_file, packet_size, load, buffer_flits, warmup, measure,
+                   num_vcs=1, seed=1):
+    """BookSim2 configuration text matching a wormcast experiment on an
+    irregular network (anynet file).
+
+    load is in flits/cycle/node, as wormcast's traffic.load; BookSim2 takes
+    it in the same unit with injection_rate_uses_flits = 1 (it divides by the
+    packet length to get its per-cycle Bernoulli packet probability, exactly
+    as wormcast does). The buffer per input port is num_vcs * vc_buf_size.
+    Windows: see booksim_windows (the default 50,000 + 50,000 is one warm-up
+    period and one measured period).
+    """
+    lines = [
+        "// Written by wormcast scripts/compare_booksim.py",
+        "topology = anynet;",
+        f"network_file = {network_file};",
+        "routing_function = min;          // anynet's only routing: shortest path",
+    ] + booksim_common(packet_size, load, buffer_flits, warmup, measure, num_vcs, seed)
     return "\n".join(lines) + "\n"
 
 
