@@ -365,16 +365,20 @@ def summarize_rounds(rounds):
     sims = [s for s in SIMULATORS if any(s in r for r in rounds)]
     for s in sims:
         figs = [r[s] for r in rounds if s in r]
-        ratios = [r["wormcast"]["flit_hops_per_second"] / r[s]["flit_hops_per_second"]
-                  for r in rounds if s in r and "wormcast" in r]
+        def ratios(key):
+            return [r["wormcast"][key] / r[s][key] for r in rounds
+                    if s in r and "wormcast" in r and r[s].get(key) and r["wormcast"].get(key)]
         out[s] = {
             "n": len(figs),
             "cps": mm([f["cycles_per_second"] for f in figs]),
             "cpu": mm([f["cpu_cycles_per_second"] for f in figs
                        if f.get("cpu_cycles_per_second")]),
             "fhs": mm([f["flit_hops_per_second"] for f in figs]),
+            "cpu_fhs": mm([f["cpu_flit_hops_per_second"] for f in figs
+                           if f.get("cpu_flit_hops_per_second")]),
             "lat": statistics.median([f["latency"] for f in figs]),
-            "ratio": mm(ratios) if s != "wormcast" else None,
+            "ratio": mm(ratios("flit_hops_per_second")) if s != "wormcast" else None,
+            "cpu_ratio": mm(ratios("cpu_flit_hops_per_second")) if s != "wormcast" else None,
         }
     return out
 
@@ -382,21 +386,25 @@ def summarize_rounds(rounds):
 def format_peer_table(rows):
     """rows: list of (network, load, {sim: summary}, {sim: reason}) -> Markdown.
     Figures are 'min / median' over the rounds."""
-    out = ["| network | load | simulator | runs | cycles/s | cycles/s (CPU time) | "
-           "router flit-hops/s | latency (cycles) | wormcast ÷ simulator (flit-hops/s) |",
-           "|---|---|---|---|---|---|---|---|---|"]
+    out = ["| network | load | simulator | runs | cycles/s | cycles/s (CPU) | "
+           "router flit-hops/s | router flit-hops/s (CPU) | latency (cycles) | "
+           "wormcast ÷ simulator, flit-hops/s | wormcast ÷ simulator (CPU) |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
 
     def pair(v):
         return "—" if v is None else f"{cb._si(v[0])} / {cb._si(v[1])}"
+
+    def ratio(v):
+        return "—" if v is None else f"{v[0]:.2f} / {v[1]:.2f}"
     for net, load, summ, skipped in rows:
         for s in SIMULATORS:
             if s in summ:
                 x = summ[s]
-                ratio = "—" if x["ratio"] is None else f"{x['ratio'][0]:.2f} / {x['ratio'][1]:.2f}"
                 out.append(f"| {net} | {load:g} | {LABEL[s]} | {x['n']} | {pair(x['cps'])} | "
-                           f"{pair(x['cpu'])} | {pair(x['fhs'])} | {x['lat']:.1f} | {ratio} |")
+                           f"{pair(x['cpu'])} | {pair(x['fhs'])} | {pair(x['cpu_fhs'])} | "
+                           f"{x['lat']:.1f} | {ratio(x['ratio'])} | {ratio(x['cpu_ratio'])} |")
             elif s in skipped:
-                out.append(f"| {net} | {load:g} | {LABEL[s]} | 0 | — | — | — | — | "
+                out.append(f"| {net} | {load:g} | {LABEL[s]} | 0 | — | — | — | — | — | — | "
                            f"not run: {skipped[s]} |")
     return "\n".join(out) + "\n"
 
@@ -447,6 +455,10 @@ class Runner:
             cpu, cycles = x["cpu_seconds_at_stats"], self.a.warmup + self.a.measure
         x["cpu_seconds"] = cpu
         x["cpu_cycles_per_second"] = cycles / cpu if cpu > 0 else None
+        # flit-hops per simulated cycle x simulated cycles per CPU second
+        x["cpu_flit_hops_per_second"] = (x["flit_hops_per_second"] / x["cycles_per_second"]
+                                         * x["cpu_cycles_per_second"]
+                                         if x["cpu_cycles_per_second"] else None)
         return x
 
     def _wormcast(self, tag, path, kind, k):
@@ -528,15 +540,18 @@ def measure_point(runner, sims, kind, k, load, rounds, log):
     return results
 
 
-def write_curves(runner, sims, networks, loads, path, log):
+def write_curves(runner, sims, networks, loads_of, path, log, append=False):
     """One run per simulator and load; a failed or saturated run is recorded
-    with its reason (latency empty) instead of stopping the sweep."""
-    with open(path, "w", newline="") as f:
+    with its reason (latency empty) instead of stopping the sweep. append:
+    add rows to an existing CSV (more loads)."""
+    new = not (append and os.path.exists(path))
+    with open(path, "w" if new else "a", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["network", "simulator", "load", "latency", "cycles_per_second",
-                    "flit_hops_per_second", "note"])
+        if new:
+            w.writerow(["network", "simulator", "load", "latency", "cycles_per_second",
+                        "flit_hops_per_second", "note"])
         for kind, k in networks:
-            for load in loads:
+            for load in loads_of(kind):
                 for s in sims:
                     why = unsupported(s, kind, runner.a.buffer, runner.a.packet_size,
                                       runner.a.warmup, runner.a.measure)
@@ -554,13 +569,19 @@ def write_curves(runner, sims, networks, loads, path, log):
                     log(f"curve {kind}:{k}x{k} {LABEL[s]} load {load:g} done")
 
 
-def plot_curves(csv_path, out_prefix, ymax):
-    """Per network, latency vs load, one curve per simulator, via scripts/plot.py."""
+def plot_curves(csv_path, out_prefix, ymax, work, what=""):
+    """Per network, latency vs load, one curve per simulator, via scripts/plot.py:
+    OUT_PREFIX_mesh.png, OUT_PREFIX_torus.png."""
     with open(csv_path) as f:
         rows = [r for r in csv.DictReader(f) if r["latency"]]
+    rows.sort(key=lambda r: (SIMULATORS.index(next(k for k, v in LABEL.items()
+                                                   if v == r["simulator"])), float(r["load"])))
+    for r in rows:   # Noxim's latency is the head flit's (parse_noxim)
+        if r["simulator"] == LABEL["noxim"]:
+            r["simulator"] += " (head flit)"
     made = []
     for net in sorted({r["network"] for r in rows}):
-        sub = os.path.join(os.path.dirname(csv_path) or ".", f"curve_{net.replace(':', '_')}.csv")
+        sub = os.path.join(work, f"curve_{net.replace(':', '_')}.csv")
         with open(sub, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
             w.writeheader()
@@ -571,7 +592,7 @@ def plot_curves(csv_path, out_prefix, ymax):
                         "--y", "latency", "--by", "simulator", "--no-err",
                         "--xlabel", "offered load (flits/node/cycle)",
                         "--ylabel", "mean packet latency (cycles)",
-                        "--title", f"uniform traffic, {net}", "-o", png], check=True)
+                        "--title", f"uniform traffic, {net}{what}", "-o", png], check=True)
         made.append(png)
     return made
 
@@ -587,6 +608,7 @@ def main(argv=None):
     ap.add_argument("--wormcast", default=cb.DEFAULT_WORMCAST, help="wormcast binary")
     ap.add_argument("--networks", default="mesh:8x8,torus:8x8", help="mesh:KxK,torus:KxK")
     ap.add_argument("--loads", default="0.08", help="flits/node/cycle, comma-separated")
+    ap.add_argument("--torus-loads", help="loads for the tori (default: --loads)")
     ap.add_argument("--packet-size", type=int, default=8, help="flits (default 8)")
     ap.add_argument("--buffer", type=int, default=8, help="flits per VC (default 8)")
     ap.add_argument("--num-vcs", type=int, default=1,
@@ -599,6 +621,8 @@ def main(argv=None):
     ap.add_argument("--work", default="compare_peers", help="working directory")
     ap.add_argument("--curves", help="write latency-load CSV here (one round per load) "
                                      "and plot it next to it instead of the speed table")
+    ap.add_argument("--append", action="store_true",
+                    help="with --curves: add the loads to an existing CSV, then plot all")
     ap.add_argument("--curve-ymax", type=float, default=400,
                     help="leave points above this latency out of the plots (default 400)")
     ap.add_argument("--no-wormcast", action="store_true", help="run only the peers")
@@ -644,8 +668,14 @@ def main(argv=None):
             print(f"wrote files under {work}")
             return 0
         if args.curves:
-            write_curves(runner, sims, networks, loads, args.curves, log)
-            for png in plot_curves(args.curves, os.path.splitext(args.curves)[0], args.curve_ymax):
+            torus_loads = ([float(x) for x in args.torus_loads.split(",") if x]
+                           if args.torus_loads else loads)
+            write_curves(runner, sims, networks,
+                         lambda kind: torus_loads if kind == "torus" else loads, args.curves, log,
+                         args.append)
+            what = f", {args.packet_size}-flit packets, {args.buffer}-flit VCs"
+            for png in plot_curves(args.curves, os.path.splitext(args.curves)[0], args.curve_ymax,
+                                   work, what):
                 print(png)
             return 0
         rows = []

@@ -192,7 +192,7 @@ class ParseTest(unittest.TestCase):
     def test_summary_and_table(self):
         def fig(cps, fhs, lat, cpu=None):
             return {"cycles_per_second": cps, "flit_hops_per_second": fhs, "latency": lat,
-                    "cpu_cycles_per_second": cpu}
+                    "cpu_cycles_per_second": cpu, "cpu_flit_hops_per_second": fhs * cpu / cps}
         rounds = [{"wormcast": fig(9e4, 6e6, 30, 1e5), "booksim": fig(3e4, 1e6, 40, 3e4)},
                   {"wormcast": fig(8e4, 4e6, 31, 2e5), "booksim": fig(2e4, 2e6, 41, 2e4)},
                   {"wormcast": fig(7e4, 8e6, 32, 3e5), "booksim": fig(1e4, 1e6, 42, 4e4)}]
@@ -201,12 +201,16 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(s["wormcast"]["cps"], (7e4, 8e4))
         self.assertEqual(s["booksim"]["cpu"], (2e4, 3e4))
         self.assertIsNone(s["wormcast"]["ratio"])
+        # CPU-time flit-hops/s = flit-hops per cycle x cycles per CPU second:
+        # wormcast 6.67e6, 1e7, 3.43e7; BookSim2 1e6, 2e6, 4e6 -> ratios 6.67, 5, 8.57
+        self.assertAlmostEqual(s["booksim"]["cpu_ratio"][0], 5.0)
+        self.assertAlmostEqual(s["booksim"]["cpu_ratio"][1], 6e6 / 9e4 * 1e5 / 1e6)
         t = cp.format_peer_table([("mesh 8x8", 0.08, s, {"noxim": "no torus"})])
         self.assertIn("| mesh 8x8 | 0.08 | BookSim2 | 3 | 10 k / 20 k | 20 k / 30 k | 1 M / 1 M | "
-                      "41.0 | 2.00 / 6.00 |", t)
+                      "1 M / 2 M | 41.0 | 2.00 / 6.00 | 5.00 / 6.67 |", t)
         self.assertIn("| mesh 8x8 | 0.08 | wormcast | 3 | 70 k / 80 k | 100 k / 200 k | "
-                      "4 M / 6 M | 31.0 | — |", t)
-        self.assertIn("| Noxim | 0 | — | — | — | — | not run: no torus |", t)
+                      "4 M / 6 M | 6.67 M / 10 M | 31.0 | — | — |", t)
+        self.assertIn("| Noxim | 0 | — | — | — | — | — | — | not run: no torus |", t)
 
 
 if __name__ == "__main__":
