@@ -597,6 +597,55 @@ def plot_curves(csv_path, out_prefix, ymax, work, what=""):
     return made
 
 
+def resolve_simulators(args):
+    """The simulators to run, in SIMULATORS order; checks the paths."""
+    args.booksim = check_binary("booksim", args.booksim)
+    args.noxim = check_binary("noxim", args.noxim)
+    args.cnsim = check_binary("cnsim", args.cnsim)
+    if args.noxim:
+        args.noxim_power = os.path.abspath(
+            args.noxim_power or os.path.join(os.path.dirname(args.noxim), "power.yaml"))
+        if not os.path.isfile(args.noxim_power):
+            raise CompareError(f"{args.noxim_power}: no Noxim power.yaml (--noxim-power)")
+    sims = [] if args.no_wormcast else ["wormcast"]
+    sims += [s for s in SIMULATORS[1:] if getattr(args, s)]
+    if args.write_only:
+        sims = list(SIMULATORS)
+    elif "wormcast" in sims:
+        if not os.access(args.wormcast, os.X_OK):
+            raise CompareError(f"{args.wormcast}: not executable (build wormcast first, or "
+                               f"pass --wormcast)")
+        args.wormcast = os.path.abspath(args.wormcast)
+    if len(sims) < (1 if args.write_only or args.curves else 2):
+        raise CompareError("nothing to compare: give at least one of --booksim, --noxim, "
+                           "--cnsim\n\n" + "\n\n".join(BUILD_HELP.values()))
+    return sims
+
+
+def speed_tables(runner, sims, networks, loads, work, log):
+    """Rounds of every simulator per network and load -> format_peer_table rows
+    (every round also appended to WORK/rounds.json)."""
+    args = runner.a
+    rows = []
+    for kind, k in networks:
+        skipped = {}
+        run_here = []
+        for s in sims:
+            why = unsupported(s, kind, args.buffer, args.packet_size, args.warmup, args.measure)
+            if why:
+                skipped[s] = why
+            else:
+                run_here.append(s)
+        for load in loads:
+            rounds = measure_point(runner, run_here, kind, k, load, args.rounds, log)
+            with open(os.path.join(work, "rounds.json"), "a") as f:
+                f.write(json.dumps({"network": f"{kind}:{k}x{k}", "load": load,
+                                    "packet_size": args.packet_size, "buffer": args.buffer,
+                                    "num_vcs": args.num_vcs, "rounds": rounds}) + "\n")
+            rows.append((f"{kind} {k}x{k}", load, summarize_rounds(rounds), skipped))
+    return rows
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -633,26 +682,7 @@ def main(argv=None):
         print(msg, file=sys.stderr, flush=True)
 
     try:
-        args.booksim = check_binary("booksim", args.booksim)
-        args.noxim = check_binary("noxim", args.noxim)
-        args.cnsim = check_binary("cnsim", args.cnsim)
-        if args.noxim:
-            args.noxim_power = os.path.abspath(
-                args.noxim_power or os.path.join(os.path.dirname(args.noxim), "power.yaml"))
-            if not os.path.isfile(args.noxim_power):
-                raise CompareError(f"{args.noxim_power}: no Noxim power.yaml (--noxim-power)")
-        sims = [] if args.no_wormcast else ["wormcast"]
-        sims += [s for s in SIMULATORS[1:] if getattr(args, s)]
-        if args.write_only:
-            sims = list(SIMULATORS)
-        elif "wormcast" in sims:
-            if not os.access(args.wormcast, os.X_OK):
-                raise CompareError(f"{args.wormcast}: not executable (build wormcast first, or "
-                                   f"pass --wormcast)")
-            args.wormcast = os.path.abspath(args.wormcast)
-        if len(sims) < (1 if args.write_only or args.curves else 2):
-            raise CompareError("nothing to compare: give at least one of --booksim, --noxim, "
-                               "--cnsim\n\n" + "\n\n".join(BUILD_HELP.values()))
+        sims = resolve_simulators(args)
         networks = [parse_network(x) for x in args.networks.split(",") if x]
         loads = [float(x) for x in args.loads.split(",") if x]
         work = os.path.abspath(args.work)
@@ -678,20 +708,7 @@ def main(argv=None):
                                    work, what):
                 print(png)
             return 0
-        rows = []
-        for kind, k in networks:
-            skipped = {}
-            run_here = []
-            for s in sims:
-                why = unsupported(s, kind, args.buffer, args.packet_size, args.warmup, args.measure)
-                (skipped.__setitem__(s, why) if why else run_here.append(s))
-            for load in loads:
-                rounds = measure_point(runner, run_here, kind, k, load, args.rounds, log)
-                with open(os.path.join(work, "rounds.json"), "a") as f:
-                    f.write(json.dumps({"network": f"{kind}:{k}x{k}", "load": load,
-                                        "packet_size": args.packet_size, "buffer": args.buffer,
-                                        "num_vcs": args.num_vcs, "rounds": rounds}) + "\n")
-                rows.append((f"{kind} {k}x{k}", load, summarize_rounds(rounds), skipped))
+        rows = speed_tables(runner, sims, networks, loads, work, log)
         print(format_peer_table(rows), end="")
     except CompareError as e:
         print(f"compare_peers.py: {e}", file=sys.stderr)
