@@ -244,6 +244,25 @@ traffic_hardcoded_filename: "t.txt"
 """
 
 
+def noxim_power(power_text, depth, flit_size=32):
+    """Noxim's power.yaml with a Buffer row for (depth, flit_size) if it has
+    none: Noxim asserts that every router buffer depth has one (its table has
+    2, 4, 8, 16, 32, 64). The added row copies the nearest deeper one (the
+    deepest if none); energies are not used by the comparison."""
+    import re
+    rows = {(int(m.group(1)), int(m.group(2))): m.group(0) for m in
+            re.finditer(r"- \[\s*(\d+)\s*,\s*(\d+)\s*,[^\]]*\]", power_text.split("LinkBitLine")[0])}
+    if (depth, flit_size) in rows:
+        return power_text
+    same = sorted(d for d, w in rows if w == flit_size)
+    if not same:
+        raise CompareError(f"Noxim power.yaml has no Buffer row for {flit_size}-bit flits")
+    near = next((d for d in same if d >= depth), same[-1])
+    old = rows[(near, flit_size)]
+    new = re.sub(r"\[\s*\d+", f"[{depth}", old, count=1)
+    return power_text.replace(old, f"{old}\n        {new}   # added by compare_peers.py", 1)
+
+
 def cnsim_config(k, packet_size, load, buffer_flits, warmup, measure, num_vcs, out_dir):
     """CNSim INI: SingleChipMesh of scale k, XY routing, vc_number VCs of
     buffer_size flits, its default ThreeStage router and 2-cycle source
@@ -476,8 +495,13 @@ class Runner:
         return cb.parse_booksim(text, k * k)
 
     def _noxim(self, tag, path, kind, k):
+        power = os.path.join(self.work, f"noxim_power_b{self.a.buffer}.yaml")
+        with open(self.a.noxim_power) as f:
+            text = noxim_power(f.read(), self.a.buffer)
+        with open(power, "w") as f:
+            f.write(text)
         t0 = time.perf_counter()
-        text = cb._run([self.a.noxim, "-config", path, "-power", self.a.noxim_power,
+        text = cb._run([self.a.noxim, "-config", path, "-power", power,
                         "-seed", "1"], cwd=self.work, timeout=self.a.timeout)
         seconds = time.perf_counter() - t0
         with open(path + ".log", "w") as f:

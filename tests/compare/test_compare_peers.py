@@ -153,6 +153,20 @@ class WriterTest(unittest.TestCase):
         with self.assertRaisesRegex(cp.CompareError, "load"):
             cp.noxim_config(8, 8, 1.5, 4, 10000, 20000)
 
+    def test_noxim_power_row_for_other_depths(self):
+        text = ("Energy:\n    Buffer:\n        - [4, 32, 2.27e-3, 7.62e-13, 0,  5.34e-13]\n"
+                "        - [16, 32, 4.36e-3, 1.58e-12, 0, 1.41e-12 ] # interpolated\n"
+                "        - [32, 16, 9.87e-3 , 1.70e-12, 0, 1.66e-12 ]\n"
+                "    LinkBitLine:\n        - [20, 4.76e-7, 2.50e-14]\n")
+        self.assertEqual(cp.noxim_power(text, 4), text)          # row exists
+        out = cp.noxim_power(text, 8)                            # copies the 16 row
+        self.assertIn("- [8, 32, 4.36e-3, 1.58e-12, 0, 1.41e-12 ]", out)
+        self.assertEqual(out.count("- [16, 32"), 1)
+        out = cp.noxim_power(text, 20)                           # none deeper: the deepest
+        self.assertIn("- [20, 32, 4.36e-3, 1.58e-12, 0, 1.41e-12 ]", out)
+        with self.assertRaisesRegex(cp.CompareError, "64-bit"):
+            cp.noxim_power(text, 8, flit_size=64)
+
     def test_cnsim(self):
         ini = configparser.ConfigParser(inline_comment_prefixes=(";",))
         ini.read_string(cp.cnsim_config(8, 5, 0.1, 20, 10000, 20000, 2, "/w"))
