@@ -121,7 +121,8 @@ def wormcast_direct_experiment(name, kind, k, packet_size, load, buffer_flits, w
                                seed=1):
     """wormcast experiment YAML: dimension-order routing (dor, 1 VC) on a
     mesh, BTR (dimension order with VC classes p/l/h, 3 VCs) on a
-    bidirectional torus; buffer_flits per VC; timing of experiments/direct_*.yaml."""
+    bidirectional torus, both x (dimension 0) first like the peers' XY;
+    buffer_flits per VC; timing of experiments/direct_*.yaml."""
     if warmup <= 0 or measure <= 0:
         raise CompareError("warm-up and measurement must be positive")
     topo = ("  kind: mesh\n" if kind == "mesh" else
@@ -134,6 +135,7 @@ topology:
 {topo}  dims: [{k}, {k}]
 routing:
   function: {routing}
+  order: ascending      # dimension 0 (x) first, as BookSim2's dim_order, Noxim's and CNSim's XY
 router:
   buffer: {buffer_flits}flits
   route_delay: 1

@@ -106,6 +106,7 @@ class WriterTest(unittest.TestCase):
                      "  pattern: uniform", "  process: bernoulli", "  load: 0.08",
                      "  packet_size: 8flits", "  warmup: 10000", "  measure: 20000"]:
             self.assertIn(line + "\n", m)
+        self.assertRegex(m, r"\n  order: ascending +#")     # x first, as the peers' XY
         t = cp.wormcast_direct_experiment("t", "torus", 8, 5, 0.1, 20, 10000, 20000)
         for line in ["  kind: torus", "  direction: bidirectional", "  function: btr",
                      "  buffer: 20flits", "  packet_size: 5flits", "  load: 0.1"]:
