@@ -39,6 +39,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -52,19 +53,19 @@ from compare_booksim import CompareError  # noqa: E402
 
 SIMULATORS = ("wormcast", "booksim", "noxim", "cnsim")
 LABEL = {"wormcast": "wormcast", "booksim": "BookSim2", "noxim": "Noxim", "cnsim": "CNSim"}
-BUILD_HELP = {k: v for k, v in (
-    ("booksim", cb.BUILD_HELP),
-    ("noxim", "Noxim is not packaged by Debian; build it outside the wormcast tree:\n"
+BUILD_HELP = {
+    "booksim": cb.BUILD_HELP,
+    "noxim": "Noxim is not packaged by Debian; build it outside the wormcast tree:\n"
               "  git clone https://github.com/davidepatti/noxim /work/peers/noxim\n"
               "  apt-get install -y libsystemc-dev libyaml-cpp-dev\n"
               "  cd /work/peers/noxim/bin && make -j2 SYSTEMC=/usr YAML=/usr INCDIR=-I../src LIBDIR= \\\n"
               "       OTHER='-Wall -DSC_NO_WRITE_CHECK --std=c++17 -Wno-deprecated'\n"
-              "and pass --noxim /work/peers/noxim/bin/noxim"),
-    ("cnsim", "CNSim is not packaged by Debian; build it outside the wormcast tree:\n"
+              "and pass --noxim /work/peers/noxim/bin/noxim",
+    "cnsim": "CNSim is not packaged by Debian; build it outside the wormcast tree:\n"
               "  git clone https://github.com/Yinxiao-Feng/chiplet-network-sim /work/peers/cnsim\n"
               "  apt-get install -y cmake ninja-build libboost-dev libbz2-dev\n"
               "  cd /work/peers/cnsim && cmake --preset Release && cmake --build builds/Release\n"
-              "and pass --cnsim /work/peers/cnsim/builds/Release/ChipletNetworkSim"))}
+              "and pass --cnsim /work/peers/cnsim/builds/Release/ChipletNetworkSim"}
 
 
 # --------------------------------------------------------------- networks
@@ -110,7 +111,7 @@ def unsupported(sim, kind, buffer_flits, packet_size, warmup, measure):
         return (f"CNSim reserves room for a whole packet in a VC: VC buffer "
                 f"({buffer_flits}) < packet ({packet_size} flits) never moves")
     if sim == "cnsim" and 2 * warmup != measure:
-        return f"CNSim's warm-up is half its measurement: need --measure = 2 x --warmup"
+        return "CNSim's warm-up is half its measurement: need --measure = 2 x --warmup"
     return None
 
 
@@ -251,7 +252,6 @@ def noxim_power(power_text, depth, flit_size=32):
     none: Noxim asserts that every router buffer depth has one (its table has
     2, 4, 8, 16, 32, 64). The added row copies the nearest deeper one (the
     deepest if none); energies are not used by the comparison."""
-    import re
     rows = {(int(m.group(1)), int(m.group(2))): m.group(0) for m in
             re.finditer(r"- \[\s*(\d+)\s*,\s*(\d+)\s*,[^\]]*\]", power_text.split("LinkBitLine")[0])}
     if (depth, flit_size) in rows:
@@ -309,7 +309,6 @@ log_file = {os.path.join(out_dir, "cnsim_log.txt")}
 
 
 def _grab(pattern, text, what, sim):
-    import re
     m = re.findall(pattern, text)
     if not m:
         raise CompareError(f"{sim} output has no {what}")
@@ -329,7 +328,6 @@ def parse_noxim(text, seconds, cycles, router_hops):
     latency = _grab(r"Global average delay \(cycles\): ([-+0-9.eEnaif]+)", text,
                     "'Global average delay'", "Noxim")
     received = _grab(r"Total received flits: (\d+)", text, "'Total received flits'", "Noxim")
-    import re
     block = re.search(r"routed_flits = \[(.*?)\];", text, re.S)
     if not block:
         raise CompareError("Noxim output has no routed_flits matrix (detailed: true?)")
