@@ -259,11 +259,16 @@ bool VcRouter::route(Cycle now, Cycle& next) {
   return any;
 }
 
+// Requests are served round-robin from input channel now % n: a priority
+// that rotates with the cycle, not with the router's evaluations, so the
+// result does not depend on which cycles the router happens to be evaluated
+// in (an evaluation with nothing to do is harmless).
 bool VcRouter::allocate_vcs(Cycle now) {
   bool any = false;
   const int n = static_cast<int>(inputs_.size());
+  const int start = static_cast<int>(now % static_cast<Cycle>(n));
   for (int k = 0; k < n; ++k) {
-    const int c = (vc_rr_ + k) % n;
+    const int c = (start + k) % n;
     InputVc& iv = inputs_[static_cast<std::size_t>(c)];
     if (iv.state != InState::waiting_vc || iv.ready > now) continue;
     OutputVc& ov = outputs_[static_cast<std::size_t>(iv.out)];
@@ -283,7 +288,6 @@ bool VcRouter::allocate_vcs(Cycle now) {
     iv.state = InState::active;
     any = true;
   }
-  vc_rr_ = n ? (vc_rr_ + 1) % n : 0;
   return any;
 }
 

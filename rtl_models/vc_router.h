@@ -20,7 +20,8 @@
 //     At its destination it goes to the ejection channel.
 //  3. VC allocation: a routed header takes its output VC if that VC is free
 //     and holds it until its tail has passed (blocking in place: a blocked
-//     header keeps every VC behind it). Requests are served round-robin.
+//     header keeps every VC behind it). Requests are served round-robin,
+//     starting at input channel (cycle mod channels).
 //  4. Link allocation and traversal: per physical output, one flit per
 //     cycle, round-robin among the VCs that hold the output, have a readable
 //     flit and a downstream credit (§1.5: one active VC gets the whole
@@ -194,7 +195,6 @@ class VcRouter : public sc_core::sc_module, private LinkClient, private SharedLi
   std::vector<LinkTxIf*> tx_;
   std::vector<SharedLink*> shared_;  // per external port: its "3-way" arbiter, or null
   std::vector<int> shared_side_;
-  int vc_rr_ = 0;                   // VC allocation round-robin start
   int peak_ = 0;
   bool traced_ = false;
   Wakeup wake_;
