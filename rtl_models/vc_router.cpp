@@ -16,7 +16,8 @@ constexpr topo::VcClass kClasses3[] = {topo::VcClass::p, topo::VcClass::l, topo:
 VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<const topo::DirectRouting> routing,
                    int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx)
     : sc_core::sc_module(name), id_(id), routing_(std::move(routing)), vcs_(vcs),
-      ext_ports_(routing_->topology().num_ports()), local_ports_(local_ports), p_(p), ctx_(ctx), wake_(ctx.clock) {
+      ext_ports_(routing_->topology().num_ports()), local_ports_(local_ports), p_(p), ctx_(ctx), wake_(ctx.clock),
+      sched_(ctx.scheduler) {
   if (vcs_ < routing_->num_vcs())
     throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(vcs_) + " VCs, but routing " +
                                 topo::to_string(routing_->algorithm()) + " needs " +
@@ -43,10 +44,6 @@ std::string VcRouter::channel_name(int ch) const {
 }
 
 void VcRouter::end_of_elaboration() {
-  sc_core::sc_spawn_options opts;
-  opts.spawn_method();
-  opts.dont_initialize();
-  opts.set_sensitivity(&wake_.event());
   for (auto& i : in) {
     rx_.push_back(i->size() > 0 ? i->operator->() : nullptr);
     if (rx_.back()) rx_.back()->attach_receiver(this);
@@ -55,6 +52,14 @@ void VcRouter::end_of_elaboration() {
     tx_.push_back(o->size() > 0 ? o->operator->() : nullptr);
     if (tx_.back()) tx_.back()->attach_sender(this);
   }
+  if (sched_ != nullptr) {
+    sched_id_ = sched_->add(this);
+    return;
+  }
+  sc_core::sc_spawn_options opts;
+  opts.spawn_method();
+  opts.dont_initialize();
+  opts.set_sensitivity(&wake_.event());
   sc_core::sc_spawn(sc_core::sc_bind(&VcRouter::tick, this), sc_core::sc_gen_unique_name("tick"), &opts);
 }
 
@@ -64,14 +69,17 @@ topo::VcClass VcRouter::class_of(int in_ch) const {
 
 void VcRouter::tick() {
   const Cycle now = ctx_.clock.now();
-  if (!wake_.begin_cycle(now)) return;
+  if (wake_.begin_cycle(now)) evaluate_cycle(now);
+}
+
+void VcRouter::evaluate_cycle(Cycle now) {
   Cycle next = UINT64_MAX;
   bool active = receive(now, next);
   active |= route(now, next);
   active |= allocate_vcs(now);
   active |= traverse(now, next);
   if (active) next = now + 1;
-  if (next != UINT64_MAX) wake_.at(next);
+  if (next != UINT64_MAX) wake_at(next);
 }
 
 bool VcRouter::receive(Cycle now, Cycle& next) {
@@ -378,7 +386,7 @@ void VcRouter::shared_link_grant(int port, int vc, Cycle now) {
   Cycle ignored = UINT64_MAX;
   if (!can_send(oc, now, ignored)) return;   // cannot happen: nothing ran since the request
   send_flit(oc, inputs_[static_cast<std::size_t>(outputs_[static_cast<std::size_t>(oc)].owner)], now);
-  wake_.at(now + 1);
+  wake_at(now + 1);
 }
 
 void VcRouter::share_port(int port, SharedLink* link, int side) {

@@ -48,9 +48,11 @@
 // per router; body flits follow one per cycle (docs/direct_networks.md).
 //
 // Storage is per packet segment (packet reference, first index, count),
-// never per buffer slot, so memory follows traffic, not buffer depth. One
-// SC_METHOD, woken by link activity and pending route completions: an idle
-// router costs nothing.
+// never per buffer slot, so memory follows traffic, not buffer depth. The
+// router is evaluated in the cycles that link activity and pending route
+// completions ask for: by the network's CycleScheduler (SimContext::scheduler,
+// one activity list per clock, docs/performance.md) when the run has one,
+// otherwise by its own SC_METHOD. An idle router costs nothing.
 #pragma once
 
 #include <memory>
@@ -58,6 +60,7 @@
 #include <systemc>
 #include <vector>
 
+#include "rtl_models/cycle_scheduler.h"
 #include "rtl_models/link.h"
 #include "rtl_models/shared_link.h"
 #include "rtl_models/sim_context.h"
@@ -89,7 +92,10 @@ struct VcRouterParams {
   }
 };
 
-class VcRouter : public sc_core::sc_module, private LinkClient, private SharedLinkClient {
+class VcRouter : public sc_core::sc_module,
+                 private LinkClient,
+                 private SharedLinkClient,
+                 private CycleScheduler::Client {
  public:
   SC_HAS_PROCESS(VcRouter);
   // `local_ports` internal channel pairs; `vcs` VCs per external channel.
@@ -160,8 +166,13 @@ class VcRouter : public sc_core::sc_module, private LinkClient, private SharedLi
   };
 
   void end_of_elaboration() override;
-  void tick();
-  void link_activity(Cycle at) override { wake_.at(at); }
+  void tick();                                // the SC_METHOD without a scheduler
+  void evaluate_cycle(Cycle now) override;    // one evaluated cycle
+  void wake_at(Cycle c) {
+    if (sched_ != nullptr) sched_->at(sched_id_, c);
+    else wake_.at(c);
+  }
+  void link_activity(Cycle at) override { wake_at(at); }
   bool receive(Cycle now, Cycle& next);
   bool route(Cycle now, Cycle& next);
   bool allocate_vcs(Cycle now);
@@ -198,6 +209,8 @@ class VcRouter : public sc_core::sc_module, private LinkClient, private SharedLi
   int peak_ = 0;
   bool traced_ = false;
   Wakeup wake_;
+  CycleScheduler* sched_ = nullptr;   // SimContext::scheduler, when the run has one
+  int sched_id_ = -1;
 };
 
 }  // namespace wormcast::rtl
