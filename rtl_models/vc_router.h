@@ -60,6 +60,7 @@
 #include <systemc>
 #include <vector>
 
+#include "rtl_models/channel_set.h"
 #include "rtl_models/cycle_scheduler.h"
 #include "rtl_models/link.h"
 #include "rtl_models/shared_link.h"
@@ -172,7 +173,21 @@ class VcRouter : public sc_core::sc_module,
     if (sched_ != nullptr) sched_->at(sched_id_, c);
     else wake_.at(c);
   }
-  void link_activity(Cycle at) override { wake_at(at); }
+  void link_activity(Cycle at) override { wake_at(at); }   // a credit on an output link
+  // A flit on input channel c's link, arriving at `at`.
+  void input_activity(int c, Cycle at) {
+    Cycle& due = in_due_[static_cast<std::size_t>(c)];
+    if (at < due) due = at;
+    rx_pending_.insert(c);
+    wake_at(at);
+  }
+  struct InputClient final : LinkClient {
+    VcRouter* router = nullptr;
+    int channel = -1;
+    void link_activity(Cycle at) override { router->input_activity(channel, at); }
+  };
+  void set_owner(int oc, int in_ch);
+  void release(int oc);
   bool receive(Cycle now, Cycle& next);
   bool route(Cycle now, Cycle& next);
   bool allocate_vcs(Cycle now);
@@ -204,6 +219,12 @@ class VcRouter : public sc_core::sc_module,
   // The links bound to in/out, resolved once after elaboration (null: unbound).
   std::vector<LinkRxIf*> rx_;
   std::vector<LinkTxIf*> tx_;
+  // Active sets: a cycle looks only at these channels.
+  std::vector<Cycle> in_due_;              // per input channel: arrival of the first flit on its link
+  std::vector<InputClient> in_clients_;    // per input channel: the receiver its link calls
+  ChannelSet rx_pending_;                  // input channels whose link has flits in flight
+  ChannelSet busy_;                        // input VCs holding flits or a worm (state != idle)
+  std::vector<int> port_owned_;            // per physical output: its output VCs held by a worm
   std::vector<SharedLink*> shared_;  // per external port: its "3-way" arbiter, or null
   std::vector<int> shared_side_;
   int peak_ = 0;
