@@ -39,7 +39,8 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
   in_due_.assign(static_cast<std::size_t>(n), UINT64_MAX);
   in_clients_.resize(static_cast<std::size_t>(n));
   rx_pending_.resize(n);
-  busy_.resize(n);
+  unrouted_.resize(n);
+  waiting_.resize(n);
 }
 
 std::string VcRouter::channel_name(int ch) const {
@@ -110,7 +111,7 @@ bool VcRouter::receive(Cycle now, Cycle& next) {
         peak_ = std::max(peak_, iv.flits);
         any = true;
       }
-      busy_.insert(ch);
+      if (iv.state == InState::idle) unrouted_.insert(ch);
       if (traced_) iv.traced_occupancy = iv.flits;
       due = rx->next_flit_arrival();
       if (due == UINT64_MAX) rx_pending_.erase(ch);
@@ -264,7 +265,7 @@ void VcRouter::start_tree(InputVc& iv, int c) {
 
 bool VcRouter::route(Cycle now, Cycle& next) {
   bool any = false;
-  busy_.for_each([&](int c) {
+  unrouted_.for_each([&](int c) {
     InputVc& iv = inputs_[static_cast<std::size_t>(c)];
     if (iv.state == InState::idle && !iv.buf.empty()) {
       route_header(iv, c);
@@ -275,8 +276,13 @@ bool VcRouter::route(Cycle now, Cycle& next) {
       any = true;
     }
     if (iv.state == InState::routing) {
-      if (iv.ready <= now) iv.state = InState::waiting_vc;
-      else next = std::min(next, iv.ready);
+      if (iv.ready <= now) {
+        iv.state = InState::waiting_vc;
+        unrouted_.erase(c);
+        waiting_.insert(c);
+      } else {
+        next = std::min(next, iv.ready);
+      }
     }
   });
   return any;
@@ -297,12 +303,11 @@ void VcRouter::release(int oc) {
 // Requests are served round-robin from input channel now % n: a priority
 // that rotates with the cycle, not with the router's evaluations, so the
 // result does not depend on which cycles the router happens to be evaluated
-// in (an evaluation with nothing to do is harmless). Only busy input VCs
-// can wait for a VC.
+// in (an evaluation with nothing to do is harmless).
 bool VcRouter::allocate_vcs(Cycle now) {
   bool any = false;
   const int n = static_cast<int>(inputs_.size());
-  busy_.for_each_from(static_cast<int>(now % static_cast<Cycle>(n)), [&](int c) {
+  waiting_.for_each_from(static_cast<int>(now % static_cast<Cycle>(n)), [&](int c) {
     InputVc& iv = inputs_[static_cast<std::size_t>(c)];
     if (iv.state != InState::waiting_vc || iv.ready > now) return;
     if (outputs_[static_cast<std::size_t>(iv.out)].owner >= 0) return;   // blocked in place: keeps what it holds
@@ -318,6 +323,7 @@ bool VcRouter::allocate_vcs(Cycle now) {
     }
     set_owner(iv.out, c);
     iv.state = InState::active;
+    waiting_.erase(c);
     any = true;
   });
   return any;
@@ -482,7 +488,7 @@ void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
     iv.fwd.reset();
     iv.copy.reset();
   }
-  if (iv.flits == 0 && iv.state == InState::idle) busy_.erase(in_ch);
+  if (tail && iv.flits > 0) unrouted_.insert(in_ch);   // the next packet's header
 }
 
 std::uint64_t VcRouter::buffered_flits() const {

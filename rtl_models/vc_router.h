@@ -223,7 +223,8 @@ class VcRouter : public sc_core::sc_module,
   std::vector<Cycle> in_due_;              // per input channel: arrival of the first flit on its link
   std::vector<InputClient> in_clients_;    // per input channel: the receiver its link calls
   ChannelSet rx_pending_;                  // input channels whose link has flits in flight
-  ChannelSet busy_;                        // input VCs holding flits or a worm (state != idle)
+  ChannelSet unrouted_;                    // input VCs with a header to route or being routed
+  ChannelSet waiting_;                     // input VCs whose routed header waits for its output VC
   std::vector<int> port_owned_;            // per physical output: its output VCs held by a worm
   std::vector<SharedLink*> shared_;  // per external port: its "3-way" arbiter, or null
   std::vector<int> shared_side_;
