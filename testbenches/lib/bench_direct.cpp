@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
-#include "rtl_models/process_memory.h"
 #include "testbenches/lib/runner.h"
 
 namespace wormcast::tb {
@@ -35,37 +38,51 @@ ExperimentConfig direct_config(const Case& c) {
   return cfg;
 }
 
-// Current resident set (VmRSS) in MB; 0 if /proc is unavailable.
-double current_rss_mb() {
-  std::ifstream f("/proc/self/status");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
-  return 0.0;
+// Runs `wormcast run` on case c in a child process (this executable), so
+// that its peak RSS is its own: in the bench process, earlier cases' parked
+// networks and freed heap would blur a per-case memory figure. Returns the
+// result JSON (empty on failure).
+nlohmann::json run_child(const Case& c, double load, Cycle measure) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / fmt::format("wormcast_bench_{}", ::getpid());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "scale.yaml") << "name: scale\nseed: 1\n";
+  const std::string cmd = fmt::format(
+      "/proc/self/exe run '{}' --set topology.kind={} --set topology.dims={} --set topology.direction={} "
+      "--set router.buffer={} --set traffic.packet_size={} --set traffic.load={} --set sim.warmup={} "
+      "--set sim.measure={} --out '{}' --no-progress > '{}' 2>&1",
+      (dir / "scale.yaml").string(), c.kind, c.dims, c.direction, c.buffer, c.packet, load, measure / 5, measure,
+      dir.string(), (dir / "log.txt").string());
+  nlohmann::json j;
+  if (std::system(cmd.c_str()) == 0)
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().extension() == ".json") j = nlohmann::json::parse(std::ifstream(e.path()));
+  fs::remove_all(dir);
+  return j;
 }
 
-// Scale (issue 11): a large torus, a short run at moderate load; the row
-// adds the memory of this case per router: (peak RSS of the case - RSS
-// before it) / routers, i.e. routers, links, nodes, routing tables and the
-// traffic in flight, not the process's earlier cases.
+// Scale (issue 11): a large torus, a short run at moderate load, in a child
+// process; bytes per router = (its peak RSS - that of a 2x2 torus run) /
+// routers: the router with its links, ports and node, plus the traffic.
 bool run_scale_case(const Case& c, int routers, Cycle measure, std::ostream& os) {
-  ExperimentConfig cfg = direct_config(c);
-  cfg.sim.warmup = measure / 5;
-  cfg.sim.measure = measure;
-  reset_peak_rss();
-  const double before = current_rss_mb();
-  const RunResult r = run_experiment(cfg, RunOptions{});
-  const auto& m = r.json.at("metrics");
-  const auto& p = r.json.at("performance");
+  const nlohmann::json base = run_child(Case{"", "torus", "2x2", "bidirectional", c.packet, c.buffer, 0, 0}, 0.0, 1);
+  const nlohmann::json r = run_child(c, c.load, measure);
+  if (base.is_null() || r.is_null() || r.value("status", std::string("ok")) != "ok") {
+    os << fmt::format("{:<20} ERROR: the child `wormcast run` failed\n", c.net);
+    return false;
+  }
+  const auto& m = r.at("metrics");
+  const auto& p = r.at("performance");
   const double peak = p.value("peak_rss_mb", 0.0);
-  const double per_router = (peak - before) * 1024.0 * 1024.0 / routers;
+  const double per_router = (peak - base.at("performance").value("peak_rss_mb", 0.0)) * 1024.0 * 1024.0 / routers;
   os << fmt::format("{:<20} {:>6.3f} {:>6} {:>10} {:>9.1f} {:>8.3f} {:>8.2f} {:>12.0f} {:>14.0f} {:>9.1f}"
-                    "  ({}-flit packets, {}-flit VCs; {:.0f} bytes/router){}\n",
+                    "  ({}-flit packets, {}-flit VCs; {:.0f} bytes/router; own process)\n",
                     c.net, c.load, "-", m.value("cycles_simulated", 0), m["latency_cycles"].value("mean", 0.0),
                     p.value("setup_seconds", 0.0), p.value("simulation_seconds", 0.0),
                     p.value("cycles_per_second", 0.0), p.value("flit_hops_per_second", 0.0), peak, c.packet,
-                    c.buffer, per_router, r.ok ? "" : "  ERROR: " + r.error.substr(0, 60));
-  return r.ok;
+                    c.buffer, per_router);
+  return true;
 }
 
 }  // namespace
