@@ -38,10 +38,10 @@ ExperimentConfig direct_config(const Case& c) {
   return cfg;
 }
 
-// Runs `wormcast run` on case c in a child process (this executable), so
-// that its peak RSS is its own: in the bench process, earlier cases' parked
-// networks and freed heap would blur a per-case memory figure. Returns the
-// result JSON (empty on failure).
+// Runs `wormcast run` on case c in a child process (this executable, found
+// by its /proc/self/exe path), so that its peak RSS is its own: in the bench
+// process, earlier cases' parked networks and freed heap would blur a
+// per-case memory figure. Returns the result JSON (empty on failure).
 nlohmann::json run_child(const Case& c, double load, Cycle measure) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / fmt::format("wormcast_bench_{}", ::getpid());
@@ -49,10 +49,10 @@ nlohmann::json run_child(const Case& c, double load, Cycle measure) {
   fs::create_directories(dir);
   std::ofstream(dir / "scale.yaml") << "name: scale\nseed: 1\n";
   const std::string cmd = fmt::format(
-      "/proc/self/exe run '{}' --set topology.kind={} --set topology.dims={} --set topology.direction={} "
+      "'{}' run '{}' --set topology.kind={} --set topology.dims={} --set topology.direction={} "
       "--set router.buffer={} --set traffic.packet_size={} --set traffic.load={} --set sim.warmup={} "
       "--set sim.measure={} --out '{}' --no-progress > '{}' 2>&1",
-      (dir / "scale.yaml").string(), c.kind, c.dims, c.direction, c.buffer, c.packet, load, measure / 5, measure,
+      fs::read_symlink("/proc/self/exe").string(), (dir / "scale.yaml").string(), c.kind, c.dims, c.direction, c.buffer, c.packet, load, measure / 5, measure,
       dir.string(), (dir / "log.txt").string());
   nlohmann::json j;
   if (std::system(cmd.c_str()) == 0)
