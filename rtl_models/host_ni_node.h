@@ -47,7 +47,9 @@ class HostNiModel : public NodeModel {
   void validate(const ConfigFacts& f) const override;
   std::unique_ptr<NodeHardware> build(const std::string& name, NodeId id, int nodes, SimContext& ctx,
                                       bool vct) const override {
-    return std::make_unique<HostNiNode>(name, id, nodes, host, bus, ni, ctx, vct);
+    HostParams hp = host;
+    hp.packet_bytes = ni.packet_size;   // host.overheads: packet counts the NI's packets
+    return std::make_unique<HostNiNode>(name, id, nodes, hp, bus, ni, ctx, vct);
   }
   void register_statistics(StatsScope s, const std::vector<NodeHardware*>& nodes) const override;
   std::string bottleneck(const std::vector<NodeHardware*>& nodes, Cycle now) const override;

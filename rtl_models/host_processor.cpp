@@ -34,7 +34,7 @@ std::uint64_t HostProcessor::send(NodeId dest, int bytes) {
                                 " bytes (must be at least 1)");
   const std::uint64_t id = ctx_.new_message_id();
   ctx_.on_message_sent(id, id_, {dest}, bytes, now());
-  busy_for(p_.t_hs);
+  busy_for(p_.cost(p_.t_hs, bytes));
   ctx_.on_message_posted(id, now());
   tlm::SendDescriptor& d = doorbell_data_;
   d = tlm::SendDescriptor{};
@@ -70,7 +70,7 @@ std::uint64_t HostProcessor::send_multicast(const std::vector<NodeId>& chain, un
   check_multicast(chain, k, construction, bytes);
   const std::uint64_t id = ctx_.new_message_id();
   ctx_.on_message_sent(id, id_, std::vector<NodeId>(chain.begin() + 1, chain.end()), bytes, now());
-  busy_for(p_.t_hs);
+  busy_for(p_.cost(p_.t_hs, bytes));
   ctx_.on_message_posted(id, now());
   tlm::SendDescriptor& d = doorbell_data_;
   d = tlm::SendDescriptor{};
@@ -94,7 +94,7 @@ std::uint64_t HostProcessor::send_worm(const WormSend& w) {
   check_worm(w);
   const std::uint64_t id = ctx_.new_message_id();
   ctx_.on_message_sent(id, id_, w.dests, w.bytes, now());
-  busy_for(p_.t_hs);
+  busy_for(p_.cost(p_.t_hs, w.bytes));
   ctx_.on_message_posted(id, now());
   tlm::SendDescriptor& d = doorbell_data_;
   d = tlm::SendDescriptor{};
@@ -159,7 +159,7 @@ ReceivedMessage HostProcessor::receive() {
   const Cycle completed = completion_times_.front();
   completions_.pop_front();
   completion_times_.pop_front();
-  busy_for(p_.t_hr);
+  busy_for(p_.cost(p_.t_hr, static_cast<int>(c.bytes)));
   MessageTimes t;
   t.dma_in_done = c.dma_in_done;
   t.ns_done = c.ns_done;

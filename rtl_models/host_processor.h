@@ -11,6 +11,7 @@
 #include <deque>
 #include <memory>
 #include <functional>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -26,9 +27,21 @@ namespace wormcast::rtl {
 struct HostParams {
   Cycle t_hs = 1000;   // host send overhead per message (includes DMA initiation)
   Cycle t_hr = 1000;   // host receive overhead per message
+  // "message" (seed000 §7.3's reading, default) or "packet": t_hs and t_hr
+  // are charged once per NI packet of the message, a what-if for seed000
+  // Figs. 24-25 (docs/seed000.md).
+  std::string overheads = "message";
+  int packet_bytes = 0;   // the NI's packet payload (ni.packet_size), set by the node model; not a parameter
   void visit(ParamVisitor& v) {
     v.cycles("t_hs", t_hs, "host send overhead per message, incl. DMA initiation (seed000: 1000 cycles = 5us)");
     v.cycles("t_hr", t_hr, "host receive overhead per message (seed000: t_hr = t_hs)");
+    v.choice("overheads", overheads, {"message", "packet"},
+             "charge t_hs / t_hr once per message (seed000 §7.3) or once per NI packet of it (a what-if)");
+  }
+  // t_hs or t_hr for a message of `bytes`.
+  Cycle cost(Cycle per_unit, int bytes) const {
+    if (overheads != "packet" || packet_bytes <= 0) return per_unit;
+    return per_unit * static_cast<Cycle>((bytes + packet_bytes - 1) / packet_bytes);
   }
 };
 

@@ -11,6 +11,9 @@ column ends in ".mean" and a matching ".ci95" column exists (as in the
 summary CSV that `wormcast sweep` writes), that column gives the bars (the
 half-width of the 95% confidence interval of the mean). Each -o file is
 written in the format its extension names (png, svg, pdf, ...).
+--y A+B plots the sum of columns A and B per row (e.g. the wait at the
+source plus the latency from the send call); its default error bars are
+the sum of the parts' .ci95 half-widths, an upper bound.
 --print-series prints what was plotted as JSON: {label: [[x, y, err], ...]}.
 
 Needs Python 3 and matplotlib (Debian: apt-get install python3-matplotlib).
@@ -66,27 +69,46 @@ def check_column(path, columns, name, option):
         fail(f"{path}: {option} {name}: no such column{hint} (the header has {len(columns)} columns)")
 
 
+def y_parts(y):
+    """--y A+B+...: the columns whose sum is plotted."""
+    return y.split("+")
+
+
+def default_err(columns, y):
+    """The .ci95 column(s) matching a .mean y column; for a sum, the sum of
+    the parts' half-widths (an upper bound on the sum's), when every part
+    has one."""
+    errs = [part[: -len(".mean")] + ".ci95" for part in y_parts(y) if part.endswith(".mean")]
+    if len(errs) == len(y_parts(y)) and all(e in columns for e in errs):
+        return "+".join(errs)
+    return None
+
+
 def build_series(path, columns, rows, x, y, by, err):
     """Returns (series, categorical_x): series maps label -> [[x, y, err], ...]."""
     xs_numeric = all(to_float(r[x]) is not None for r in rows if r.get(x, "") != "")
     series = {}
     skipped = 0
     for line, r in enumerate(rows, start=2):
-        ytext = r.get(y, "")
-        if ytext == "" or r.get(x, "") == "":
+        ytexts = [r.get(part, "") for part in y_parts(y)]
+        if "" in ytexts or r.get(x, "") == "":
             skipped += 1   # e.g. a grid point whose runs all failed
             continue
-        yv = to_float(ytext)
-        if yv is None:
-            fail(f"{path}:{line}: column {y}: '{ytext}' is not a number")
+        yv = 0.0 if len(ytexts) > 1 else None
+        for part, ytext in zip(y_parts(y), ytexts):
+            v = to_float(ytext)
+            if v is None:
+                fail(f"{path}:{line}: column {part}: '{ytext}' is not a number")
+            yv = v if yv is None else yv + v
         xv = to_float(r[x]) if xs_numeric else r[x]
         ev = None
-        if err:
-            etext = r.get(err, "")
+        for part in (err.split("+") if err else []):
+            etext = r.get(part, "")
             if etext != "":
-                ev = to_float(etext)
-                if ev is None:
-                    fail(f"{path}:{line}: column {err}: '{etext}' is not a number")
+                e = to_float(etext)
+                if e is None:
+                    fail(f"{path}:{line}: column {part}: '{etext}' is not a number")
+                ev = e if ev is None else ev + e
         label = f"{by}={r[by]}" if by else y
         series.setdefault(label, []).append([xv, yv, ev])
     if skipped:
@@ -174,7 +196,8 @@ def main(argv=None):
     p = argparse.ArgumentParser(description="Line plots of wormcast sweep CSVs (one curve per --by value).")
     p.add_argument("csv", help="CSV file with a header row (e.g. NAME_summary.csv from wormcast sweep)")
     p.add_argument("--x", required=True, help="column for the x axis")
-    p.add_argument("--y", required=True, help="column for the y axis")
+    p.add_argument("--y", required=True,
+                   help="column for the y axis; A+B plots the sum of columns A and B (e.g. a wait and a latency)")
     p.add_argument("--by", help="one curve per distinct value of this column")
     p.add_argument("--err", help="column with the error-bar half-width (default: <y minus .mean>.ci95 if present)")
     p.add_argument("--no-err", action="store_true", help="no error bars")
@@ -193,15 +216,16 @@ def main(argv=None):
 
     columns, rows = read_csv(args.csv)
     check_column(args.csv, columns, args.x, "--x")
-    check_column(args.csv, columns, args.y, "--y")
+    for part in y_parts(args.y):
+        check_column(args.csv, columns, part, "--y")
     if args.by:
         check_column(args.csv, columns, args.by, "--by")
     err_col = None
     if args.err and not args.no_err:
         check_column(args.csv, columns, args.err, "--err")
         err_col = args.err
-    elif not args.no_err and args.y.endswith(".mean") and args.y[: -len(".mean")] + ".ci95" in columns:
-        err_col = args.y[: -len(".mean")] + ".ci95"
+    elif not args.no_err:
+        err_col = default_err(columns, args.y)
     if not rows:
         fail(f"{args.csv}: no data rows")
 

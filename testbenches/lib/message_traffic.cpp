@@ -39,8 +39,10 @@ void MessageTrafficProgram::operator()(rtl::HostApi& host) {
       continue;
     }
     if (!backlog_.empty()) {
-      const rtl::NodeId dest = backlog_.front().second;
+      const auto [arrival, dest] = backlog_.front();
       backlog_.pop_front();
+      const Cycle now = host.now();
+      if (waits_ && window_->contains(now)) waits_->push_back(static_cast<std::uint32_t>(now - arrival));
       host.send(dest, bytes_);
       continue;
     }

@@ -3,14 +3,19 @@
 // Poisson arrivals at traffic.load flits/cycle/node of message data) and
 // receives every message addressed to it. Sending (t_hs) and receiving (t_hr)
 // share the host CPU, so a busy receiver delays its own sends: a message's
-// latency is measured from its send call.
+// latency (messages.latency_cycles) is measured from its send call, and the
+// wait before it, from the message's arrival to its send call, is recorded
+// separately (messages.source_wait_cycles) for the messages whose send call
+// falls in the measurement window, the same messages the latency counts.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <vector>
 
 #include "rtl_models/host_processor.h"
+#include "rtl_models/sim_context.h"
 #include "rtl_models/traffic.h"
 
 namespace wormcast::tb {
@@ -29,6 +34,12 @@ class MessageTrafficProgram {
   // Cycle of the next arrival not yet created (UINT64_MAX: none).
   Cycle next_arrival() const { return source_.next_time() < stop_ ? source_.next_time() : UINT64_MAX; }
   bool overflowed() const { return overflowed_; }
+  // Record arrival -> send call of the sends inside `window` into `waits`
+  // (shared by every node's program; both outlive the program's runs).
+  void record_waits(const rtl::MeasureWindow* window, std::vector<std::uint32_t>* waits) {
+    window_ = window;
+    waits_ = waits;
+  }
   // Is an arrival from before cycle t still unsent (queued or not yet created)?
   bool unsent_arrival_before(Cycle t) const {
     return (!backlog_.empty() && backlog_.front().first < t) || next_arrival() < t;
@@ -42,6 +53,8 @@ class MessageTrafficProgram {
   std::size_t limit_;
   std::deque<std::pair<Cycle, rtl::NodeId>> backlog_;   // (arrival, destination) of created, unsent messages
   bool overflowed_ = false;
+  const rtl::MeasureWindow* window_ = nullptr;
+  std::vector<std::uint32_t>* waits_ = nullptr;
 };
 
 }  // namespace wormcast::tb

@@ -93,6 +93,9 @@ void print_summary(const nlohmann::json& j, std::ostream& os) {
       row("message latency mean (cycles)", fmt::format("{:.2f}  ({:.3f} us)", ml.value("mean", 0.0), ml.value("mean_us", 0.0)));
       row("message latency p50/p95/p99/max", fmt::format("{} / {} / {} / {}", ml.value("p50", 0), ml.value("p95", 0),
                                                         ml.value("p99", 0), ml.value("max", 0)));
+      if (mm.contains("source_wait_cycles") && mm["source_wait_cycles"].value("count", 0) > 0)
+        row("  before: wait at source mean / max", fmt::format("{:.1f} / {}", mm["source_wait_cycles"].value("mean", 0.0),
+                                                                mm["source_wait_cycles"].value("max", 0)));
       const auto& b = mm.at("breakdown_mean_cycles");
       row("  host send / I/O bus / NI send", fmt::format("{:.1f} / {:.1f} / {:.1f}", b.value("host_send", 0.0),
                                                           b.value("io_bus_send", 0.0), b.value("ni_send", 0.0)));

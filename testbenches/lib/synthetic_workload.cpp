@@ -1,5 +1,6 @@
 #include "testbenches/lib/synthetic_workload.h"
 
+#include "rtl_models/statistics.h"
 #include "testbenches/lib/config.h"
 
 namespace wormcast::tb {
@@ -48,6 +49,7 @@ void SyntheticWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, co
       software_ = true;
       auto prog =
           std::make_shared<MessageTrafficProgram>(traffic, message.size, i, n, rng.fork(0x7200000000ULL + id), limit);
+      prog->record_waits(&ctx.window, source_waits_.get());
       programs_.push_back(prog);
       host->set_program([prog](rtl::HostApi& h) { (*prog)(h); });
     } else if (rtl::Endpoint* ep = node.endpoint()) {
@@ -88,6 +90,16 @@ std::string SyntheticWorkload::pending_work(const rtl::SimContext& ctx) const {
     s += "; " + std::to_string(overflowed) + " sources reached traffic.source_queue (" +
          std::to_string(source_queue) + ") and stopped creating";
   return s;
+}
+
+void SyntheticWorkload::register_statistics(rtl::StatsScope s) const {
+  if (!software_) return;
+  auto waits = source_waits_;
+  const rtl::SimContext& ctx = s.ctx;
+  s.stats.add("messages.source_wait_cycles", "cycles",
+              "measured messages: arrival (traffic process) to the send call, i.e. waiting for the host CPU; "
+              "latency from arrival = this + messages.latency_cycles",
+              [waits, &ctx] { return summarize_cycles(*waits, ctx.clock.cycles_to_us(1.0)); });
 }
 
 void SyntheticWorkload::stop_creating_at(Cycle c) {

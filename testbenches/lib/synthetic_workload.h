@@ -36,12 +36,15 @@ class SyntheticWorkload : public Workload {
   bool measured_pending(const rtl::SimContext& ctx) const override;
   void stop_creating_at(Cycle c) override;
   std::string pending_work(const rtl::SimContext& ctx) const override;
+  void register_statistics(rtl::StatsScope s) const override;
 
  private:
   bool software_ = false;
   Cycle window_end_ = UINT64_MAX;
   std::vector<rtl::Endpoint*> endpoints_;
   std::vector<std::shared_ptr<MessageTrafficProgram>> programs_;
+  // Arrival -> send call of the measured messages, all hosts (message traffic).
+  std::shared_ptr<std::vector<std::uint32_t>> source_waits_ = std::make_shared<std::vector<std::uint32_t>>();
 };
 
 }  // namespace wormcast::tb

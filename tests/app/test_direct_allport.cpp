@@ -272,6 +272,40 @@ TEST_CASE("all-port processor nodes deliver every message exactly once under uni
   }
 }
 
+TEST_CASE("the wait at the source grows as a CPU-bound node falls behind its arrivals") {
+  // Independent calculation (fluid approximation): with t_S = 190, t_R = 150
+  // and uniform traffic every node's CPU alternates sends and receptions, so
+  // it sends mu = 1/(t_S + t_R) messages per cycle, while 32-byte messages
+  // arrive at lambda = 0.2/32 per cycle. The message sent at cycle t arrived
+  // when the arrivals had reached the sends: at a = t * mu / lambda =
+  // 0.4706 t, so it waited 0.5294 t. Averaged over the sends of the window
+  // [5000, 25000): 0.5294 * 15000 = 7941 cycles. Noise: a node's arrival
+  // count by cycle t scatters by sqrt(lambda t) messages, i.e. its waits by
+  // sqrt(t / lambda) cycles, about 1550 at t = 15000; over 64 nodes the mean
+  // scatters by about 190 (2.4 %), so 8 % is over 3 sigma. At light load
+  // with the low overheads, a send waits only for a reception in progress:
+  // mean < t_R.
+  auto run = [](const char* load, const char* t_s, const char* t_r) {
+    tb::ExperimentConfig cfg;
+    cfg.set({{"topology.kind", "torus"}, {"topology.dims", "8x8"}, {"topology.direction", "bidirectional"},
+             {"node.model", "processor"}, {"processor.t_s", t_s}, {"processor.t_r", t_r},
+             {"message.size", "32"}, {"traffic.load", load}, {"sim.warmup", "5000"}, {"sim.measure", "20000"},
+             {"sim.drain_limit", "100000"}});
+    const auto r = tb::run_experiment(cfg, {});
+    INFO(r.error);
+    REQUIRE(r.ok);
+    return r.json.at("metrics").at("messages");
+  };
+  const auto busy = run("0.2", "190", "150");
+  const auto& wait = busy.at("source_wait_cycles");
+  CHECK(wait.at("mean").get<double>() == Approx(7941).epsilon(0.08));
+  CHECK(wait.at("count").get<std::uint64_t>() == busy.at("measured_expected").get<std::uint64_t>());
+  const auto light = run("0.02", "20", "16");
+  CHECK(light.at("source_wait_cycles").at("mean").get<double>() < 16.0);
+  CHECK(light.at("source_wait_cycles").at("count").get<std::uint64_t>() ==
+        light.at("measured_expected").get<std::uint64_t>());
+}
+
 TEST_CASE("all-port and processor bad input gets clear errors") {
   auto load_error = [](const std::vector<tb::Override>& o) -> std::string {
     try {

@@ -350,3 +350,28 @@ TEST_CASE("switch-based worms under uniform background load: exactly once, no de
             static_cast<std::int64_t>(ctx.flits.ejected));
     }
 }
+
+TEST_CASE("host.overheads packet charges t_hs and t_hr once per NI packet of the message") {
+  // A tree multicast is one worm: the source host's t_hs comes before it is
+  // posted and each destination host's t_hr after its message is in memory,
+  // and nothing else waits for either, so charging them per 128-byte packet
+  // instead of per message adds exactly (packets - 1) * (t_hs + t_hr) =
+  // (packets - 1) * 2000 cycles to the latency (defaults t_hs = t_hr = 1000).
+  struct Size { int bytes, packets; };
+  for (const Size s : {Size{128, 1}, Size{129, 2}, Size{1024, 8}}) {
+    Case c("tree", "host_ni");
+    c.size = s.bytes;
+    c.reps = 1;
+    double latency[2] = {0, 0};
+    for (int per_packet = 0; per_packet < 2; ++per_packet) {
+      auto o = overrides(c);
+      o.push_back({"host.overheads", per_packet ? "packet" : "message"});
+      const RunResult r = run_experiment(load_experiment("", o), RunOptions{});
+      INFO(r.error);
+      REQUIRE(r.ok);
+      latency[per_packet] = r.json.at("metrics").at("multicast").at("latency_cycles").at("mean").get<double>();
+    }
+    INFO(s.bytes << " bytes");
+    CHECK(latency[1] - latency[0] == Approx((s.packets - 1) * 2000.0));
+  }
+}

@@ -83,6 +83,17 @@ class PlotTest(unittest.TestCase):
         self.assertIsNone(series["n"][0][2])   # "n" does not end in .mean: no default error bars
         self.assertIn("same traffic.load", r.stderr)
 
+    def test_sum_of_columns(self):
+        # --y A+B: per row the sum, error bars the sum of the .ci95 columns.
+        csv = self.write("sum.csv", "load,w.mean,w.ci95,l.mean,l.ci95\n0.1,10,1,100,4\n0.2,30,2,110,5\n0.3,,,120,6\n")
+        r = self.plot(csv, "--x", "load", "--y", "w.mean+l.mean", "--print-series")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout), {"w.mean+l.mean": [[0.1, 110, 5], [0.2, 140, 7]]})
+        self.assertIn("skipped", r.stderr)   # the row without a wait
+        r = self.plot(csv, "--x", "load", "--y", "w.mean+nope.mean", "--print-series")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("--y nope.mean: no such column", r.stderr)
+
     def test_categorical_x(self):
         csv = self.write("cat.csv", "routing.selection,lat.mean,lat.ci95\nadaptive,10,1\ndeterministic,12,2\n")
         out = os.path.join(self.dir, "cat.svg")
