@@ -16,7 +16,8 @@ constexpr topo::VcClass kClasses3[] = {topo::VcClass::p, topo::VcClass::l, topo:
 VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<const topo::DirectRouting> routing,
                    int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx)
     : sc_core::sc_module(name), id_(id), routing_(std::move(routing)), vcs_(vcs),
-      ext_ports_(routing_->topology().num_ports()), local_ports_(local_ports), p_(p), ctx_(ctx), wake_(ctx.clock) {
+      ext_ports_(routing_->topology().num_ports()), local_ports_(local_ports), p_(p), ctx_(ctx), wake_(ctx.clock),
+      sched_(ctx.scheduler) {
   if (vcs_ < routing_->num_vcs())
     throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(vcs_) + " VCs, but routing " +
                                 topo::to_string(routing_->algorithm()) + " needs " +
@@ -34,6 +35,12 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
   inputs_.resize(static_cast<std::size_t>(n));
   outputs_.resize(static_cast<std::size_t>(n));
   ports_.resize(static_cast<std::size_t>(ext_ports_ + local_ports_));
+  port_owned_.assign(static_cast<std::size_t>(ext_ports_ + local_ports_), 0);
+  in_due_.assign(static_cast<std::size_t>(n), UINT64_MAX);
+  in_clients_.resize(static_cast<std::size_t>(n));
+  rx_pending_.resize(n);
+  unrouted_.resize(n);
+  waiting_.resize(n);
 }
 
 std::string VcRouter::channel_name(int ch) const {
@@ -43,18 +50,24 @@ std::string VcRouter::channel_name(int ch) const {
 }
 
 void VcRouter::end_of_elaboration() {
-  sc_core::sc_spawn_options opts;
-  opts.spawn_method();
-  opts.dont_initialize();
-  opts.set_sensitivity(&wake_.event());
-  for (auto& i : in) {
-    rx_.push_back(i->size() > 0 ? i->operator->() : nullptr);
-    if (rx_.back()) rx_.back()->attach_receiver(this);
+  for (std::size_t c = 0; c < in.size(); ++c) {
+    rx_.push_back(in[c]->size() > 0 ? in[c]->operator->() : nullptr);
+    in_clients_[c].router = this;
+    in_clients_[c].channel = static_cast<int>(c);
+    if (rx_.back()) rx_.back()->attach_receiver(&in_clients_[c]);
   }
   for (auto& o : out) {
     tx_.push_back(o->size() > 0 ? o->operator->() : nullptr);
     if (tx_.back()) tx_.back()->attach_sender(this);
   }
+  if (sched_ != nullptr) {
+    sched_id_ = sched_->add(this);
+    return;
+  }
+  sc_core::sc_spawn_options opts;
+  opts.spawn_method();
+  opts.dont_initialize();
+  opts.set_sensitivity(&wake_.event());
   sc_core::sc_spawn(sc_core::sc_bind(&VcRouter::tick, this), sc_core::sc_gen_unique_name("tick"), &opts);
 }
 
@@ -64,36 +77,47 @@ topo::VcClass VcRouter::class_of(int in_ch) const {
 
 void VcRouter::tick() {
   const Cycle now = ctx_.clock.now();
-  if (!wake_.begin_cycle(now)) return;
+  if (wake_.begin_cycle(now)) evaluate_cycle(now);
+}
+
+void VcRouter::evaluate_cycle(Cycle now) {
   Cycle next = UINT64_MAX;
   bool active = receive(now, next);
   active |= route(now, next);
   active |= allocate_vcs(now);
   active |= traverse(now, next);
   if (active) next = now + 1;
-  if (next != UINT64_MAX) wake_.at(next);
+  if (next != UINT64_MAX) wake_at(next);
 }
 
+// Only input channels whose link holds a flit (rx_pending_); in_due_ is the
+// arrival of each one's first flit (the link's next_flit_arrival()).
 bool VcRouter::receive(Cycle now, Cycle& next) {
   bool any = false;
-  for (std::size_t c = 0; c < in.size(); ++c) {
-    LinkRxIf* rx = rx_[c];
-    if (!rx) continue;
-    InputVc& iv = inputs_[c];
-    while (rx->has_flit(now)) {
-      Flit f = rx->pop();
-      if (!iv.buf.empty() && iv.buf.back().pkt == f.pkt && iv.buf.back().first + iv.buf.back().count == f.index)
-        ++iv.buf.back().count;
-      else
-        iv.buf.push_back(Segment{std::move(f.pkt), f.index, 1});
-      ++iv.flits;
-      iv.last_write = now;
-      peak_ = std::max(peak_, iv.flits);
-      any = true;
+  rx_pending_.for_each([&](int ch) {
+    const auto c = static_cast<std::size_t>(ch);
+    Cycle& due = in_due_[c];
+    if (due <= now) {
+      LinkRxIf* rx = rx_[c];
+      InputVc& iv = inputs_[c];
+      while (rx->has_flit(now)) {
+        Flit f = rx->pop();
+        if (!iv.buf.empty() && iv.buf.back().pkt == f.pkt && iv.buf.back().first + iv.buf.back().count == f.index)
+          ++iv.buf.back().count;
+        else
+          iv.buf.push_back(Segment{std::move(f.pkt), f.index, 1});
+        ++iv.flits;
+        iv.last_write = now;
+        peak_ = std::max(peak_, iv.flits);
+        any = true;
+      }
+      if (iv.state == InState::idle) unrouted_.insert(ch);
+      if (traced_) iv.traced_occupancy = iv.flits;
+      due = rx->next_flit_arrival();
+      if (due == UINT64_MAX) rx_pending_.erase(ch);
     }
-    if (traced_) iv.traced_occupancy = iv.flits;
-    next = std::min(next, rx->next_flit_arrival());
-  }
+    next = std::min(next, due);
+  });
   return any;
 }
 
@@ -241,10 +265,10 @@ void VcRouter::start_tree(InputVc& iv, int c) {
 
 bool VcRouter::route(Cycle now, Cycle& next) {
   bool any = false;
-  for (std::size_t c = 0; c < inputs_.size(); ++c) {
-    InputVc& iv = inputs_[c];
+  unrouted_.for_each([&](int c) {
+    InputVc& iv = inputs_[static_cast<std::size_t>(c)];
     if (iv.state == InState::idle && !iv.buf.empty()) {
-      route_header(iv, static_cast<int>(c));
+      route_header(iv, c);
       // A header is seen here in the cycle it is written, or in the cycle
       // after the tail ahead of it left (both evaluated cycles).
       iv.ready = now + p_.route_delay;
@@ -252,48 +276,71 @@ bool VcRouter::route(Cycle now, Cycle& next) {
       any = true;
     }
     if (iv.state == InState::routing) {
-      if (iv.ready <= now) iv.state = InState::waiting_vc;
-      else next = std::min(next, iv.ready);
+      if (iv.ready <= now) {
+        iv.state = InState::waiting_vc;
+        unrouted_.erase(c);
+        waiting_.insert(c);
+      } else {
+        next = std::min(next, iv.ready);
+      }
     }
-  }
+  });
   return any;
 }
 
+void VcRouter::set_owner(int oc, int in_ch) {
+  OutputVc& o = outputs_[static_cast<std::size_t>(oc)];
+  if (o.owner < 0) ++port_owned_[static_cast<std::size_t>(port_of(oc))];
+  o.owner = in_ch;
+}
+
+void VcRouter::release(int oc) {
+  OutputVc& o = outputs_[static_cast<std::size_t>(oc)];
+  if (o.owner >= 0) --port_owned_[static_cast<std::size_t>(port_of(oc))];
+  o.owner = -1;
+}
+
+// Requests are served round-robin from input channel now % n: a priority
+// that rotates with the cycle, not with the router's evaluations, so the
+// result does not depend on which cycles the router happens to be evaluated
+// in (an evaluation with nothing to do is harmless).
 bool VcRouter::allocate_vcs(Cycle now) {
   bool any = false;
   const int n = static_cast<int>(inputs_.size());
-  for (int k = 0; k < n; ++k) {
-    const int c = (vc_rr_ + k) % n;
+  waiting_.for_each_from(static_cast<int>(now % static_cast<Cycle>(n)), [&](int c) {
     InputVc& iv = inputs_[static_cast<std::size_t>(c)];
-    if (iv.state != InState::waiting_vc || iv.ready > now) continue;
-    OutputVc& ov = outputs_[static_cast<std::size_t>(iv.out)];
-    if (ov.owner >= 0) continue;   // blocked in place: keeps what it holds
+    if (iv.state != InState::waiting_vc || iv.ready > now) return;
+    if (outputs_[static_cast<std::size_t>(iv.out)].owner >= 0) return;   // blocked in place: keeps what it holds
     if (!iv.branches.empty()) {    // replication: every branch's VC at once, or none
       bool free = true;
       for (const auto& b : iv.branches) free &= outputs_[static_cast<std::size_t>(b.first)].owner < 0;
-      if (!free) continue;
-      for (const auto& b : iv.branches) outputs_[static_cast<std::size_t>(b.first)].owner = c;
+      if (!free) return;
+      for (const auto& b : iv.branches) set_owner(b.first, c);
     }
     if (iv.local_out >= 0) {       // IR: the local copy's channel too, both at once
-      OutputVc& lv = outputs_[static_cast<std::size_t>(iv.local_out)];
-      if (lv.owner >= 0) continue;
-      lv.owner = c;
+      if (outputs_[static_cast<std::size_t>(iv.local_out)].owner >= 0) return;
+      set_owner(iv.local_out, c);
     }
-    ov.owner = c;
+    set_owner(iv.out, c);
     iv.state = InState::active;
+    waiting_.erase(c);
     any = true;
-  }
-  vc_rr_ = n ? (vc_rr_ + 1) % n : 0;
+  });
   return any;
 }
 
 bool VcRouter::traverse(Cycle now, Cycle& next) {
   bool any = false;
-  for (auto& op : ports_) op.valid = false;
-  for (int port = 0; port < ext_ports_; ++port)
+  if (traced_)
+    for (auto& op : ports_) op.valid = false;
+  for (int port = 0; port < ext_ports_; ++port) {
+    if (port_owned_[static_cast<std::size_t>(port)] == 0) continue;   // no worm holds one of its VCs
     any |= !shared_.empty() && shared_[static_cast<std::size_t>(port)] ? offer_shared(port, now, next)
                                                                         : send_one(port, channel(port, 0), vcs_, now, next);
-  for (int l = 0; l < local_ports_; ++l) any |= send_one(ext_ports_ + l, local_channel(l), 1, now, next);
+  }
+  for (int l = 0; l < local_ports_; ++l)
+    if (port_owned_[static_cast<std::size_t>(ext_ports_ + l)] != 0)
+      any |= send_one(ext_ports_ + l, local_channel(l), 1, now, next);
   return any;
 }
 
@@ -374,7 +421,7 @@ void VcRouter::shared_link_grant(int port, int vc, Cycle now) {
   Cycle ignored = UINT64_MAX;
   if (!can_send(oc, now, ignored)) return;   // cannot happen: nothing ran since the request
   send_flit(oc, inputs_[static_cast<std::size_t>(outputs_[static_cast<std::size_t>(oc)].owner)], now);
-  wake_.at(now + 1);
+  wake_at(now + 1);
 }
 
 void VcRouter::share_port(int port, SharedLink* link, int side) {
@@ -414,7 +461,7 @@ void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
     ++ctx_.flits.moves;
     ++ctx_.flits.hops;
     ++o.sent;
-    if (last) o.owner = -1;
+    if (last) release(ch);
   };
   if (!iv.branches.empty()) {
     for (const auto& b : iv.branches) {
@@ -441,6 +488,7 @@ void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
     iv.fwd.reset();
     iv.copy.reset();
   }
+  if (tail && iv.flits > 0) unrouted_.insert(in_ch);   // the next packet's header
 }
 
 std::uint64_t VcRouter::buffered_flits() const {

@@ -20,7 +20,8 @@
 //     At its destination it goes to the ejection channel.
 //  3. VC allocation: a routed header takes its output VC if that VC is free
 //     and holds it until its tail has passed (blocking in place: a blocked
-//     header keeps every VC behind it). Requests are served round-robin.
+//     header keeps every VC behind it). Requests are served round-robin,
+//     starting at input channel (cycle mod channels).
 //  4. Link allocation and traversal: per physical output, one flit per
 //     cycle, round-robin among the VCs that hold the output, have a readable
 //     flit and a downstream credit (§1.5: one active VC gets the whole
@@ -47,9 +48,11 @@
 // per router; body flits follow one per cycle (docs/direct_networks.md).
 //
 // Storage is per packet segment (packet reference, first index, count),
-// never per buffer slot, so memory follows traffic, not buffer depth. One
-// SC_METHOD, woken by link activity and pending route completions: an idle
-// router costs nothing.
+// never per buffer slot, so memory follows traffic, not buffer depth. The
+// router is evaluated in the cycles that link activity and pending route
+// completions ask for: by the network's CycleScheduler (SimContext::scheduler,
+// one activity list per clock, docs/performance.md) when the run has one,
+// otherwise by its own SC_METHOD. An idle router costs nothing.
 #pragma once
 
 #include <memory>
@@ -57,6 +60,8 @@
 #include <systemc>
 #include <vector>
 
+#include "rtl_models/channel_set.h"
+#include "rtl_models/cycle_scheduler.h"
 #include "rtl_models/link.h"
 #include "rtl_models/shared_link.h"
 #include "rtl_models/sim_context.h"
@@ -88,7 +93,10 @@ struct VcRouterParams {
   }
 };
 
-class VcRouter : public sc_core::sc_module, private LinkClient, private SharedLinkClient {
+class VcRouter : public sc_core::sc_module,
+                 private LinkClient,
+                 private SharedLinkClient,
+                 private CycleScheduler::Client {
  public:
   SC_HAS_PROCESS(VcRouter);
   // `local_ports` internal channel pairs; `vcs` VCs per external channel.
@@ -159,8 +167,27 @@ class VcRouter : public sc_core::sc_module, private LinkClient, private SharedLi
   };
 
   void end_of_elaboration() override;
-  void tick();
-  void link_activity(Cycle at) override { wake_.at(at); }
+  void tick();                                // the SC_METHOD without a scheduler
+  void evaluate_cycle(Cycle now) override;    // one evaluated cycle
+  void wake_at(Cycle c) {
+    if (sched_ != nullptr) sched_->at(sched_id_, c);
+    else wake_.at(c);
+  }
+  void link_activity(Cycle at) override { wake_at(at); }   // a credit on an output link
+  // A flit on input channel c's link, arriving at `at`.
+  void input_activity(int c, Cycle at) {
+    Cycle& due = in_due_[static_cast<std::size_t>(c)];
+    if (at < due) due = at;
+    rx_pending_.insert(c);
+    wake_at(at);
+  }
+  struct InputClient final : LinkClient {
+    VcRouter* router = nullptr;
+    int channel = -1;
+    void link_activity(Cycle at) override { router->input_activity(channel, at); }
+  };
+  void set_owner(int oc, int in_ch);
+  void release(int oc);
   bool receive(Cycle now, Cycle& next);
   bool route(Cycle now, Cycle& next);
   bool allocate_vcs(Cycle now);
@@ -192,12 +219,20 @@ class VcRouter : public sc_core::sc_module, private LinkClient, private SharedLi
   // The links bound to in/out, resolved once after elaboration (null: unbound).
   std::vector<LinkRxIf*> rx_;
   std::vector<LinkTxIf*> tx_;
+  // Active sets: a cycle looks only at these channels.
+  std::vector<Cycle> in_due_;              // per input channel: arrival of the first flit on its link
+  std::vector<InputClient> in_clients_;    // per input channel: the receiver its link calls
+  ChannelSet rx_pending_;                  // input channels whose link has flits in flight
+  ChannelSet unrouted_;                    // input VCs with a header to route or being routed
+  ChannelSet waiting_;                     // input VCs whose routed header waits for its output VC
+  std::vector<int> port_owned_;            // per physical output: its output VCs held by a worm
   std::vector<SharedLink*> shared_;  // per external port: its "3-way" arbiter, or null
   std::vector<int> shared_side_;
-  int vc_rr_ = 0;                   // VC allocation round-robin start
   int peak_ = 0;
   bool traced_ = false;
   Wakeup wake_;
+  CycleScheduler* sched_ = nullptr;   // SimContext::scheduler, when the run has one
+  int sched_id_ = -1;
 };
 
 }  // namespace wormcast::rtl

@@ -6,7 +6,12 @@
 # Covers both node models (endpoint, host_ni, smart NI multicast), 32 and 256
 # nodes, loads from light to saturated, 128- and 16-flit packets, both
 # switch.next_header rules, every port-selection policy, both arbitrations,
-# virtual cut-through, and a VCD trace. About 2-4 minutes on 2 cores.
+# virtual cut-through, and a VCD trace; and direct networks (VC routers):
+# mesh DOR, torus UTR / BTR / UTPR, hypercube E-cube, light and saturating
+# loads, 5- and 8-flit packets, 1-flit and deep VC buffers, extra VCs, the
+# "3-way" shared links, replication on, all-port processor nodes with message
+# traffic, traffic patterns, and a VCD of a small direct run.
+# About 3-5 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?usage: scripts/regression_runs.sh OUTDIR [WORMCAST_BINARY] [JOBS]}
@@ -17,6 +22,9 @@ OUT=$(realpath "$OUT")
 D=experiments/default_unicast.yaml
 S256="--set topology.switches=64 --set topology.nodes=256"
 SHORT="--set sim.warmup=2000 --set sim.measure=20000"
+M=experiments/direct_mesh_8x8.yaml
+T=experiments/direct_torus_8x8.yaml
+DSHORT="--set sim.warmup=2000 --set sim.measure=10000"
 cases=(
   "default|$D"
   "default_drain|$D --set switch.next_header=after_drain"
@@ -39,6 +47,27 @@ cases=(
   "smart_ni|experiments/smart_ni_multicast.yaml"
   "smart_ni_fcfs|experiments/smart_ni_multicast.yaml --set ni.firmware=fcfs"
   "vcd|$D --set sim.warmup=0 --set sim.measure=3000 --vcd @OUT@/trace.vcd --vcd-filter net.sw*"
+  "d_mesh_l02|$M --set traffic.load=0.02 $DSHORT"
+  "d_mesh_l08|$M $DSHORT"
+  "d_mesh_sat|$M --set traffic.load=0.5 $DSHORT"
+  "d_mesh_cnsim|$M --set traffic.packet_size=5flits --set router.buffer=20flits --set traffic.load=0.1 $DSHORT"
+  "d_mesh_buf1|$M --set router.buffer=1flits --set traffic.load=0.2 $DSHORT"
+  "d_mesh_transpose|$M --set traffic.pattern=transpose --set traffic.load=0.2 $DSHORT"
+  "d_mesh_asc_hot|$M --set routing.order=ascending --set traffic.pattern=hotspot --set traffic.load=0.05 $DSHORT"
+  "d_torus_btr_l08|$T $DSHORT"
+  "d_torus_btr_sat|$T --set traffic.load=0.6 --set traffic.packet_size=5flits $DSHORT"
+  "d_torus_btr_deep|$T --set router.buffer=32flits --set traffic.load=0.3 $DSHORT"
+  "d_torus_utr_l05|$T --set topology.direction=unidirectional --set routing.function=utr --set traffic.load=0.05 $DSHORT"
+  "d_torus_utr_sat|$T --set topology.direction=unidirectional --set routing.function=utr --set traffic.load=0.5 --set router.buffer=2flits $DSHORT"
+  "d_torus_utpr|$T --set topology.direction=unidirectional --set routing.function=utpr --set traffic.load=0.2 --set traffic.pattern=bit_complement $DSHORT"
+  "d_torus_3way|$T --set router.link_sharing=bidirectional --set traffic.load=0.3 $DSHORT"
+  "d_torus_3way_light|$T --set router.link_sharing=bidirectional --set traffic.load=0.03 $DSHORT"
+  "d_torus_repl|$T --set router.replication=true --set traffic.load=0.1 $DSHORT"
+  "d_hcube_ecube|$M --set topology.kind=hypercube --set topology.dims=2x2x2x2x2x2 --set routing.function=ecube --set traffic.load=0.3 $DSHORT"
+  "d_torus_3d|$T --set topology.dims=4x4x4 --set traffic.load=0.1 $DSHORT"
+  "d_proc_allport|$T --set node.model=processor --set router.ports=all_port --set traffic.load=0.002 --set message.size=64 --set sim.warmup=2000 --set sim.measure=20000"
+  "d_proc_oneport|$T --set node.model=processor --set traffic.load=0.002 --set message.size=64 --set sim.warmup=2000 --set sim.measure=20000"
+  "d_vcd|$T --set topology.dims=4x4 --set traffic.load=0.2 --set sim.warmup=0 --set sim.measure=1500 --vcd @OUT@/trace.vcd"
 )
 run_case() {
   local name=${1%%|*} args=${1#*|}

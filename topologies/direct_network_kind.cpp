@@ -17,16 +17,27 @@ DirectNetwork::DirectNetwork(sc_core::sc_module_name name, std::shared_ptr<const
     : sc_core::sc_module(name), routing_(std::move(routing)), ctx_(ctx),
       vcs_(p.router.vcs > 0 ? p.router.vcs : routing_->num_vcs()) {
   const DirectTopology& t = topology();
+  scheduler_ = std::make_unique<rtl::CycleScheduler>("scheduler", ctx.clock);
+  ctx.scheduler = scheduler_.get();
   const int local_ports = p.router.ports == "all_port" ? t.num_ports() : 1;
-  for (NodeId x = 0; x < t.num_nodes(); ++x)
-    routers.push_back(std::make_unique<rtl::VcRouter>(("router" + std::to_string(x)).c_str(), x, routing_, vcs_,
-                                                      local_ports, p.router, ctx));
-  build_channels(p);
-  build_shared_links(p);
-  build_nodes(p);
+  try {
+    for (NodeId x = 0; x < t.num_nodes(); ++x)
+      routers.push_back(std::make_unique<rtl::VcRouter>(("router" + std::to_string(x)).c_str(), x, routing_, vcs_,
+                                                        local_ports, p.router, ctx));
+    build_channels(p);
+    build_shared_links(p);
+    build_nodes(p);
+  } catch (...) {
+    ctx.scheduler = nullptr;   // the scheduler dies with this half-built network
+    throw;
+  }
   watchdog_ = std::make_unique<rtl::Watchdog>("watchdog", ctx, p.watchdog,
                                               [this](Cycle now) { return describe_blocked(now); });
   ctx.on_first_outstanding = [this] { watchdog_->arm(); };
+}
+
+DirectNetwork::~DirectNetwork() {
+  if (ctx_.scheduler == scheduler_.get()) ctx_.scheduler = nullptr;
 }
 
 // One Link per VC that the routing function uses on each existing channel;

@@ -19,6 +19,7 @@
 #include <systemc>
 #include <vector>
 
+#include "rtl_models/cycle_scheduler.h"
 #include "rtl_models/link.h"
 #include "rtl_models/node_model.h"
 #include "rtl_models/shared_link.h"
@@ -39,6 +40,7 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
  public:
   DirectNetwork(sc_core::sc_module_name name, std::shared_ptr<const DirectRouting> routing,
                 const DirectNetworkParams& p, rtl::SimContext& ctx);
+  ~DirectNetwork() override;
 
   std::vector<std::unique_ptr<rtl::VcRouter>> routers;
   std::vector<std::unique_ptr<rtl::NodeHardware>> nodes;
@@ -71,6 +73,9 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
 
   std::shared_ptr<const DirectRouting> routing_;
   rtl::SimContext& ctx_;
+  // The clock's activity list: routers and endpoints are evaluated by it
+  // (SimContext::scheduler while the network exists).
+  std::unique_ptr<rtl::CycleScheduler> scheduler_;
   int vcs_;
   std::vector<rtl::Link*> channel_links_;   // [channel_slot * vcs + vc]
   std::unique_ptr<rtl::Watchdog> watchdog_;
