@@ -109,6 +109,9 @@ Flit InputBuffer::read(BufferEntry& e, Branch& b, Cycle now, int& freed) {
     if (rule_ == NextHeader::after_drain) released_at_ = now;
     auto it = std::find_if(entries_.begin(), entries_.end(),
                            [&](const std::unique_ptr<BufferEntry>& p) { return p.get() == &e; });
+    // The flit returned may be its packet's last reference until the caller
+    // puts it on a link (packet.h): keep the packet until the next retirement.
+    last_read_owner_ = std::move(b.pkt);
     recycle(std::move(*it));
     entries_.erase(it);
   }

@@ -147,6 +147,7 @@ class InputBuffer : public sc_core::sc_module {
   // which was a visible share of setting up 8192 buffers).
   std::vector<std::unique_ptr<BufferEntry>> entries_;
   std::vector<std::unique_ptr<BufferEntry>> spare_;   // retired entries for reuse
+  PacketPtr last_read_owner_;   // packet of the last flit read from a retired entry
   int occupancy_ = 0, peak_ = 0;
   Cycle released_at_ = 0;     // when the decode position was last released
   double occ_integral_ = 0;

@@ -28,13 +28,18 @@ void Link::send(Flit f, Cycle now, Cycle extra_delay) {
   last_send_ = now;
   ++flits_sent_;
   const Cycle arrival = now + extra_delay + p_.latency;
-  flits_.push_back({arrival, std::move(f)});
+  if (f.tail()) tail_owners_.push_back(f.pkt);   // an owning reference (packet.h)
+  flits_.push_back({arrival, f});
   if (rx_client_) rx_client_->link_activity(arrival);
 }
 
 Flit Link::pop() {
-  Flit f = std::move(flits_.front().flit);
+  const Flit f = flits_.front().flit;
   flits_.pop_front();
+  if (f.tail()) {
+    popped_owner_ = std::move(tail_owners_.front());
+    tail_owners_.pop_front();
+  }
   return f;
 }
 

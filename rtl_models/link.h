@@ -96,6 +96,12 @@ class Link : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   LinkParams p_;
   int credits_;
   Ring<InFlight> flits_;
+  // Owning references to the packets whose tail flit is on the link, in
+  // send order, and to the packet whose tail was popped last (kept until the
+  // next tail is popped, so the receiver holds its own reference by then;
+  // packet.h, "Who owns a packet").
+  Ring<PacketPtr> tail_owners_;
+  PacketPtr popped_owner_;
   Ring<CreditReturn> credit_returns_;
   Cycle last_send_ = UINT64_MAX;
   std::uint64_t flits_sent_ = 0;
