@@ -22,6 +22,10 @@ void Endpoint::end_of_elaboration() {
   sched_id_ = sched_->add(this);
   if (out.size() > 0) out->attach_sender(this);
   if (in.size() > 0) in->attach_receiver(this);
+  // Links are called directly when they are rtl::Link (always, in the
+  // shipped networks), through the port's interface otherwise.
+  out_link_ = out.size() > 0 ? dynamic_cast<Link*>(out.operator->()) : nullptr;
+  in_link_ = in.size() > 0 ? dynamic_cast<Link*>(in.operator->()) : nullptr;
   sched_->at(sched_id_, 0);
 }
 
@@ -75,18 +79,20 @@ void Endpoint::evaluate_cycle(Cycle now) {
   }
 
   // Injection: one flit per cycle while the switch's input buffer has room.
-  if (out.size() > 0 && injector_.step(*out.operator->(), now, next)) {
+  if (out_link_ ? injector_.step(*out_link_, now, next)
+                : out.size() > 0 && injector_.step(*out.operator->(), now, next)) {
     tx_valid_ = true;
     active = true;
   }
 
   // Sink: every arrived flit is consumed and its slot credited back.
-  if (in.size() > 0 &&
-      assembler_.step(*in.operator->(), now, next, [&](const PacketPtr& p, Cycle at) {
-        ++received_;
-        ctx_.on_delivered(*p, id_, at);
-        if (on_receive) on_receive(*p, at);
-      })) {
+  const auto delivered = [&](const PacketPtr& p, Cycle at) {
+    ++received_;
+    ctx_.on_delivered(*p, id_, at);
+    if (on_receive) on_receive(*p, at);
+  };
+  if (in_link_ ? assembler_.step(*in_link_, now, next, delivered)
+               : in.size() > 0 && assembler_.step(*in.operator->(), now, next, delivered)) {
     rx_valid_ = true;
     active = true;
   }

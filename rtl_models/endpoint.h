@@ -84,6 +84,8 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
   Wakeup wake_;
   CycleScheduler* sched_ = nullptr;   // SimContext::scheduler, when the run has one
   int sched_id_ = -1;
+  Link* out_link_ = nullptr;          // the bound links, when they are rtl::Link (scheduler runs)
+  Link* in_link_ = nullptr;
 };
 
 }  // namespace wormcast::rtl

@@ -12,36 +12,25 @@ InputBuffer::InputBuffer(sc_core::sc_module_name name, int capacity_flits, int c
     throw std::invalid_argument(std::string(this->name()) + ": capacity and chunk size must be >= 1 flit");
 }
 
-void InputBuffer::change_occupancy(int delta, Cycle now) {
-  occ_integral_ += static_cast<double>(occupancy_) * static_cast<double>(now - occ_since_);
-  occ_since_ = now;
-  occupancy_ += delta;
-  peak_ = std::max(peak_, occupancy_);
-  traced_occupancy = occupancy_;
-}
-
-BufferEntry& InputBuffer::write(Flit f, Cycle now) {
+BufferEntry& InputBuffer::write_other(Flit f, Cycle now) {
   if (occupancy_ >= capacity_)
     throw std::logic_error(std::string(name()) + ": overflow (flit arrived without a free slot)");
   if (f.head()) {
-    if (!entries_.empty() && entries_.back()->arrived < entries_.back()->pkt->length)
+    if (!entries_.empty() && entries_.back()->arrived < entries_.back()->length)
       throw std::logic_error(std::string(name()) + ": head flit interleaved into an unfinished packet");
     std::unique_ptr<BufferEntry> e = take_entry();
     e->pkt = f.pkt;
+    e->length = f.pkt->length;
+    e->header_flits = f.pkt->header_flits;
     e->head_write = now;
-    const int chunks = (f.pkt->length + chunk_ - 1) / chunk_;
+    const int chunks = (e->length + chunk_ - 1) / chunk_;
     e->chunk_count.assign(static_cast<std::size_t>(chunks), 0);
     entries_.push_back(std::move(e));
   } else if (entries_.empty() || entries_.back()->pkt != f.pkt ||
              entries_.back()->arrived != f.index) {
     throw std::logic_error(std::string(name()) + ": body flit out of order");
   }
-  BufferEntry& e = *entries_.back();
-  ++e.arrived;
-  e.last_write = now;
-  if (e.arrived == e.pkt->header_flits) e.header_done = now;
-  change_occupancy(+1, now);
-  return e;
+  return add_flit(*entries_.back(), now);
 }
 
 BufferEntry* InputBuffer::decode_candidate(Cycle route_delay) {
@@ -87,28 +76,32 @@ void InputBuffer::grant(BufferEntry& e, Branch& b, Cycle now) {
 
 Flit InputBuffer::read(BufferEntry& e, Branch& b, Cycle now, int& freed) {
   freed = 0;
-  const int len = e.pkt->length;
-  Flit f{b.pkt, b.next};
+  const int len = e.length, blen = b.pkt->length;
+  const Flit f{b.pkt, b.next};
   const int j = b.next++;
   // Received flits this branch is now done with: up to the source of flit j,
   // and past the whole received header once the branch's header is out.
   int done = source_index(e, b, j) + 1;
-  if (j == b.pkt->header_flits - 1) done = std::max(done, e.pkt->header_flits);
-  if (b.next == b.pkt->length) done = len;
-  for (int c = b.consumed / chunk_; c * chunk_ < done; ++c) {
-    const int end = std::min(len, (c + 1) * chunk_);
-    if (end <= b.consumed || end > done) continue;   // not newly completed
-    if (--e.chunk_count[static_cast<std::size_t>(c)] == 0) {
-      const int n = end - c * chunk_;
-      freed += n;
-      change_occupancy(-n, now);
+  if (j == b.pkt->header_flits - 1) done = std::max(done, e.header_flits);
+  if (b.next == blen) done = len;
+  if (done > b.consumed) {
+    // Chunks newly completed: those ending in (consumed, done], from the
+    // first one not yet completed (ends ascend, so stop at the first beyond).
+    int c = b.consumed / chunk_;
+    for (int end = std::min(len, (c + 1) * chunk_); end <= done; ++c, end = std::min(len, end + chunk_)) {
+      if (--e.chunk_count[static_cast<std::size_t>(c)] == 0) freed += end - c * chunk_;
+      if (end == len) break;
     }
+    b.consumed = done;
+    if (freed > 0) change_occupancy(-freed, now);
   }
-  b.consumed = std::max(b.consumed, done);
-  if (b.next == b.pkt->length && --e.unfinished == 0) {
+  if (b.next == blen && --e.unfinished == 0) {
     if (rule_ == NextHeader::after_drain) released_at_ = now;
     auto it = std::find_if(entries_.begin(), entries_.end(),
                            [&](const std::unique_ptr<BufferEntry>& p) { return p.get() == &e; });
+    // The flit returned may be its packet's last reference until the caller
+    // puts it on a link (packet.h): keep the packet until the next retirement.
+    last_read_owner_ = std::move(b.pkt);
     recycle(std::move(*it));
     entries_.erase(it);
   }
@@ -127,6 +120,7 @@ std::unique_ptr<BufferEntry> InputBuffer::take_entry() {
 
 void InputBuffer::recycle(std::unique_ptr<BufferEntry> e) {
   e->pkt.reset();
+  e->length = e->header_flits = 0;
   e->arrived = 0;
   e->head_write = e->header_done = e->last_write = 0;
   e->ready = UINT64_MAX;

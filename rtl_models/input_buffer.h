@@ -44,6 +44,7 @@ struct Branch {
 
 struct BufferEntry {
   PacketPtr pkt;                      // as received
+  int length = 0, header_flits = 0;   // pkt->length and pkt->header_flits, kept at hand
   int arrived = 0;                    // flits written so far
   Cycle head_write = 0;
   Cycle header_done = 0;              // cycle the last header flit was written
@@ -68,8 +69,15 @@ class InputBuffer : public sc_core::sc_module {
   std::size_t packets() const { return entries_.size(); }
 
   // Store an arriving flit (flits of a packet arrive in order, packets whole).
-  // Returns the entry it joined.
-  BufferEntry& write(Flit f, Cycle now);
+  // Returns the entry it joined. A body flit in order with room for it takes
+  // the inline path; heads and every error go through write_other().
+  BufferEntry& write(Flit f, Cycle now) {
+    if (!f.head() && occupancy_ < capacity_ && !entries_.empty()) {
+      BufferEntry& e = *entries_.back();
+      if (e.pkt.get() == f.pkt.get() && e.arrived == f.index) return add_flit(e, now);
+    }
+    return write_other(f, now);
+  }
   // The decoded packet whose branches still wait for output ports, if any.
   BufferEntry* awaiting_grant() {
     for (auto& e : entries_) {
@@ -93,6 +101,8 @@ class InputBuffer : public sc_core::sc_module {
   // shrank) by the write that brought e to e.arrived flits.
   std::int64_t copies_per_write(const BufferEntry& e) const {
     if (!e.decoded) return 0;
+    // A payload flit (past every header) gives each branch one flit.
+    if (e.arrived > e.header_flits) return static_cast<std::int64_t>(e.branches.size()) - 1;
     std::int64_t n = -1;
     for (const auto& b : e.branches) n += available(e, b, e.arrived) - available(e, b, e.arrived - 1);
     return n;
@@ -108,12 +118,12 @@ class InputBuffer : public sc_core::sc_module {
   }
   // Received flit that branch flit j comes from.
   static int source_index(const BufferEntry& e, const Branch& b, int j) {
-    const int h = e.pkt->header_flits, hb = b.pkt->header_flits;
+    const int h = e.header_flits, hb = b.pkt->header_flits;
     return j < hb ? std::min(j, h - 1) : h + (j - hb);
   }
   // Branch flits whose source flit is among the first `a` received.
   static int available(const BufferEntry& e, const Branch& b, int a) {
-    const int h = e.pkt->header_flits, hb = b.pkt->header_flits;
+    const int h = e.header_flits, hb = b.pkt->header_flits;
     if (a >= h) return hb + (a - h);
     return std::min(hb, a);
   }
@@ -130,13 +140,27 @@ class InputBuffer : public sc_core::sc_module {
   }
   // Time-weighted occupancy integral (flit-cycles) up to `now`.
   double occupancy_integral(Cycle now) const {
-    return occ_integral_ + static_cast<double>(occupancy_) * static_cast<double>(now - occ_since_);
+    return static_cast<double>(occ_integral_ + static_cast<std::uint64_t>(occupancy_) * (now - occ_since_));
   }
 
   int traced_occupancy = 0;   // mirrors occupancy_ for VCD
 
  private:
-  void change_occupancy(int delta, Cycle now);
+  void change_occupancy(int delta, Cycle now) {
+    occ_integral_ += static_cast<std::uint64_t>(occupancy_) * (now - occ_since_);
+    occ_since_ = now;
+    occupancy_ += delta;
+    peak_ = std::max(peak_, occupancy_);
+    traced_occupancy = occupancy_;
+  }
+  BufferEntry& write_other(Flit f, Cycle now);
+  BufferEntry& add_flit(BufferEntry& e, Cycle now) {
+    ++e.arrived;
+    e.last_write = now;
+    if (e.arrived == e.header_flits) e.header_done = now;
+    change_occupancy(+1, now);
+    return e;
+  }
   std::unique_ptr<BufferEntry> take_entry();
   void recycle(std::unique_ptr<BufferEntry> e);
   int capacity_, chunk_;
@@ -147,9 +171,10 @@ class InputBuffer : public sc_core::sc_module {
   // which was a visible share of setting up 8192 buffers).
   std::vector<std::unique_ptr<BufferEntry>> entries_;
   std::vector<std::unique_ptr<BufferEntry>> spare_;   // retired entries for reuse
+  PacketPtr last_read_owner_;   // packet of the last flit read from a retired entry
   int occupancy_ = 0, peak_ = 0;
   Cycle released_at_ = 0;     // when the decode position was last released
-  double occ_integral_ = 0;
+  std::uint64_t occ_integral_ = 0;   // flit-cycles (an integer: exact)
   Cycle occ_since_ = 0;
 };
 

@@ -63,21 +63,59 @@ class LinkRxIf : public virtual sc_core::sc_interface {
   virtual void attach_receiver(LinkClient* c) = 0;
 };
 
-class Link : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
+// `final`, and its per-flit methods defined here: a module that holds a
+// Link* (the switch) calls them directly, without virtual dispatch.
+class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
  public:
   Link(sc_core::sc_module_name name, const Clock& clock, const LinkParams& p, int initial_credits);
 
-  int credits(Cycle now) override;
-  void send(Flit f, Cycle now, Cycle extra_delay) override;
-  Cycle next_credit_arrival() const override;
+  int credits(Cycle now) override {
+    while (!credit_returns_.empty() && credit_returns_.front().arrival <= now) {
+      credits_ += credit_returns_.front().n;
+      credit_returns_.pop_front();
+    }
+    return credits_;
+  }
+  void send(Flit f, Cycle now, Cycle extra_delay) override {
+    if (last_send_ == now) fail("two flits sent in one cycle");
+    if (credits(now) <= 0) fail("flit sent without a credit");
+    --credits_;
+    last_send_ = now;
+    ++flits_sent_;
+    const Cycle arrival = now + extra_delay + p_.latency;
+    if (f.tail()) tail_owners_.push_back(f.pkt);   // an owning reference (packet.h)
+    flits_.push_back({arrival, f});
+    if (rx_client_) rx_client_->link_activity(arrival);
+  }
+  Cycle next_credit_arrival() const override {
+    return credit_returns_.empty() ? UINT64_MAX : credit_returns_.front().arrival;
+  }
   void attach_sender(LinkClient* c) override { tx_client_ = c; }
 
   bool has_flit(Cycle now) const override {
     return !flits_.empty() && flits_.front().arrival <= now;
   }
-  Flit pop() override;
-  void return_credits(int n, Cycle now) override;
-  Cycle next_flit_arrival() const override;
+  Flit pop() override {
+    const Flit f = flits_.front().flit;
+    flits_.pop_front();
+    if (f.tail()) {
+      popped_owner_ = std::move(tail_owners_.front());
+      tail_owners_.pop_front();
+    }
+    return f;
+  }
+  void return_credits(int n, Cycle now) override {
+    if (n <= 0) return;
+    const Cycle arrival = now + p_.credit_delay;
+    if (!credit_returns_.empty() && credit_returns_.back().arrival == arrival)
+      credit_returns_.back().n += n;
+    else
+      credit_returns_.push_back({arrival, n});
+    if (tx_client_) tx_client_->link_activity(arrival);
+  }
+  Cycle next_flit_arrival() const override {
+    return flits_.empty() ? UINT64_MAX : flits_.front().arrival;
+  }
   void attach_receiver(LinkClient* c) override { rx_client_ = c; }
 
   // Introspection for invariants, statistics and deadlock reports.
@@ -90,12 +128,19 @@ class Link : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   const LinkParams& params() const { return p_; }
 
  private:
+  [[noreturn]] void fail(const char* what) const;   // throws std::logic_error naming the link
   struct InFlight { Cycle arrival; Flit flit; };
   struct CreditReturn { Cycle arrival; int n; };
   const Clock& clock_;
   LinkParams p_;
   int credits_;
   Ring<InFlight> flits_;
+  // Owning references to the packets whose tail flit is on the link, in
+  // send order, and to the packet whose tail was popped last (kept until the
+  // next tail is popped, so the receiver holds its own reference by then;
+  // packet.h, "Who owns a packet").
+  Ring<PacketPtr> tail_owners_;
+  PacketPtr popped_owner_;
   Ring<CreditReturn> credit_returns_;
   Cycle last_send_ = UINT64_MAX;
   std::uint64_t flits_sent_ = 0;

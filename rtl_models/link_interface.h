@@ -10,6 +10,7 @@
 //     space when the packet leaves it).
 #pragma once
 
+#include <algorithm>
 #include <deque>
 #include <functional>
 #include <string>
@@ -24,8 +25,9 @@ class PacketInjector {
   PacketInjector(SimContext& ctx, bool vct) : ctx_(ctx), vct_(vct) {}
   void push(PacketPtr p) { queue_.push_back(std::move(p)); }
   // Send at most one flit at cycle now. Returns true if a flit left; when
-  // blocked on credits, lowers `next` to the next credit arrival.
-  bool step(LinkTxIf& tx, Cycle now, Cycle& next);
+  // blocked on credits, lowers `next` to the next credit arrival. `tx` is a
+  // LinkTxIf or, called directly, a Link.
+  template <class Tx> bool step(Tx& tx, Cycle now, Cycle& next);
   std::size_t queued() const { return queue_.size() + (current_ ? 1 : 0); }
   bool busy() const { return current_ != nullptr || !queue_.empty(); }
   std::string describe() const;
@@ -47,16 +49,71 @@ class PacketAssembler {
   // Take every flit that has arrived by cycle now; on_packet(pkt, now) for
   // each completed packet. Returns true if any flit arrived; lowers `next`
   // to the next flit arrival.
-  bool step(LinkRxIf& rx, Cycle now, Cycle& next, const std::function<void(const PacketPtr&, Cycle)>& on_packet);
+  // `rx` is a LinkRxIf or, called directly, a Link.
+  template <class Rx, class OnPacket> bool step(Rx& rx, Cycle now, Cycle& next, OnPacket&& on_packet);
   bool receiving() const { return pkt_ != nullptr; }
   std::string describe() const;
 
  private:
+  [[noreturn]] void out_of_order(const Flit& f, bool head_inside) const;   // throws InvariantViolation
   SimContext& ctx_;
   std::string owner_;
   bool credit_at_once_;
   PacketPtr pkt_;
   int next_ = 0;
 };
+
+template <class Tx>
+bool PacketInjector::step(Tx& tx, Cycle now, Cycle& next) {
+  if (!current_ && !queue_.empty()) {
+    current_ = std::move(queue_.front());
+    queue_.pop_front();
+    next_flit_ = 0;
+  }
+  if (!current_) return false;
+  const int credits = tx.credits(now);
+  if (credits <= 0 || (vct_ && next_flit_ == 0 && credits < current_->length)) {
+    next = std::min(next, tx.next_credit_arrival());
+    return false;
+  }
+  if (next_flit_ == 0) current_->injected = now;
+  const bool tail = next_flit_ == current_->length - 1;
+  tx.send(Flit{current_, next_flit_++}, now, 0);
+  ++ctx_.flits.injected;
+  ++ctx_.flits.moves;
+  if (ctx_.window.contains(now)) ++ctx_.stats.window_flits_injected;
+  if (tail) {
+    PacketPtr done = std::move(current_);
+    current_.reset();
+    if (on_sent) on_sent(done, now);
+  }
+  return true;
+}
+
+template <class Rx, class OnPacket>
+bool PacketAssembler::step(Rx& rx, Cycle now, Cycle& next, OnPacket&& on_packet) {
+  bool any = false;
+  while (rx.has_flit(now)) {
+    const Flit f = rx.pop();
+    if (credit_at_once_) rx.return_credits(1, now);
+    ++ctx_.flits.ejected;
+    if (ctx_.window.contains(now)) ++ctx_.stats.window_flits_ejected;
+    if (f.head()) {
+      if (pkt_) out_of_order(f, true);
+      pkt_ = f.pkt;   // an owning reference (packet.h)
+      next_ = 0;
+    }
+    if (!pkt_ || f.pkt != pkt_ || f.index != next_) out_of_order(f, false);
+    ++next_;
+    any = true;
+    if (f.tail()) {
+      PacketPtr done = std::move(pkt_);
+      pkt_.reset();
+      on_packet(done, now);
+    }
+  }
+  next = std::min(next, rx.next_flit_arrival());
+  return any;
+}
 
 }  // namespace wormcast::rtl

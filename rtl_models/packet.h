@@ -1,7 +1,8 @@
 // Packets and flits (seed000 §2.2, §5.3). A packet is one object shared by
 // reference; a flit is (packet reference, index), so buffers and links hold
 // packet references and counters rather than per-flit objects (DESIGN.md
-// principle 3). The first `header_flits` flits carry the routing header; how
+// principle 3). A flit's reference is a plain pointer (PacketRef), not an
+// owning one: see "Who owns a packet" below. The first `header_flits` flits carry the routing header; how
 // many there are depends on the header encoding (1 for unicast; the multicast
 // encodings — SSR port strings, multi-drop (ID, port-string) lists, N-bit
 // destination strings — set their own count). A replicating switch gives each
@@ -98,7 +99,7 @@ struct PacketHeader {
   bool direct_tree = false;
 };
 
-struct Packet {
+struct Packet : std::enable_shared_from_this<Packet> {
   PacketId id = 0;              // unique per physical copy in the run
   PacketId origin = 0;          // id of the packet as injected (copies share it)
   std::uint64_t message = 0;    // message this packet belongs to (0 = none)
@@ -119,8 +120,45 @@ struct Packet {
 
 using PacketPtr = std::shared_ptr<Packet>;
 
+// Who owns a packet. Packets are created with std::make_shared and owned by
+// the holders that keep them across cycles: a source's queue and the packet
+// it is injecting, a switch's input-buffer entry and its branches, a VC
+// router's buffered segments, a receiver's packet being assembled, NI
+// queues, and a link for every packet whose tail flit is on it (a link
+// takes an owning reference when it accepts a tail flit and keeps it until
+// the next tail flit is popped, so the receiver has taken its own reference
+// by then). A flit holds a plain pointer: every flit of a packet on a link
+// or in a buffer is covered by one of those holders (the sender holds the
+// packet until its tail has been sent; the link from then on), so moving a
+// flit costs no reference-count change (two atomic operations per flit and
+// hop with a shared_ptr). A packet is freed when its last holder lets go:
+// after it was delivered and its last flit left every buffer and link.
+//
+// PacketRef converts from a PacketPtr (taking its pointer) and to one
+// (shared_from_this: a new owning reference, for a holder), and compares
+// with either, so code written for `flit.pkt` as a shared_ptr compiles
+// unchanged.
+class PacketRef {
+ public:
+  PacketRef() = default;
+  PacketRef(std::nullptr_t) {}                        // NOLINT: implicit like a pointer
+  PacketRef(const PacketPtr& p) : p_(p.get()) {}     // NOLINT: implicit on purpose
+  explicit PacketRef(Packet* p) : p_(p) {}
+  Packet* operator->() const { return p_; }
+  Packet& operator*() const { return *p_; }
+  Packet* get() const { return p_; }
+  explicit operator bool() const { return p_ != nullptr; }
+  // A new owning reference (the packet must be owned by a PacketPtr).
+  operator PacketPtr() const { return p_ ? p_->shared_from_this() : PacketPtr(); }   // NOLINT
+  friend bool operator==(PacketRef a, PacketRef b) { return a.p_ == b.p_; }
+  friend bool operator!=(PacketRef a, PacketRef b) { return a.p_ != b.p_; }
+
+ private:
+  Packet* p_ = nullptr;
+};
+
 struct Flit {
-  PacketPtr pkt;
+  PacketRef pkt;
   int index = 0;                // 0 .. pkt->length-1
   bool head() const { return index == 0; }
   bool tail() const { return index == pkt->length - 1; }

@@ -41,6 +41,15 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
   decoder_ = make_decoder(id);
 }
 
+template <class If>
+Link* Switch::as_link(If* channel, int port) const {
+  Link* l = dynamic_cast<Link*>(channel);
+  if (!l)
+    throw std::logic_error(std::string(name()) + ": port " + std::to_string(port) +
+                           " is bound to a channel that is not an rtl::Link");
+  return l;
+}
+
 void Switch::end_of_elaboration() {
   if (!decoder_) throw std::logic_error(std::string(name()) + ": no decoder installed");
   in_bound_.assign(static_cast<std::size_t>(k_), 0);
@@ -55,7 +64,7 @@ void Switch::end_of_elaboration() {
     auto& op = *out[static_cast<std::size_t>(i)];
     if (ip.size() > 0) {
       in_bound_[static_cast<std::size_t>(i)] = 1;
-      rx_[static_cast<std::size_t>(i)] = ip.operator->();
+      rx_[static_cast<std::size_t>(i)] = as_link(ip.operator->(), i);
       bound_in_.push_back(i);
       in_clients_[static_cast<std::size_t>(i)].sw = this;
       in_clients_[static_cast<std::size_t>(i)].port = i;
@@ -65,7 +74,7 @@ void Switch::end_of_elaboration() {
     }
     if (op.size() > 0) {
       out_bound_[static_cast<std::size_t>(i)] = 1;
-      tx_[static_cast<std::size_t>(i)] = op.operator->();
+      tx_[static_cast<std::size_t>(i)] = as_link(op.operator->(), i);
       op->attach_sender(this);
     }
   }
@@ -81,7 +90,7 @@ void Switch::end_of_elaboration() {
 }
 
 int Switch::free_credits(int o) const {
-  LinkTxIf* tx = tx_.empty() ? nullptr : tx_[static_cast<std::size_t>(o)];
+  Link* tx = tx_.empty() ? nullptr : tx_[static_cast<std::size_t>(o)];
   return tx ? tx->credits(ctx_.clock.now()) : 0;
 }
 
@@ -119,7 +128,7 @@ void Switch::accept_flits(Cycle now, bool& active, Cycle& next) {
 void Switch::accept_port(int i, Cycle now, bool& active, Cycle& next) {
   Cycle& due = in_due_[static_cast<std::size_t>(i)];
   if (due <= now) {
-    LinkRxIf* rx = rx_[static_cast<std::size_t>(i)];
+    Link* rx = rx_[static_cast<std::size_t>(i)];
     InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
     while (rx->has_flit(now)) {
       BufferEntry& e = buf.write(rx->pop(), now);
@@ -229,7 +238,7 @@ void Switch::traverse(Cycle now, bool& active, Cycle& next) {
 
 void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
   OutputState& os = outputs_[static_cast<std::size_t>(o)];
-  LinkTxIf* tx = tx_[static_cast<std::size_t>(o)];
+  Link* tx = tx_[static_cast<std::size_t>(o)];
   BufferEntry& e = *os.entry;
   Branch& b = e.branches[static_cast<std::size_t>(os.branch)];
   InputBuffer& buf = *buffers_[static_cast<std::size_t>(os.input)];

@@ -88,6 +88,7 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
     std::uint32_t packet = 0;
   };
   void end_of_elaboration() override;
+  template <class If> Link* as_link(If* channel, int port) const;
   void tick();                                // the SC_METHOD without a scheduler
   void evaluate_cycle(Cycle now) override;   // one cycle of work
   void accept_flits(Cycle now, bool& active, Cycle& next);
@@ -127,8 +128,10 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   std::unique_ptr<Decoder> decoder_;
   std::vector<OutputState> outputs_;
   std::vector<char> in_bound_, out_bound_;
-  std::vector<LinkRxIf*> rx_;                 // per port, nullptr when unbound
-  std::vector<LinkTxIf*> tx_;
+  // Per port, nullptr when unbound. The links are rtl::Link (checked at the
+  // end of elaboration), called directly rather than through the interface.
+  std::vector<Link*> rx_;
+  std::vector<Link*> tx_;
   std::vector<int> bound_in_;                 // ports with an input link
   std::vector<Cycle> in_due_;                 // per port: arrival of the first flit on its input link
   std::vector<InputClient> in_clients_;       // per port: the receiver its input link calls

@@ -440,7 +440,8 @@ void VcRouter::share_port(int port, SharedLink* link, int side) {
 void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
   Segment& s = iv.buf.front();
   Flit f{s.pkt, s.first};
-  if (--s.count == 0) iv.buf.erase(iv.buf.begin());
+  PacketPtr keep;   // a flit does not own its packet (packet.h): hold it until it is on the link
+  if (--s.count == 0) keep = std::move(s.pkt), iv.buf.erase(iv.buf.begin());
   else ++s.first;
   --iv.flits;
   iv.last_sent = now;

@@ -261,6 +261,16 @@ const std::vector<PortId>& UpDownRouting::ports(SwitchId s, Phase ph, NodeId dst
   return entry(s, phase_index(ph), at.sw);
 }
 
+void UpDownRouting::ports_to(NodeId dst, std::vector<const std::vector<PortId>*>& out) const {
+  if (dst < 0 || dst >= num_nodes_)
+    throw std::out_of_range("UpDownRouting::ports_to: node " + std::to_string(dst) + " out of range");
+  const PortRef at = node_attach_[dst];
+  out.resize(static_cast<std::size_t>(num_switches_) * kPhases);
+  for (SwitchId s = 0; s < num_switches_; ++s)
+    for (int ph = 0; ph < kPhases; ++ph)
+      out[static_cast<std::size_t>(s) * kPhases + ph] = s == at.sw ? &sets_[node_set_[dst]] : &entry(s, ph, at.sw);
+}
+
 // No distance matrix is kept: the tables hold exactly the first hops of
 // minimal routes, so following any of them counts the hops.
 int UpDownRouting::distance(SwitchId s, Phase ph, SwitchId dst_sw) const {
@@ -510,40 +520,59 @@ class Checker {
     }
   }
 
+  // got_[x] = &ports(x / 2, x % 2, d) for every state x: all at once when
+  // the routing offers ports_to (the same list objects), else entry by entry.
+  void read_entries(NodeId d) {
+    if (r_.ports_to) {
+      r_.ports_to(d, got_);
+      if (got_.size() != static_cast<std::size_t>(S_) * 2)
+        throw std::out_of_range("ports_to gave " + std::to_string(got_.size()) + " entries for " +
+                                std::to_string(S_) + " switches");
+      return;
+    }
+    for (int x = 0; x < S_ * 2; ++x) got_[x] = &r_.ports(x / 2, static_cast<Phase>(x % 2), d);
+  }
+
   // Every entry is exactly the set of legal first hops of minimal legal routes.
   // Returns true if every entry for d is as expected.
   bool check_entries(NodeId d) {
     const PortRef at = t_.node_attach[d];
+    read_entries(d);
     bool all_ok = true;
-    for (SwitchId u = 0; u < S_; ++u)
-      for (int ph = 0; ph < 2; ++ph) {
-        const int x = u * 2 + ph;
-        const std::vector<PortId>& got = r_.ports(u, static_cast<Phase>(ph), d);
-        got_[x] = &got;
-        std::vector<PortId> want;
-        if (u == at.sw) {
-          if (got.size() == 1 && got[0] == at.port) continue;
-          want.push_back(at.port);
-        } else {
-          // The same list object as an entry already found right is right.
-          if (&got == matched_[x]) continue;
-          const int n = want_begin_[x + 1] - want_begin_[x];
-          bool same = static_cast<int>(got.size()) == n;
-          for (int j = 0; same && j < n; ++j) same = got[j] == ends_[want_[want_begin_[x] + j]].port;
-          if (same) {
-            matched_[x] = &got;
-            continue;
-          }
-          for (int j = want_begin_[x]; j < want_begin_[x + 1]; ++j) want.push_back(ends_[want_[j]].port);
-        }
-        all_ok = false;
-        report_entry(d, u, ph, got, want);
-        for (PortId p : got) {
-          const int e = p >= 0 && p < k_ ? end_of(u, p) : -1;
-          if (e >= 0) add_dependency(x, e);
+    for (int x = 0; x < S_ * 2; ++x) {
+      const std::vector<PortId>& got = *got_[x];
+      const SwitchId u = x / 2;
+      if (u == at.sw) {
+        if (got.size() == 1 && got[0] == at.port) continue;
+      } else {
+        // The same list object as an entry already found right is right.
+        if (&got == matched_[x]) continue;
+        const int n = want_begin_[x + 1] - want_begin_[x];
+        bool same = static_cast<int>(got.size()) == n;
+        for (int j = 0; same && j < n; ++j) same = got[j] == ends_[want_[want_begin_[x] + j]].port;
+        if (same) {
+          matched_[x] = &got;
+          continue;
         }
       }
+      all_ok = false;
+      entry_differs(d, x, got);
+    }
     return all_ok;
+  }
+
+  void entry_differs(NodeId d, int x, const std::vector<PortId>& got) {
+    const PortRef at = t_.node_attach[d];
+    const SwitchId u = x / 2;
+    std::vector<PortId> want;
+    if (u == at.sw) want.push_back(at.port);
+    else
+      for (int j = want_begin_[x]; j < want_begin_[x + 1]; ++j) want.push_back(ends_[want_[j]].port);
+    report_entry(d, u, x % 2, got, want);
+    for (PortId p : got) {
+      const int e = p >= 0 && p < k_ ? end_of(u, p) : -1;
+      if (e >= 0) add_dependency(x, e);
+    }
   }
 
   void report_entry(NodeId d, SwitchId u, int ph, const std::vector<PortId>& got,
@@ -770,7 +799,9 @@ std::vector<std::string> check_updown(const Topology& t, const RoutingView& r) {
 }  // namespace detail
 
 std::vector<std::string> check_updown(const Topology& t, const UpDownRouting& r) {
-  return detail::check_updown(t, detail::view_of(r));
+  detail::RoutingView v = detail::view_of(r);
+  v.ports_to = [&r](NodeId d, std::vector<const std::vector<PortId>*>& out) { r.ports_to(d, out); };
+  return detail::check_updown(t, v);
 }
 
 }  // namespace wormcast::topo

@@ -45,6 +45,10 @@ class UpDownRouting {
   // ascending port order. Never empty for a valid (s, phase, dst) that is
   // reachable; for dst attached to s it is exactly the node's port.
   const std::vector<PortId>& ports(SwitchId s, Phase ph, NodeId dst) const;
+  // Every entry toward node dst at once, for the checker: out[s * 2 + phase]
+  // becomes &ports(s, phase, dst) (the same list object ports() returns), for
+  // all switches. One call per node instead of one per entry.
+  void ports_to(NodeId dst, std::vector<const std::vector<PortId>*>& out) const;
   // Hops (switch-to-switch links) on a minimal legal route from (s, ph) to the
   // switch of dst; -1 if unreachable in that phase.
   int distance(SwitchId s, Phase ph, SwitchId dst_sw) const;

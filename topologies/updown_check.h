@@ -20,6 +20,11 @@ struct RoutingView {
   std::function<bool(SwitchId, PortId)> is_up_port;
   std::function<Phase(SwitchId, PortId)> arrival_phase;
   std::function<const std::vector<PortId>&(SwitchId, Phase, NodeId)> ports;
+  // Optional: all of a node's entries at once, out[s * 2 + phase] =
+  // &ports(s, phase, d) (UpDownRouting::ports_to). Empty: the checker calls
+  // ports() per entry. view_of() leaves it empty, so a test that replaces
+  // `ports` is checked through its own function.
+  std::function<void(NodeId, std::vector<const std::vector<PortId>*>&)> ports_to;
 };
 
 // A view that forwards every query to `r` (which must outlive the view).

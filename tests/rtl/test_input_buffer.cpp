@@ -223,3 +223,33 @@ TEST_CASE("a branch whose payload differs from the received packet is an error, 
   bs.push_back(Branch{0, bad});
   CHECK_THROWS_WITH(buf.set_branches(*e, bs), Catch::Contains("8 payload flits, received 9"));
 }
+
+TEST_CASE("the flit that retires an entry stays valid until the next retirement (flits do not own packets)") {
+  fresh_kernel();
+  InputBuffer buf("ib", 64, 4, NextHeader::after_drain);
+  auto a = packet(1), copy = packet(1);
+  std::weak_ptr<Packet> wa = a, wcopy = copy;
+  buf.write(Flit{a, 0}, 0);
+  a.reset();   // the entry is the only owner of the received packet
+  BufferEntry* e = buf.decode_candidate(1);
+  REQUIRE(e != nullptr);
+  buf.set_branches(*e, branches(copy, {3}));   // the branch emits its own copy
+  copy.reset();
+  buf.grant(*e, e->branches[0], 2);
+  int freed = 0;
+  const Flit f = buf.read(*e, e->branches[0], 2, freed);   // retires the entry
+  CHECK(buf.empty());
+  CHECK(freed == 1);
+  CHECK(wa.expired());                 // the received packet is no longer needed
+  REQUIRE_FALSE(wcopy.expired());      // the flit's packet is kept for the caller
+  CHECK(f.tail());
+  CHECK(f.pkt->length == 1);
+  auto b = packet(1);
+  buf.write(Flit{b, 0}, 3);
+  e = buf.decode_candidate(1);
+  REQUIRE(e != nullptr);
+  buf.set_branches(*e, branches(b, {1}));
+  buf.grant(*e, e->branches[0], 5);
+  buf.read(*e, e->branches[0], 5, freed);
+  CHECK(wcopy.expired());              // released by the next retirement
+}

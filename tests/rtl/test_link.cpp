@@ -4,13 +4,20 @@
 #include "rtl_models/kernel.h"
 #include "rtl_models/link.h"
 
+#include <memory>
+#include <vector>
+
 using namespace wormcast;
 using namespace wormcast::rtl;
 
 namespace {
+// A flit does not own its packet (packet.h): the packets of these flits
+// live until the end of the test program.
+std::vector<PacketPtr> packets;
 Flit make_flit(int len, int idx) {
   auto p = std::make_shared<Packet>();
   p->length = len;
+  packets.push_back(p);
   return Flit{p, idx};
 }
 }  // namespace
@@ -81,4 +88,34 @@ TEST_CASE("zero link latency is rejected") {
   LinkParams lp;
   lp.latency = 0;
   CHECK_THROWS_AS(Link("l", clk, lp, 1), std::invalid_argument);
+}
+
+TEST_CASE("a link owns the packet of every tail flit on it, until the next tail is popped") {
+  fresh_kernel();
+  Clock clk(5000);
+  Link link("l", clk, LinkParams{}, 8);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  auto two = std::make_shared<Packet>();
+  two->length = 2;
+  std::weak_ptr<Packet> w2 = two;
+  link.send(Flit{two, 0}, 0, 0);
+  CHECK(two.use_count() == 1);            // a body or head flit takes no reference
+  link.send(Flit{two, 1}, 1, 0);
+  CHECK(two.use_count() == 2);            // the tail does
+  auto one = std::make_shared<Packet>();  // a one-flit packet whose sender lets go at once
+  one->length = 1;
+  std::weak_ptr<Packet> w1 = one;
+  link.send(Flit{one, 0}, 2, 0);
+  two.reset();
+  one.reset();
+  CHECK_FALSE(w2.expired());
+  CHECK_FALSE(w1.expired());
+  CHECK(link.pop().index == 0);
+  const Flit t2 = link.pop();             // tail of `two`: still alive for the receiver
+  CHECK(t2.pkt->length == 2);
+  CHECK_FALSE(w2.expired());
+  const Flit t1 = link.pop();             // the next tail releases `two`, keeps `one`
+  CHECK(w2.expired());
+  CHECK(t1.pkt->length == 1);
+  CHECK_FALSE(w1.expired());
 }

@@ -366,3 +366,23 @@ TEST_CASE("checker catches a wrong entry for one of several nodes on a switch", 
   };
   CHECK(mentions(detail::check_updown(t, v), "switch 2 phase down_only dst node 4: port 0 is illegal"));
 }
+
+TEST_CASE("ports_to gives, for every switch and phase, the very list ports() returns", "[updown]") {
+  for (const IrregularParams& prm : {IrregularParams{8, 8, 32, 0.8, 2}, IrregularParams{64, 8, 256, 0.8, 4}}) {
+    const Topology t = generate_irregular(prm);
+    const UpDownRouting r(t, RootRule::max_degree);
+    std::vector<const Ports*> col;
+    for (NodeId d = 0; d < t.num_nodes(); ++d) {
+      r.ports_to(d, col);
+      REQUIRE(col.size() == static_cast<std::size_t>(t.num_switches()) * 2);
+      for (SwitchId s = 0; s < t.num_switches(); ++s) {
+        REQUIRE(col[static_cast<std::size_t>(s) * 2] == &r.ports(s, U, d));
+        REQUIRE(col[static_cast<std::size_t>(s) * 2 + 1] == &r.ports(s, D, d));
+      }
+    }
+    CHECK_THROWS_AS(r.ports_to(t.num_nodes(), col), std::out_of_range);
+    // The checker reads the same entries entry by entry (a view without ports_to).
+    CHECK(detail::check_updown(t, detail::view_of(r)).empty());
+    CHECK(check_updown(t, r).empty());
+  }
+}
