@@ -691,7 +691,8 @@ def main(argv=None):
     ap.add_argument("--measure", type=int, default=20000)
     ap.add_argument("--rounds", type=int, default=3, help="rounds of alternated runs (default 3)")
     ap.add_argument("--timeout", type=float, default=900)
-    ap.add_argument("--work", default="compare_peers", help="working directory")
+    ap.add_argument("--work", default=os.path.join("results", "compare_peers"),
+                    help="working directory for configurations and logs (default results/compare_peers)")
     ap.add_argument("--curves", help="write latency-load CSV here (one round per load) "
                                      "and plot it next to it instead of the speed table")
     ap.add_argument("--append", action="store_true",
