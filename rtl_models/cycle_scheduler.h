@@ -75,4 +75,21 @@ class CycleScheduler : public sc_core::sc_module {
   sc_core::sc_event ev_;
 };
 
+// Puts module `m` on its clock: on the activity list `sched` when the
+// network made one, as `client` (m itself; passed separately because
+// modules inherit Client privately; returns the handle for at()), else on a
+// method of its own running m->tick on `wake` (returns -1). Call at the end
+// of elaboration.
+template <class M>
+int start_on_clock(CycleScheduler* sched, CycleScheduler::Client* client, M* m, const sc_core::sc_event& wake,
+                   void (M::*tick)()) {
+  if (sched != nullptr) return sched->add(client);
+  sc_core::sc_spawn_options opts;
+  opts.spawn_method();
+  opts.dont_initialize();
+  opts.set_sensitivity(&wake);
+  sc_core::sc_spawn(sc_core::sc_bind(tick, m), sc_core::sc_gen_unique_name("tick"), &opts);
+  return -1;
+}
+
 }  // namespace wormcast::rtl

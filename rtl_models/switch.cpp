@@ -78,15 +78,7 @@ void Switch::end_of_elaboration() {
       op->attach_sender(this);
     }
   }
-  if (sched_ != nullptr) {
-    sched_id_ = sched_->add(this);
-    return;
-  }
-  sc_core::sc_spawn_options opts;
-  opts.spawn_method();
-  opts.dont_initialize();
-  opts.set_sensitivity(&wake_.event());
-  sc_core::sc_spawn(sc_core::sc_bind(&Switch::tick, this), sc_core::sc_gen_unique_name("tick"), &opts);
+  sched_id_ = start_on_clock(sched_, this, this, wake_.event(), &Switch::tick);
 }
 
 int Switch::free_credits(int o) const {

@@ -60,15 +60,7 @@ void VcRouter::end_of_elaboration() {
     tx_.push_back(o->size() > 0 ? o->operator->() : nullptr);
     if (tx_.back()) tx_.back()->attach_sender(this);
   }
-  if (sched_ != nullptr) {
-    sched_id_ = sched_->add(this);
-    return;
-  }
-  sc_core::sc_spawn_options opts;
-  opts.spawn_method();
-  opts.dont_initialize();
-  opts.set_sensitivity(&wake_.event());
-  sc_core::sc_spawn(sc_core::sc_bind(&VcRouter::tick, this), sc_core::sc_gen_unique_name("tick"), &opts);
+  sched_id_ = start_on_clock(sched_, this, this, wake_.event(), &VcRouter::tick);
 }
 
 topo::VcClass VcRouter::class_of(int in_ch) const {
