@@ -27,6 +27,8 @@ import math
 import os
 import sys
 
+from system_python import rerun_with_matplotlib
+
 MARKERS = ["o", "s", "^", "D", "v", "<", ">", "p", "*", "h"]
 
 
@@ -238,11 +240,7 @@ def main(argv=None):
         except ImportError as e:
             # A python3 first on PATH (pyenv, venv) may lack Debian's
             # matplotlib: rerun under the system interpreter that has it.
-            system = "/usr/bin/python3"
-            if os.path.realpath(sys.executable) != os.path.realpath(system) and os.access(system, os.X_OK) \
-                    and not os.environ.get("WORMCAST_PLOT_REEXEC"):
-                os.environ["WORMCAST_PLOT_REEXEC"] = "1"
-                os.execv(system, [system] + sys.argv)
+            rerun_with_matplotlib()
             fail(f"matplotlib is not available to {sys.executable} ({e}); on Debian: apt-get install "
                  f"python3-matplotlib")
     if args.print_series:

@@ -22,6 +22,8 @@ import os
 import re
 import sys
 
+from system_python import rerun_with_matplotlib
+
 NODE_RE = re.compile(r'^\s*n(\d+) \[label="([^"]*)", pos="(-?[\d.]+),(-?[\d.]+)!"\];')
 EDGE_RE = re.compile(r'^\s*n(\d+) -> n(\d+) \[label="([^"]*)"(, style=dashed)?\];')
 
@@ -149,6 +151,7 @@ def main(argv=None):
         print(f"plot_channels.py: error: {e}", file=sys.stderr)
         return 1
     except ImportError as e:
+        rerun_with_matplotlib()   # python3 first on PATH may lack Debian's matplotlib
         print(f"plot_channels.py: error: matplotlib is not available to {sys.executable} ({e}); on Debian: "
               "apt-get install python3-matplotlib and run /usr/bin/python3", file=sys.stderr)
         return 1
