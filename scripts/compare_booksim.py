@@ -128,11 +128,27 @@ def booksim_config(network_file, packet_size, load, buffer_flits, warmup, measur
     return "\n".join(lines) + "\n"
 
 
+def wormcast_traffic(packet_size, load, warmup, measure, sim_extra=""):
+    """The traffic and sim sections every compared wormcast experiment shares
+    (uniform Bernoulli traffic at `load` flits/node/cycle, the windows), with
+    `sim_extra` lines (indented) appended to sim."""
+    if warmup <= 0 or measure <= 0:
+        raise CompareError("warm-up and measurement must be positive")
+    return f"""traffic:
+  pattern: uniform
+  process: bernoulli
+  load: {load!r}
+  packet_size: {packet_size}flits
+sim:
+  warmup: {warmup}
+  measure: {measure}
+{sim_extra}"""
+
+
 def wormcast_experiment(name, topology_file, packet_size, load, buffer_flits, warmup, measure,
                         seed=1):
     """wormcast experiment YAML text for the same run (seed000 defaults otherwise)."""
-    if warmup <= 0 or measure <= 0:
-        raise CompareError("warm-up and measurement must be positive")
+    traffic = wormcast_traffic(packet_size, load, warmup, measure)
     return f"""# Written by wormcast scripts/compare_booksim.py
 name: {name}
 seed: {seed}
@@ -141,15 +157,7 @@ topology:
   file: {json.dumps(os.path.abspath(topology_file))}
 switch:
   buffer: {buffer_flits}flits
-traffic:
-  pattern: uniform
-  process: bernoulli
-  load: {load!r}
-  packet_size: {packet_size}flits
-sim:
-  warmup: {warmup}
-  measure: {measure}
-"""
+{traffic}"""
 
 
 # --------------------------------------------------------------- parsers
@@ -157,11 +165,22 @@ sim:
 _NUM = r"([-+0-9.eEinfa]+)"
 
 
-def _last(pattern, text, what):
+def _last(pattern, text, what, sim="BookSim2"):
+    """The last match of `pattern` in a simulator's output, as a number."""
     found = re.findall(pattern, text)
     if not found:
-        raise CompareError(f"BookSim2 output has no {what}")
+        raise CompareError(f"{sim} output has no {what}")
     return float(found[-1])
+
+
+def speed_figures(seconds, cycles, flit_hops):
+    """seconds, cycles and the per-second rates of one run (nan without time)."""
+    return {
+        "seconds": seconds,
+        "cycles": cycles,
+        "cycles_per_second": cycles / seconds if seconds > 0 else float("nan"),
+        "flit_hops_per_second": flit_hops / seconds if seconds > 0 else float("nan"),
+    }
 
 
 def parse_booksim(text, nodes):
@@ -181,14 +200,7 @@ def parse_booksim(text, nodes):
     accepted = _last(r"Accepted flit rate average\s*=\s*" + _NUM, ov, "accepted flit rate")
     hops = _last(r"Hops average = " + _NUM, ov, "hop average")
     flit_hops = accepted * nodes * cycles * hops
-    return {
-        "seconds": seconds,
-        "cycles": cycles,
-        "cycles_per_second": cycles / seconds if seconds > 0 else float("nan"),
-        "flit_hops_per_second": flit_hops / seconds if seconds > 0 else float("nan"),
-        "latency": latency,
-        "hops": hops,
-    }
+    return {**speed_figures(seconds, cycles, flit_hops), "latency": latency, "hops": hops}
 
 
 def parse_wormcast(result):

@@ -124,8 +124,8 @@ def wormcast_direct_experiment(name, kind, k, packet_size, load, buffer_flits, w
     mesh, BTR (dimension order with VC classes p/l/h, 3 VCs) on a
     bidirectional torus, both x (dimension 0) first like the peers' XY;
     buffer_flits per VC; timing of experiments/direct_*.yaml."""
-    if warmup <= 0 or measure <= 0:
-        raise CompareError("warm-up and measurement must be positive")
+    traffic = cb.wormcast_traffic(packet_size, load, warmup, measure,
+                                  f"  drain_limit: {max(200000, 4 * measure)}\n  watchdog: 20000\n")
     topo = ("  kind: mesh\n" if kind == "mesh" else
             "  kind: torus\n  direction: bidirectional\n")
     routing = "dor" if kind == "mesh" else "btr"
@@ -144,17 +144,7 @@ router:
 link:
   latency: 1
   credit_delay: 1
-traffic:
-  pattern: uniform
-  process: bernoulli
-  load: {load!r}
-  packet_size: {packet_size}flits
-sim:
-  warmup: {warmup}
-  measure: {measure}
-  drain_limit: {max(200000, 4 * measure)}
-  watchdog: 20000
-"""
+{traffic}"""
 
 
 def wormcast_vcs(kind):
@@ -308,13 +298,6 @@ log_file = {os.path.join(out_dir, "cnsim_log.txt")}
 # --------------------------------------------------------------- parsers
 
 
-def _grab(pattern, text, what, sim):
-    m = re.findall(pattern, text)
-    if not m:
-        raise CompareError(f"{sim} output has no {what}")
-    return float(m[-1])
-
-
 def parse_noxim(text, seconds, cycles, router_hops):
     """Noxim prints no timing: seconds is the wall time of the process (set-up
     included, small for 64 routers). Latency is its 'Global average delay':
@@ -325,24 +308,17 @@ def parse_noxim(text, seconds, cycles, router_hops):
     with h the mean link count (router_hops - 1), exact in expectation."""
     if "Noxim simulation completed" not in text:
         raise CompareError("Noxim output has no 'Noxim simulation completed'")
-    latency = _grab(r"Global average delay \(cycles\): ([-+0-9.eEnaif]+)", text,
+    latency = cb._last(r"Global average delay \(cycles\): ([-+0-9.eEnaif]+)", text,
                     "'Global average delay'", "Noxim")
-    received = _grab(r"Total received flits: (\d+)", text, "'Total received flits'", "Noxim")
+    received = cb._last(r"Total received flits: (\d+)", text, "'Total received flits'", "Noxim")
     block = re.search(r"routed_flits = \[(.*?)\];", text, re.S)
     if not block:
         raise CompareError("Noxim output has no routed_flits matrix (detailed: true?)")
     routed = sum(int(x) for x in block.group(1).split())
     links = router_hops - 1
     flit_hops = routed * (links + 1) / (links - 1) if links > 1 else float("nan")
-    return {
-        "seconds": seconds,
-        "cycles": cycles,
-        "cycles_per_second": cycles / seconds if seconds > 0 else float("nan"),
-        "flit_hops_per_second": flit_hops / seconds if seconds > 0 else float("nan"),
-        "latency": latency,
-        "received_flits": received,
-        "routed_flits": routed,
-    }
+    return {**cb.speed_figures(seconds, cycles, flit_hops), "latency": latency, "received_flits": received,
+            "routed_flits": routed}
 
 
 def parse_cnsim(text, packet_size, measure):
@@ -357,19 +333,12 @@ def parse_cnsim(text, packet_size, measure):
         raise CompareError("CNSim output has no 'Time elapsed' (no statistics printed)")
     head = text.split("Time elapsed", 1)[1]
     head = "Time elapsed" + head.split("Time elapsed", 1)[0]
-    seconds = _grab(r"Time elapsed: ([0-9.eE+-]+)s", head, "'Time elapsed'", "CNSim")
-    arrived = _grab(r"Arrived:\s*(\d+)", head, "'Arrived'", "CNSim")
-    latency = _grab(r"Average latency: ([-+0-9.eEnaif]+)", head, "'Average latency'", "CNSim")
-    hops = _grab(r"Internal Hops: ([-+0-9.eEnaif]+)", head, "'Internal Hops'", "CNSim")
+    seconds = cb._last(r"Time elapsed: ([0-9.eE+-]+)s", head, "'Time elapsed'", "CNSim")
+    arrived = cb._last(r"Arrived:\s*(\d+)", head, "'Arrived'", "CNSim")
+    latency = cb._last(r"Average latency: ([-+0-9.eEnaif]+)", head, "'Average latency'", "CNSim")
+    hops = cb._last(r"Internal Hops: ([-+0-9.eEnaif]+)", head, "'Internal Hops'", "CNSim")
     flit_hops = arrived * packet_size * (hops + 1)
-    return {
-        "seconds": seconds,
-        "cycles": measure,
-        "cycles_per_second": measure / seconds if seconds > 0 else float("nan"),
-        "flit_hops_per_second": flit_hops / seconds if seconds > 0 else float("nan"),
-        "latency": latency,
-        "hops": hops + 1,
-    }
+    return {**cb.speed_figures(seconds, measure, flit_hops), "latency": latency, "hops": hops + 1}
 
 
 # --------------------------------------------------------------- summary
