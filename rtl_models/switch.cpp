@@ -27,7 +27,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
       pending_(static_cast<std::size_t>(ports), nullptr), out_requested_(static_cast<std::size_t>(ports), 0),
       wake_(ctx.clock), sched_(ctx.scheduler) {
   if (ports < 1) throw std::invalid_argument(std::string(this->name()) + ": a switch needs >= 1 port");
-  small_ = ports <= 64;
+  in_waiting_.resize(ports);
+  out_held_.resize(ports);
   if (p.admission != "cut_through" && !vct_)
     throw std::invalid_argument("unknown admission rule '" + p.admission + "'");
   const NextHeader rule = parse_next_header(p.next_header);
@@ -56,7 +57,6 @@ void Switch::end_of_elaboration() {
   out_bound_.assign(static_cast<std::size_t>(k_), 0);
   rx_.assign(static_cast<std::size_t>(k_), nullptr);
   tx_.assign(static_cast<std::size_t>(k_), nullptr);
-  bound_in_.clear();
   in_due_.assign(static_cast<std::size_t>(k_), UINT64_MAX);
   in_clients_.assign(static_cast<std::size_t>(k_), InputClient{});
   for (int i = 0; i < k_; ++i) {
@@ -65,12 +65,11 @@ void Switch::end_of_elaboration() {
     if (ip.size() > 0) {
       in_bound_[static_cast<std::size_t>(i)] = 1;
       rx_[static_cast<std::size_t>(i)] = as_link(ip.operator->(), i);
-      bound_in_.push_back(i);
       in_clients_[static_cast<std::size_t>(i)].sw = this;
       in_clients_[static_cast<std::size_t>(i)].port = i;
       ip->attach_receiver(&in_clients_[static_cast<std::size_t>(i)]);
       in_due_[static_cast<std::size_t>(i)] = ip->next_flit_arrival();
-      if (small_ && in_due_[static_cast<std::size_t>(i)] != UINT64_MAX) in_waiting_ |= port_bit(i);
+      if (in_due_[static_cast<std::size_t>(i)] != UINT64_MAX) in_waiting_.insert(i);
     }
     if (op.size() > 0) {
       out_bound_[static_cast<std::size_t>(i)] = 1;
@@ -107,14 +106,10 @@ void Switch::evaluate_cycle(Cycle now) {
 
 // 1. Flits arriving from links enter the input buffers. in_due_[i] is the
 //    input link's next_flit_arrival(): its links report every flit sent.
-//    With at most 64 ports only inputs with a flit on their link are
-//    visited (in_waiting_), in ascending order as the full scan would.
+//    Only inputs with a flit on their link are visited (in_waiting_), in
+//    ascending order as a full scan would.
 void Switch::accept_flits(Cycle now, bool& active, Cycle& next) {
-  if (!small_) {
-    for (const int i : bound_in_) accept_port(i, now, active, next);
-    return;
-  }
-  for (std::uint64_t m = in_waiting_; m != 0; m &= m - 1) accept_port(__builtin_ctzll(m), now, active, next);
+  in_waiting_.for_each([&](int i) { accept_port(i, now, active, next); });
 }
 
 void Switch::accept_port(int i, Cycle now, bool& active, Cycle& next) {
@@ -129,7 +124,7 @@ void Switch::accept_port(int i, Cycle now, bool& active, Cycle& next) {
       active = true;
     }
     due = rx->next_flit_arrival();
-    if (due == UINT64_MAX && small_) in_waiting_ &= ~port_bit(i);
+    if (due == UINT64_MAX) in_waiting_.erase(i);
   }
   next = std::min(next, due);
 }
@@ -203,7 +198,7 @@ void Switch::arbitrate(Cycle now, bool& active) {
           os.branch = static_cast<int>(b);
           os.input = w;
           os.busy = true;
-          if (small_) out_held_ |= port_bit(o);
+          out_held_.insert(o);
           xbar_->connect(w, o);
           active = true;
           break;
@@ -217,15 +212,10 @@ void Switch::arbitrate(Cycle now, bool& active) {
 
 // 4. Crossbar traversal: each connected output moves one flit if the flit
 //    is in the buffer and the downstream buffer has a free slot. Outputs in
-//    ascending order; with at most 64 ports only held ones (out_held_).
+//    ascending order, only the held ones (out_held_).
 void Switch::traverse(Cycle now, bool& active, Cycle& next) {
   if (connected_ == 0) return;
-  if (!small_) {
-    for (int o = 0; o < k_; ++o)
-      if (outputs_[static_cast<std::size_t>(o)].entry) traverse_output(o, now, active, next);
-    return;
-  }
-  for (std::uint64_t m = out_held_; m != 0; m &= m - 1) traverse_output(__builtin_ctzll(m), now, active, next);
+  out_held_.for_each([&](int o) { traverse_output(o, now, active, next); });
 }
 
 void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
@@ -257,7 +247,7 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
     --connected_;
     os.entry = nullptr;
     os.busy = false;
-    if (small_) out_held_ &= ~port_bit(o);
+    out_held_.erase(o);
     xbar_->disconnect(o);
   }
   active = true;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "rtl_models/crossbar.h"
+#include "rtl_models/channel_set.h"
 #include "rtl_models/cycle_scheduler.h"
 #include "rtl_models/decoder.h"
 #include "rtl_models/input_buffer.h"
@@ -97,14 +98,13 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   void arbitrate(Cycle now, bool& active);
   void traverse(Cycle now, bool& active, Cycle& next);
   void traverse_output(int o, Cycle now, bool& active, Cycle& next);
-  static std::uint64_t port_bit(int p) { return std::uint64_t{1} << p; }
   void check_branches(const BufferEntry& e) const;
   void link_activity(Cycle at) override { wake_at(at); }   // a credit on an output link
   // A flit on input link `port`, visible at cycle `at`.
   void input_activity(int port, Cycle at) {
     Cycle& due = in_due_[static_cast<std::size_t>(port)];
     if (at < due) due = at;
-    if (small_) in_waiting_ |= port_bit(port);
+    in_waiting_.insert(port);
     wake_at(at);
   }
   struct InputClient final : LinkClient {
@@ -132,7 +132,6 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   // end of elaboration), called directly rather than through the interface.
   std::vector<Link*> rx_;
   std::vector<Link*> tx_;
-  std::vector<int> bound_in_;                 // ports with an input link
   std::vector<Cycle> in_due_;                 // per port: arrival of the first flit on its input link
   std::vector<InputClient> in_clients_;       // per port: the receiver its input link calls
   std::vector<std::vector<char>> requests_;   // [out][in]
@@ -144,10 +143,9 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   // would find nothing): entries not yet decoded, branches not yet granted,
   // outputs held by a packet.
   int undecoded_ = 0, ungranted_ = 0, connected_ = 0;
-  // With at most 64 ports (small_), bit sets of the inputs whose link holds
-  // a flit and of the outputs held by a packet, so a cycle visits only those.
-  bool small_ = false;
-  std::uint64_t in_waiting_ = 0, out_held_ = 0;
+  // The inputs whose link holds a flit and the outputs held by a packet, so
+  // a cycle visits only those.
+  ChannelSet in_waiting_, out_held_;
   bool traced_ = false;
   Wakeup wake_;
   CycleScheduler* sched_ = nullptr;
