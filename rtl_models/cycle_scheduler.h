@@ -38,6 +38,11 @@ class CycleScheduler : public sc_core::sc_module {
     Entry& e = clients_[static_cast<std::size_t>(id)];
     if (c >= e.due) return;
     e.due = c;
+    if (running_ && c < base_ + kRing) {   // from a client's evaluation (the common case): inline
+      ring_[c % kRing].push_back(id);
+      occupied_ |= std::uint64_t{1} << (c % kRing);
+      return;
+    }
     push(id, c);
   }
   // Has client `id` been evaluated at cycle `now` already?

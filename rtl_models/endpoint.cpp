@@ -96,7 +96,7 @@ void Endpoint::evaluate_cycle(Cycle now) {
     rx_valid_ = true;
     active = true;
   }
-  traced_queue_ = static_cast<int>(queued_packets());
+  if (traced_) traced_queue_ = static_cast<int>(queued_packets());
 
   if (active) next = now + 1;
   if (next != UINT64_MAX) wake_at(next);
@@ -109,6 +109,7 @@ std::string Endpoint::describe(Cycle) const {
 }
 
 void Endpoint::trace(sc_core::sc_trace_file* tf) {
+  traced_ = true;
   const std::string base = name();
   sc_core::sc_trace(tf, tx_valid_, base + ".tx_valid");
   sc_core::sc_trace(tf, rx_valid_, base + ".rx_valid");

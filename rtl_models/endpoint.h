@@ -81,6 +81,7 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
   std::uint64_t received_ = 0;
   bool tx_valid_ = false, rx_valid_ = false;
   int traced_queue_ = 0;
+  bool traced_ = false;               // trace() was called: keep traced_queue_ up to date
   Wakeup wake_;
   CycleScheduler* sched_ = nullptr;   // SimContext::scheduler, when the run has one
   int sched_id_ = -1;

@@ -74,26 +74,45 @@ void InputBuffer::grant(BufferEntry& e, Branch& b, Cycle now) {
   if (--e.ungranted == 0 && rule_ == NextHeader::after_grant) released_at_ = now;
 }
 
+// Received flits a branch with a rewritten header is done with after reading
+// its flit j: up to the source of flit j, and past the whole received header
+// once the branch's header is out; frees the chunks that completes.
+void InputBuffer::consume_rewritten(BufferEntry& e, Branch& b, int j, Cycle now, int& freed) {
+  const int len = e.length;
+  int done = source_index(e, b, j) + 1;
+  if (j == b.pkt->header_flits - 1) done = std::max(done, e.header_flits);
+  if (b.next == b.pkt->length) done = len;
+  if (done <= b.consumed) return;
+  // Chunks newly completed: those ending in (consumed, done], from the
+  // first one not yet completed (ends ascend, so stop at the first beyond).
+  int c = b.consumed / chunk_;
+  for (int end = std::min(len, (c + 1) * chunk_); end <= done; ++c, end = std::min(len, end + chunk_)) {
+    if (--e.chunk_count[static_cast<std::size_t>(c)] == 0) freed += end - c * chunk_;
+    if (end == len) break;
+  }
+  b.consumed = done;
+  if (freed > 0) change_occupancy(-freed, now);
+}
+
 Flit InputBuffer::read(BufferEntry& e, Branch& b, Cycle now, int& freed) {
   freed = 0;
   const int len = e.length, blen = b.pkt->length;
-  const Flit f{b.pkt, b.next};
   const int j = b.next++;
-  // Received flits this branch is now done with: up to the source of flit j,
-  // and past the whole received header once the branch's header is out.
-  int done = source_index(e, b, j) + 1;
-  if (j == b.pkt->header_flits - 1) done = std::max(done, e.header_flits);
-  if (b.next == blen) done = len;
-  if (done > b.consumed) {
-    // Chunks newly completed: those ending in (consumed, done], from the
-    // first one not yet completed (ends ascend, so stop at the first beyond).
-    int c = b.consumed / chunk_;
-    for (int end = std::min(len, (c + 1) * chunk_); end <= done; ++c, end = std::min(len, end + chunk_)) {
-      if (--e.chunk_count[static_cast<std::size_t>(c)] == 0) freed += end - c * chunk_;
-      if (end == len) break;
+  const Flit f{b.pkt, j};
+  if (b.pkt.get() == e.pkt.get()) {
+    // Fast path: the branch emits the received packet (unicast, or a copy
+    // with the same header), so flit j is received flit j and the branch
+    // has consumed exactly j flits before it. Flit j completes its chunk
+    // when it is the chunk's last (consume_rewritten's loop finds the same).
+    const int c = j / chunk_;
+    const int end = std::min(len, (c + 1) * chunk_);
+    if (end == j + 1 && --e.chunk_count[static_cast<std::size_t>(c)] == 0) {
+      freed = end - c * chunk_;
+      change_occupancy(-freed, now);
     }
-    b.consumed = done;
-    if (freed > 0) change_occupancy(-freed, now);
+    b.consumed = j + 1;
+  } else {
+    consume_rewritten(e, b, j, now, freed);
   }
   if (b.next == blen && --e.unfinished == 0) {
     if (rule_ == NextHeader::after_drain) released_at_ = now;

@@ -154,6 +154,7 @@ class InputBuffer : public sc_core::sc_module {
     traced_occupancy = occupancy_;
   }
   BufferEntry& write_other(Flit f, Cycle now);
+  void consume_rewritten(BufferEntry& e, Branch& b, int j, Cycle now, int& freed);
   BufferEntry& add_flit(BufferEntry& e, Cycle now) {
     ++e.arrived;
     e.last_write = now;
