@@ -29,10 +29,6 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
   if (ports < 1) throw std::invalid_argument(std::string(this->name()) + ": a switch needs >= 1 port");
   in_waiting_.resize(ports);
   out_held_.resize(ports);
-  to_decode_.resize(ports);
-  to_grant_.resize(ports);
-  undecoded_at_.assign(static_cast<std::size_t>(ports), 0);
-  ungranted_at_.assign(static_cast<std::size_t>(ports), 0);
   if (p.admission != "cut_through" && !vct_)
     throw std::invalid_argument("unknown admission rule '" + p.admission + "'");
   const NextHeader rule = parse_next_header(p.next_header);
@@ -123,10 +119,7 @@ void Switch::accept_port(int i, Cycle now, bool& active, Cycle& next) {
     InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
     while (rx->has_flit(now)) {
       BufferEntry& e = buf.write(rx->pop(), now);
-      if (e.arrived == 1) {
-        ++undecoded_;
-        if (undecoded_at_[static_cast<std::size_t>(i)]++ == 0) to_decode_.insert(i);
-      }
+      if (e.arrived == 1) ++undecoded_;
       ctx_.flits.extra_copies += buf.copies_per_write(e);
       active = true;
     }
@@ -149,41 +142,45 @@ void Switch::check_branches(const BufferEntry& e) const {
   }
 }
 
-// 2. Decode the header at each FIFO's decode position (inputs in ascending
-//    order, only those holding an undecoded entry: to_decode_).
+// 2. Decode the header at each FIFO's decode position.
 void Switch::decode_headers(Cycle now, bool& active, Cycle& next) {
   if (undecoded_ == 0) return;
-  to_decode_.for_each([&](int i) { decode_port(i, now, active, next); });
-}
-
-void Switch::decode_port(int i, Cycle now, bool& active, Cycle& next) {
-  InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
-  BufferEntry* e = buf.decode_candidate(p_.route_delay);
-  if (!e) return;
-  if (e->ready > now) {
-    next = std::min(next, e->ready);
-    return;
+  for (int i = 0; i < k_; ++i) {
+    InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
+    if (buf.empty()) continue;
+    BufferEntry* e = buf.decode_candidate(p_.route_delay);
+    if (!e) continue;
+    if (e->ready > now) { next = std::min(next, e->ready); continue; }
+    scratch_.clear();
+    decoder_->decode(e->pkt, i, *this, scratch_);
+    check_branches(*e);
+    ctx_.flits.extra_copies += buf.set_branches(*e, scratch_);
+    --undecoded_;
+    ungranted_ += e->ungranted;
+    active = true;
   }
-  scratch_.clear();
-  decoder_->decode(e->pkt, i, *this, scratch_);
-  check_branches(*e);
-  ctx_.flits.extra_copies += buf.set_branches(*e, scratch_);
-  --undecoded_;
-  if (--undecoded_at_[static_cast<std::size_t>(i)] == 0) to_decode_.erase(i);
-  ungranted_ += e->ungranted;
-  int& waiting = ungranted_at_[static_cast<std::size_t>(i)];
-  if (waiting == 0 && e->ungranted > 0) to_grant_.insert(i);
-  waiting += e->ungranted;
-  active = true;
 }
 
 // 3. Per-output arbitration among the branches waiting for a port, outputs
-//    in ascending order (only outputs someone requests can grant; only
-//    inputs with an ungranted branch request: to_grant_).
+//    in ascending order (only outputs someone requests can grant).
 void Switch::arbitrate(Cycle now, bool& active) {
   if (ungranted_ == 0) return;
   requested_.clear();
-  to_grant_.for_each([&](int i) { request_port(i, now); });
+  for (int i = 0; i < k_; ++i) {
+    InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
+    pending_[static_cast<std::size_t>(i)] = nullptr;
+    if (buf.empty()) continue;
+    BufferEntry* e = buf.awaiting_grant();
+    pending_[static_cast<std::size_t>(i)] = e;
+    if (!e || e->ready > now) continue;
+    for (const Branch& b : e->branches)
+      if (!b.granted) {
+        char& flag = out_requested_[static_cast<std::size_t>(b.out_port)];
+        if (!flag) requested_.push_back(b.out_port);
+        flag = 1;
+        requests_[static_cast<std::size_t>(b.out_port)][static_cast<std::size_t>(i)] = 1;
+      }
+  }
   if (requested_.empty()) return;
   std::sort(requested_.begin(), requested_.end());
   for (const int o : requested_) {
@@ -196,7 +193,6 @@ void Switch::arbitrate(Cycle now, bool& active) {
         if (e->branches[b].out_port == o && !e->branches[b].granted) {
           buffers_[static_cast<std::size_t>(w)]->grant(*e, e->branches[b], now);
           --ungranted_;
-          if (--ungranted_at_[static_cast<std::size_t>(w)] == 0) to_grant_.erase(w);
           ++connected_;
           os.entry = e;
           os.branch = static_cast<int>(b);
@@ -212,22 +208,6 @@ void Switch::arbitrate(Cycle now, bool& active) {
     std::fill(req.begin(), req.end(), 0);
     out_requested_[static_cast<std::size_t>(o)] = 0;
   }
-}
-
-// Input i's requests: the ungranted branches of its packet awaiting grants
-// (pending_[i], read only for inputs that request this cycle).
-void Switch::request_port(int i, Cycle now) {
-  InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
-  BufferEntry* e = buf.empty() ? nullptr : buf.awaiting_grant();
-  pending_[static_cast<std::size_t>(i)] = e;
-  if (!e || e->ready > now) return;
-  for (const Branch& b : e->branches)
-    if (!b.granted) {
-      char& flag = out_requested_[static_cast<std::size_t>(b.out_port)];
-      if (!flag) requested_.push_back(b.out_port);
-      flag = 1;
-      requests_[static_cast<std::size_t>(b.out_port)][static_cast<std::size_t>(i)] = 1;
-    }
 }
 
 // 4. Crossbar traversal: each connected output moves one flit if the flit

@@ -95,9 +95,7 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   void accept_flits(Cycle now, bool& active, Cycle& next);
   void accept_port(int i, Cycle now, bool& active, Cycle& next);
   void decode_headers(Cycle now, bool& active, Cycle& next);
-  void decode_port(int i, Cycle now, bool& active, Cycle& next);
   void arbitrate(Cycle now, bool& active);
-  void request_port(int i, Cycle now);
   void traverse(Cycle now, bool& active, Cycle& next);
   void traverse_output(int o, Cycle now, bool& active, Cycle& next);
   void check_branches(const BufferEntry& e) const;
@@ -148,13 +146,6 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   // The inputs whose link holds a flit and the outputs held by a packet, so
   // a cycle visits only those.
   ChannelSet in_waiting_, out_held_;
-  // Per input: entries not yet decoded and branches not yet granted, and
-  // the inputs where they are non-zero, so decode and arbitration visit
-  // only inputs that have something to decode or request (an input outside
-  // these sets would find nothing: decode_candidate and awaiting_grant
-  // return nullptr there).
-  std::vector<int> undecoded_at_, ungranted_at_;
-  ChannelSet to_decode_, to_grant_;
   bool traced_ = false;
   Wakeup wake_;
   CycleScheduler* sched_ = nullptr;

@@ -14,10 +14,7 @@ void UpDownDecoder::decode(const PacketPtr& pkt, int in_port, const OutputPortSt
   if (pkt->header.kind != HeaderKind::unicast)
     throw std::runtime_error(std::string(name()) + ": up*/down* unicast decoder got a multicast header (packet " +
                              std::to_string(pkt->id) + ")");
-  const auto port = static_cast<std::size_t>(in_port);
-  if (port >= phase_.size()) phase_.resize(port + 1, -1);
-  if (phase_[port] < 0) phase_[port] = static_cast<signed char>(routing_->arrival_phase(sw_, in_port));
-  const auto& legal = routing_->ports(sw_, static_cast<topo::Phase>(phase_[port]), pkt->header.dest);
+  const auto& legal = routing_->ports(sw_, routing_->arrival_phase(sw_, in_port), pkt->header.dest);
   if (legal.empty())
     throw std::runtime_error(std::string(name()) + ": no legal up*/down* route to node " +
                              std::to_string(pkt->header.dest) + " from input port " + std::to_string(in_port));

@@ -9,7 +9,6 @@
 
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "rtl_models/decoder.h"
 #include "rtl_models/port_choice.h"
@@ -29,9 +28,6 @@ class UpDownDecoder : public Decoder {
   int sw_;
   std::shared_ptr<const topo::UpDownRouting> routing_;
   PortChooser chooser_;
-  // Arrival phase per input port (-1: not looked up yet), a fixed property
-  // of the port, looked up in the routing once instead of per packet.
-  std::vector<signed char> phase_;
 };
 
 }  // namespace wormcast::rtl
