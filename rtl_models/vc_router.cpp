@@ -135,6 +135,24 @@ void VcRouter::evaluate_cycle(Cycle now) {
   if (next != UINT64_MAX) wake_at(next);
 }
 
+// Flit f enters input VC ch's buffer.
+inline void VcRouter::accept(int ch, Flit f, Cycle now) {
+  InputVc& iv = inputs_[static_cast<std::size_t>(ch)];
+  if (!iv.buf.empty() && iv.buf.back().pkt == f.pkt && iv.buf.back().first + iv.buf.back().count == f.index)
+    ++iv.buf.back().count;
+  else
+    iv.buf.push_back(Segment{f.pkt, f.index, 1});
+  ++iv.flits;
+  iv.last_write = now;
+  peak_ = std::max(peak_, iv.flits);
+}
+
+inline void VcRouter::end_receive(int ch) {
+  InputVc& iv = inputs_[static_cast<std::size_t>(ch)];
+  if (iv.state == InState::idle) unrouted_.insert(ch);
+  if (traced_) iv.traced_occupancy = iv.flits;
+}
+
 // Only input ports whose link holds a flit (rx_pending_); in_due_ is the
 // arrival of each one's first flit (the link's next_flit_arrival()). A
 // physical link delivers at most one flit per cycle, tagged with its VC.
@@ -167,24 +185,6 @@ bool VcRouter::receive(Cycle now, Cycle& next) {
     next = std::min(next, due);
   });
   return any;
-}
-
-// Flit f enters input VC ch's buffer.
-void VcRouter::accept(int ch, Flit f, Cycle now) {
-  InputVc& iv = inputs_[static_cast<std::size_t>(ch)];
-  if (!iv.buf.empty() && iv.buf.back().pkt == f.pkt && iv.buf.back().first + iv.buf.back().count == f.index)
-    ++iv.buf.back().count;
-  else
-    iv.buf.push_back(Segment{f.pkt, f.index, 1});
-  ++iv.flits;
-  iv.last_write = now;
-  peak_ = std::max(peak_, iv.flits);
-}
-
-void VcRouter::end_receive(int ch) {
-  InputVc& iv = inputs_[static_cast<std::size_t>(ch)];
-  if (iv.state == InState::idle) unrouted_.insert(ch);
-  if (traced_) iv.traced_occupancy = iv.flits;
 }
 
 int VcRouter::output_for(int in_ch, const topo::DirectHop& hop) const {
