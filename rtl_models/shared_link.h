@@ -5,10 +5,9 @@
 // of Fig. 4.3 on one link: hence "3-way"). Without the option each direction
 // has its own physical link shared only by its own VCs.
 //
-// Each VC still has its own rtl::Link (own credits, own in-flight queue);
-// this arbiter only decides which of the two routers may put a flit on the
-// wire in a cycle, so the Link class (shared with the switch networks) is
-// untouched. In cycle t each router posts the set of its VCs on the port
+// Each direction keeps its own rtl::VcLink (per-VC credits, its in-flight
+// flits); this arbiter only decides which of the two routers may put a flit
+// on the wire in a cycle, so the links are untouched by the option. In cycle t each router posts the set of its VCs on the port
 // that could send (flit readable, VC held, credit); one delta cycle later,
 // when both routers have evaluated cycle t, the arbiter grants one VC and
 // calls its router back, which sends the flit at cycle t. The round-robin

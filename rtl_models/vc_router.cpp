@@ -28,19 +28,59 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
   for (int v = 0; v < vcs_; ++v)
     class_by_vc_.push_back(v < routing_->num_vcs() ? classes[v] : topo::VcClass::single);
   const int n = num_channels();
-  for (int c = 0; c < n; ++c) {
-    in.push_back(std::make_unique<FlitInPort>(("in_" + channel_name(c)).c_str()));
-    out.push_back(std::make_unique<FlitOutPort>(("out_" + channel_name(c)).c_str()));
-  }
+  make_ports();
   inputs_.resize(static_cast<std::size_t>(n));
   outputs_.resize(static_cast<std::size_t>(n));
   ports_.resize(static_cast<std::size_t>(ext_ports_ + local_ports_));
   port_owned_.assign(static_cast<std::size_t>(ext_ports_ + local_ports_), 0);
-  in_due_.assign(static_cast<std::size_t>(n), UINT64_MAX);
-  in_clients_.resize(static_cast<std::size_t>(n));
-  rx_pending_.resize(n);
   unrouted_.resize(n);
   waiting_.resize(n);
+}
+
+// One port pair per physical channel: external ports take a VcLink, internal
+// ones an rtl::Link. Names as the VCD and errors show them: in_d0p, out_local0.
+void VcRouter::make_ports() {
+  const int ports = ext_ports_ + local_ports_;
+  for (int p = 0; p < ext_ports_; ++p) {
+    link_in.push_back(std::make_unique<VcLinkInPort>(("in_" + port_name(p)).c_str()));
+    link_out.push_back(std::make_unique<VcLinkOutPort>(("out_" + port_name(p)).c_str()));
+  }
+  for (int l = 0; l < local_ports_; ++l) {
+    local_in.push_back(std::make_unique<FlitInPort>(("in_" + port_name(ext_ports_ + l)).c_str()));
+    local_out.push_back(std::make_unique<FlitOutPort>(("out_" + port_name(ext_ports_ + l)).c_str()));
+  }
+  in_link_.assign(static_cast<std::size_t>(ext_ports_), nullptr);
+  out_link_.assign(static_cast<std::size_t>(ext_ports_), nullptr);
+  in_due_.assign(static_cast<std::size_t>(ports), UINT64_MAX);
+  in_clients_.resize(static_cast<std::size_t>(ports));
+  rx_pending_.resize(ports);
+}
+
+std::string VcRouter::port_name(int port) const {
+  if (port >= ext_ports_) return "local" + std::to_string(port - ext_ports_);
+  return std::string("d") + std::to_string(port / 2) + (port % 2 ? "m" : "p");
+}
+
+void VcRouter::connect_in(int port, VcLink& link) {
+  link_in.at(static_cast<std::size_t>(port))->bind(link);
+  in_link_[static_cast<std::size_t>(port)] = &link;
+}
+
+void VcRouter::connect_out(int port, VcLink& link) {
+  link_out.at(static_cast<std::size_t>(port))->bind(link);
+  out_link_[static_cast<std::size_t>(port)] = &link;
+}
+
+bool VcRouter::in_connected(int c) const {
+  if (c >= external_channels()) return local_in[static_cast<std::size_t>(c - external_channels())]->size() > 0;
+  const VcLink* l = in_link_[static_cast<std::size_t>(c / vcs_)];
+  return l != nullptr && l->uses_vc(c % vcs_);
+}
+
+bool VcRouter::out_connected(int c) const {
+  if (c >= external_channels()) return local_out[static_cast<std::size_t>(c - external_channels())]->size() > 0;
+  const VcLink* l = out_link_[static_cast<std::size_t>(c / vcs_)];
+  return l != nullptr && l->uses_vc(c % vcs_);
 }
 
 std::string VcRouter::channel_name(int ch) const {
@@ -50,15 +90,28 @@ std::string VcRouter::channel_name(int ch) const {
 }
 
 void VcRouter::end_of_elaboration() {
-  for (std::size_t c = 0; c < in.size(); ++c) {
-    rx_.push_back(in[c]->size() > 0 ? in[c]->operator->() : nullptr);
-    in_clients_[c].router = this;
-    in_clients_[c].channel = static_cast<int>(c);
-    if (rx_.back()) rx_.back()->attach_receiver(&in_clients_[c]);
+  for (int p = 0; p < ext_ports_ + local_ports_; ++p) {
+    in_clients_[static_cast<std::size_t>(p)].router = this;
+    in_clients_[static_cast<std::size_t>(p)].port = p;
   }
-  for (auto& o : out) {
-    tx_.push_back(o->size() > 0 ? o->operator->() : nullptr);
-    if (tx_.back()) tx_.back()->attach_sender(this);
+  for (int p = 0; p < ext_ports_; ++p) {
+    if (VcLink* l = in_link_[static_cast<std::size_t>(p)]) l->attach_receiver(&in_clients_[static_cast<std::size_t>(p)]);
+    if (VcLink* l = out_link_[static_cast<std::size_t>(p)]) l->attach_sender(this);
+  }
+  for (int l = 0; l < local_ports_; ++l) {
+    FlitInPort& i = *local_in[static_cast<std::size_t>(l)];
+    local_rx_.push_back(i.size() > 0 ? i.operator->() : nullptr);
+    if (local_rx_.back()) local_rx_.back()->attach_receiver(&in_clients_[static_cast<std::size_t>(ext_ports_ + l)]);
+    FlitOutPort& o = *local_out[static_cast<std::size_t>(l)];
+    if (o.size() > 0) o->attach_sender(this);
+  }
+  for (int c = 0; c < num_channels(); ++c) {
+    const bool ext = c < external_channels();
+    const std::size_t l = static_cast<std::size_t>(c - external_channels());
+    rx_.push_back(ext ? InEnd{in_link_[static_cast<std::size_t>(c / vcs_)], nullptr, c % vcs_}
+                      : InEnd{nullptr, local_rx_[l], 0});
+    tx_.push_back(ext ? OutEnd{out_link_[static_cast<std::size_t>(c / vcs_)], nullptr, c % vcs_}
+                      : OutEnd{nullptr, local_out[l]->size() > 0 ? local_out[l]->operator->() : nullptr, 0});
   }
   sched_id_ = start_on_clock(sched_, this, this, wake_.event(), &VcRouter::tick);
 }
@@ -82,31 +135,52 @@ void VcRouter::evaluate_cycle(Cycle now) {
   if (next != UINT64_MAX) wake_at(next);
 }
 
-// Only input channels whose link holds a flit (rx_pending_); in_due_ is the
-// arrival of each one's first flit (the link's next_flit_arrival()).
+// Flit f enters input VC ch's buffer.
+inline void VcRouter::accept(int ch, Flit f, Cycle now) {
+  InputVc& iv = inputs_[static_cast<std::size_t>(ch)];
+  if (!iv.buf.empty() && iv.buf.back().pkt == f.pkt && iv.buf.back().first + iv.buf.back().count == f.index)
+    ++iv.buf.back().count;
+  else
+    iv.buf.push_back(Segment{f.pkt, f.index, 1});
+  ++iv.flits;
+  iv.last_write = now;
+  peak_ = std::max(peak_, iv.flits);
+}
+
+inline void VcRouter::end_receive(int ch) {
+  InputVc& iv = inputs_[static_cast<std::size_t>(ch)];
+  if (iv.state == InState::idle) unrouted_.insert(ch);
+  if (traced_) iv.traced_occupancy = iv.flits;
+}
+
+// Only input ports whose link holds a flit (rx_pending_); in_due_ is the
+// arrival of each one's first flit (the link's next_flit_arrival()). A
+// physical link delivers at most one flit per cycle, tagged with its VC.
 bool VcRouter::receive(Cycle now, Cycle& next) {
   bool any = false;
-  rx_pending_.for_each([&](int ch) {
-    const auto c = static_cast<std::size_t>(ch);
-    Cycle& due = in_due_[c];
+  rx_pending_.for_each([&](int port) {
+    const auto p = static_cast<std::size_t>(port);
+    Cycle& due = in_due_[p];
     if (due <= now) {
-      LinkRxIf* rx = rx_[c];
-      InputVc& iv = inputs_[c];
-      while (rx->has_flit(now)) {
-        Flit f = rx->pop();
-        if (!iv.buf.empty() && iv.buf.back().pkt == f.pkt && iv.buf.back().first + iv.buf.back().count == f.index)
-          ++iv.buf.back().count;
-        else
-          iv.buf.push_back(Segment{std::move(f.pkt), f.index, 1});
-        ++iv.flits;
-        iv.last_write = now;
-        peak_ = std::max(peak_, iv.flits);
-        any = true;
+      if (port < ext_ports_) {
+        VcLink* rx = in_link_[p];
+        while (rx->has_flit(now)) {
+          int vc = 0;
+          const Flit f = rx->pop(vc);
+          const int ch = channel(port, vc);
+          accept(ch, f, now);
+          end_receive(ch);
+        }
+        due = rx->next_flit_arrival();
+      } else {
+        LinkRxIf* rx = local_rx_[p - static_cast<std::size_t>(ext_ports_)];
+        const int ch = local_channel(port - ext_ports_);
+        while (rx->has_flit(now)) accept(ch, rx->pop(), now);
+        end_receive(ch);
+        due = rx->next_flit_arrival();
       }
-      if (iv.state == InState::idle) unrouted_.insert(ch);
-      if (traced_) iv.traced_occupancy = iv.flits;
-      due = rx->next_flit_arrival();
-      if (due == UINT64_MAX) rx_pending_.erase(ch);
+      any = true;
+      if (due == UINT64_MAX) rx_pending_.erase(port);
     }
     next = std::min(next, due);
   });
@@ -158,7 +232,7 @@ void VcRouter::route_header(InputVc& iv, int c) {
   if (pk.header.direct_tree) return start_tree(iv, c);
   if (is_ir_worm(pk) && dst == id_ && pk.header.dests.size() > 1) return start_ir(iv, c);
   iv.out = output_for(c, routing_->next_hop(id_, dst, class_of(c)));
-  if (out[static_cast<std::size_t>(iv.out)]->size() == 0)
+  if (!out_connected(iv.out))
     throw std::logic_error(std::string(name()) + ": packet " + std::to_string(pk.id) + " routed to " +
                            channel_name(iv.out) + ", which is not connected");
 }
@@ -213,7 +287,7 @@ void VcRouter::start_ir(InputVc& iv, int c) {
   topo::DirectHop here;
   here.arrived = true;
   iv.local_out = output_for(c, here);
-  if (out[static_cast<std::size_t>(iv.out)]->size() == 0 || out[static_cast<std::size_t>(iv.local_out)]->size() == 0)
+  if (!out_connected(iv.out) || !out_connected(iv.local_out))
     throw std::logic_error(std::string(name()) + ": IR of packet " + std::to_string(old->id) +
                            " needs an unconnected channel");
 }
@@ -248,7 +322,7 @@ void VcRouter::start_tree(InputVc& iv, int c) {
       b = iv.branches.end() - 1;
     }
     if (d != id_) b->second->header.dests.push_back(d);
-    if (out[static_cast<std::size_t>(ch)]->size() == 0)
+    if (!out_connected(ch))
       throw std::logic_error(std::string(name()) + ": replicating worm " + std::to_string(old->id) + " routed to " +
                              channel_name(ch) + ", which is not connected");
   }
@@ -351,16 +425,14 @@ bool VcRouter::can_send(int oc, Cycle now, Cycle& next) {
     const bool to_local = i < iv.strip || i >= h, to_fwd = i >= iv.strip;
     if (oc == iv.local_out ? (!to_local || to_fwd) : !to_fwd) return false;   // body flits leave from the forward port
     if (to_local && to_fwd) {
-      LinkTxIf* ltx = tx_[static_cast<std::size_t>(iv.local_out)];
-      if (ltx->credits(now) <= 0) {
-        next = std::min(next, ltx->next_credit_arrival());
+      if (credits(iv.local_out, now) <= 0) {
+        next = std::min(next, next_credit_arrival(iv.local_out));
         return false;
       }
     }
   }
-  LinkTxIf* tx = tx_[static_cast<std::size_t>(oc)];
-  if (tx->credits(now) <= 0) {
-    next = std::min(next, tx->next_credit_arrival());
+  if (credits(oc, now) <= 0) {
+    next = std::min(next, next_credit_arrival(oc));
     return false;
   }
   return true;
@@ -371,9 +443,8 @@ bool VcRouter::can_send(int oc, Cycle now, Cycle& next) {
 bool VcRouter::tree_can_send(const InputVc& iv, Cycle now, Cycle& next) {
   for (const auto& b : iv.branches) {
     if (ports_[static_cast<std::size_t>(port_of(b.first))].used == now) return false;
-    LinkTxIf* tx = tx_[static_cast<std::size_t>(b.first)];
-    if (tx->credits(now) <= 0) {
-      next = std::min(next, tx->next_credit_arrival());
+    if (credits(b.first, now) <= 0) {
+      next = std::min(next, next_credit_arrival(b.first));
       return false;
     }
   }
@@ -450,7 +521,7 @@ void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
       op.packet = static_cast<int>(g.pkt->id);
       op.header_flits = g.pkt->header_flits;
     }
-    tx_[static_cast<std::size_t>(ch)]->send(std::move(g), now, p_.crossbar_delay);
+    put(ch, g, now);
     ++ctx_.flits.moves;
     ++ctx_.flits.hops;
     ++o.sent;
@@ -472,7 +543,7 @@ void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
     if (to_local && to_fwd) ++ctx_.flits.extra_copies;   // a body flit now travels twice
   }
   if (traced_) iv.traced_occupancy = iv.flits;
-  rx_[static_cast<std::size_t>(in_ch)]->return_credits(1, now);
+  return_credit(in_ch, now);
   if (tail) {
     iv.state = InState::idle;
     iv.out = iv.local_out = -1;
@@ -511,7 +582,7 @@ std::vector<std::string> VcRouter::describe_blocked(Cycle now) const {
       if (iv.state == InState::routing) s += " routing";
       else if (ov.owner != static_cast<int>(c))
         s += " waiting for the VC (held by " + channel_name(ov.owner) + ")";
-      else if ((*out[static_cast<std::size_t>(iv.out)])->credits(now) <= 0)
+      else if (credits(iv.out, now) <= 0)
         s += " holds the VC, waiting for downstream credits";
       else
         s += " holds the VC";
@@ -525,11 +596,10 @@ void VcRouter::trace(sc_core::sc_trace_file* tf) {
   traced_ = true;
   const std::string base = name();
   for (std::size_t c = 0; c < inputs_.size(); ++c)
-    if (in[c]->size() > 0)
+    if (in_connected(static_cast<int>(c)))
       sc_core::sc_trace(tf, inputs_[c].traced_occupancy, base + ".in_" + channel_name(static_cast<int>(c)) + ".occupancy");
   for (int p = 0; p < ext_ports_ + local_ports_; ++p) {
-    const std::string pn = p < ext_ports_ ? channel_name(channel(p, 0)).substr(0, channel_name(channel(p, 0)).find('_'))
-                                          : channel_name(local_channel(p - ext_ports_));
+    const std::string pn = port_name(p);
     OutputPort& op = ports_[static_cast<std::size_t>(p)];
     sc_core::sc_trace(tf, op.valid, base + ".out_" + pn + ".valid");
     sc_core::sc_trace(tf, op.vc, base + ".out_" + pn + ".vc");

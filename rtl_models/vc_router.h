@@ -4,11 +4,12 @@
 // Channels. External port 2d + dir (topo::DirectTopology::port_index) exists
 // for every (dimension, direction) of the network: n ports in a
 // unidirectional torus, 2n otherwise (unbound where the channel does not
-// exist). Every external port has `vcs` virtual channels; each VC is its own
-// rtl::Link (own credit counter, own in-flight queue), so per-VC credits are
-// the Link's and flit conservation sees every VC. After the external ports
-// come the internal (processor) channel pairs: one (one-port) or one per
-// external port (all-port, §1.4), one VC each.
+// exist). Every external port has `vcs` virtual channels, carried by one
+// physical link per direction (rtl::VcLink: one wire, per-VC credit
+// counters, flits tagged with their VC), bound with connect_in/connect_out.
+// After the external ports come the internal (processor) channel pairs: one
+// (one-port) or one per external port (all-port, §1.4), one VC each, each an
+// rtl::Link pair to the node on local_in / local_out.
 //
 // Per evaluated cycle, in this order:
 //  1. Receive: flits that have arrived on each input VC enter its buffer
@@ -64,6 +65,7 @@
 #include "rtl_models/cycle_scheduler.h"
 #include "rtl_models/link.h"
 #include "rtl_models/shared_link.h"
+#include "rtl_models/vc_link.h"
 #include "rtl_models/sim_context.h"
 #include "topologies/direct_routing.h"
 
@@ -103,10 +105,20 @@ class VcRouter : public sc_core::sc_module,
   VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<const topo::DirectRouting> routing, int vcs,
            int local_ports, const VcRouterParams& p, SimContext& ctx);
 
-  // Input/output channel c: external port c / vcs, VC c % vcs for
-  // c < external_channels(); then one channel per internal port.
-  std::vector<std::unique_ptr<FlitInPort>> in;
-  std::vector<std::unique_ptr<FlitOutPort>> out;
+  // Channel c: external port c / vcs, VC c % vcs for c < external_channels();
+  // then one channel per internal port. External port p has one physical
+  // link per direction (link_in[p], link_out[p]) carrying all its VCs;
+  // internal port l one rtl::Link per direction (local_in[l], local_out[l]).
+  std::vector<std::unique_ptr<VcLinkInPort>> link_in;
+  std::vector<std::unique_ptr<VcLinkOutPort>> link_out;
+  std::vector<std::unique_ptr<FlitInPort>> local_in;
+  std::vector<std::unique_ptr<FlitOutPort>> local_out;
+  // Bind external port `port` to a physical link (during elaboration).
+  void connect_in(int port, VcLink& link);
+  void connect_out(int port, VcLink& link);
+  // Does channel c exist (its port bound and, external, its VC on the link)?
+  bool in_connected(int c) const;
+  bool out_connected(int c) const;
 
   int vcs() const { return vcs_; }
   int external_ports() const { return ext_ports_; }
@@ -174,18 +186,50 @@ class VcRouter : public sc_core::sc_module,
     else wake_.at(c);
   }
   void link_activity(Cycle at) override { wake_at(at); }   // a credit on an output link
-  // A flit on input channel c's link, arriving at `at`.
-  void input_activity(int c, Cycle at) {
-    Cycle& due = in_due_[static_cast<std::size_t>(c)];
+  // A flit on the link of input port `port` (physical), arriving at `at`.
+  void input_activity(int port, Cycle at) {
+    Cycle& due = in_due_[static_cast<std::size_t>(port)];
     if (at < due) due = at;
-    rx_pending_.insert(c);
+    rx_pending_.insert(port);
     wake_at(at);
   }
   struct InputClient final : LinkClient {
     VcRouter* router = nullptr;
-    int channel = -1;
-    void link_activity(Cycle at) override { router->input_activity(channel, at); }
+    int port = -1;
+    void link_activity(Cycle at) override { router->input_activity(port, at); }
   };
+  // Where output channel c's flits and input channel c's credits go: VC `vc`
+  // of a physical link (external) or an internal channel's rtl::Link.
+  struct OutEnd {
+    VcLink* link = nullptr;
+    LinkTxIf* local = nullptr;
+    int vc = 0;
+  };
+  struct InEnd {
+    VcLink* link = nullptr;
+    LinkRxIf* local = nullptr;
+    int vc = 0;
+  };
+  int credits(int oc, Cycle now) const {
+    const OutEnd& e = tx_[static_cast<std::size_t>(oc)];
+    return e.link ? e.link->credits(e.vc, now) : e.local->credits(now);
+  }
+  Cycle next_credit_arrival(int oc) const {
+    const OutEnd& e = tx_[static_cast<std::size_t>(oc)];
+    return e.link ? e.link->next_credit_arrival(e.vc) : e.local->next_credit_arrival();
+  }
+  void put(int oc, Flit f, Cycle now) {
+    const OutEnd& e = tx_[static_cast<std::size_t>(oc)];
+    if (e.link) e.link->send(e.vc, f, now, p_.crossbar_delay);
+    else e.local->send(f, now, p_.crossbar_delay);
+  }
+  void return_credit(int ic, Cycle now) {
+    const InEnd& e = rx_[static_cast<std::size_t>(ic)];
+    if (e.link) e.link->return_credits(e.vc, 1, now);
+    else e.local->return_credits(1, now);
+  }
+  void accept(int ch, Flit f, Cycle now);
+  void end_receive(int ch);
   void set_owner(int oc, int in_ch);
   void release(int oc);
   bool receive(Cycle now, Cycle& next);
@@ -206,6 +250,8 @@ class VcRouter : public sc_core::sc_module,
   void send_flit(int oc, InputVc& iv, Cycle now);
   topo::VcClass class_of(int in_ch) const;
   std::string channel_name(int ch) const;
+  std::string port_name(int port) const;
+  void make_ports();
 
   NodeId id_;
   std::shared_ptr<const topo::DirectRouting> routing_;
@@ -216,13 +262,17 @@ class VcRouter : public sc_core::sc_module,
   std::vector<OutputVc> outputs_;
   std::vector<OutputPort> ports_;   // physical outputs: external, then internal
   std::vector<topo::VcClass> class_by_vc_;
-  // The links bound to in/out, resolved once after elaboration (null: unbound).
-  std::vector<LinkRxIf*> rx_;
-  std::vector<LinkTxIf*> tx_;
-  // Active sets: a cycle looks only at these channels.
-  std::vector<Cycle> in_due_;              // per input channel: arrival of the first flit on its link
-  std::vector<InputClient> in_clients_;    // per input channel: the receiver its link calls
-  ChannelSet rx_pending_;                  // input channels whose link has flits in flight
+  // The links, per physical port (null: unbound): external ones set by
+  // connect_in/connect_out, internal ones resolved after elaboration.
+  std::vector<VcLink*> in_link_, out_link_;
+  std::vector<LinkRxIf*> local_rx_;
+  // Per channel, resolved once after elaboration.
+  std::vector<InEnd> rx_;
+  std::vector<OutEnd> tx_;
+  // Active sets: a cycle looks only at these channels or ports.
+  std::vector<Cycle> in_due_;              // per input port: arrival of the first flit on its link
+  std::vector<InputClient> in_clients_;    // per input port: the receiver its link calls
+  ChannelSet rx_pending_;                  // input ports whose link has flits in flight
   ChannelSet unrouted_;                    // input VCs with a header to route or being routed
   ChannelSet waiting_;                     // input VCs whose routed header waits for its output VC
   std::vector<int> port_owned_;            // per physical output: its output VCs held by a worm

@@ -95,8 +95,8 @@ void print_cycle(topo::DirectNetwork& net, const Scenario& s, Cycle now, std::ve
   std::size_t i = 0;
   for (const auto& [x, d, dir] : s.watch)
     for (int v = 0; v < net.vcs(); ++v, ++i) {
-      const rtl::Link* l = net.channel_link(x, d, dir, v);
-      const std::uint64_t sent = l ? l->flits_sent() : 0;
+      const rtl::VcLink* l = net.channel_link(x, d, dir);
+      const std::uint64_t sent = l && l->uses_vc(v) ? l->flits_sent(v) : 0;
       if (sent != last[i])
         line += "  " + net.topology().name(x) + " d" + std::to_string(d) + (dir == Direction::plus ? "+" : "-") +
                 " vc" + std::to_string(v) + " flit " + std::to_string(sent);

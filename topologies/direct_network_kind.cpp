@@ -40,31 +40,36 @@ DirectNetwork::~DirectNetwork() {
   if (ctx_.scheduler == scheduler_.get()) ctx_.scheduler = nullptr;
 }
 
-// One Link per VC that the routing function uses on each existing channel;
-// the receiving router sees it on the input port of the same (d, dir).
+// One physical link (rtl::VcLink) per existing channel, carrying the VCs
+// that the routing function uses on it; the receiving router sees it on the
+// input port of the same (d, dir).
 void DirectNetwork::build_channels(const DirectNetworkParams& p) {
   const DirectTopology& t = topology();
-  channel_links_.assign(static_cast<std::size_t>(t.num_channel_slots()) * static_cast<std::size_t>(vcs_), nullptr);
+  channel_links_.assign(static_cast<std::size_t>(t.num_channel_slots()), nullptr);
   for (NodeId x = 0; x < t.num_nodes(); ++x)
     for (const DirectChannel& ch : t.channels(x)) {
-      const VcSet classes = routing_->vc_classes(x, ch.dim, ch.dir);
+      const std::uint32_t mask = used_vcs(x, ch);
+      if (mask == 0) continue;
       const int port = DirectTopology::port_index(ch.dim, ch.dir);
-      for (int v = 0; v < vcs_; ++v) {
-        bool used = false;
-        for (VcClass c : {VcClass::p, VcClass::l, VcClass::h, VcClass::single})
-          used |= classes.contains(c) && routing_->vc_index(c) == v;
-        if (!used) continue;
-        const std::string n = "link" + std::to_string(x) + "_d" + std::to_string(ch.dim) +
-                              (ch.dir == Direction::plus ? "p" : "m") + "_vc" + std::to_string(v);
-        links.push_back(std::make_unique<rtl::Link>(n.c_str(), ctx_.clock, p.link, p.router.buffer_flits));
-        rtl::Link& l = *links.back();
-        auto& from = *routers[static_cast<std::size_t>(x)];
-        auto& to = *routers[static_cast<std::size_t>(ch.to)];
-        from.out[static_cast<std::size_t>(from.channel(port, v))]->bind(l);
-        to.in[static_cast<std::size_t>(to.channel(port, v))]->bind(l);
-        channel_links_[static_cast<std::size_t>(t.channel_slot(x, ch.dim, ch.dir) * vcs_ + v)] = &l;
-      }
+      const std::string n =
+          "link" + std::to_string(x) + "_d" + std::to_string(ch.dim) + (ch.dir == Direction::plus ? "p" : "m");
+      vc_links.push_back(std::make_unique<rtl::VcLink>(n.c_str(), p.link, vcs_, mask, p.router.buffer_flits));
+      rtl::VcLink& l = *vc_links.back();
+      routers[static_cast<std::size_t>(x)]->connect_out(port, l);
+      routers[static_cast<std::size_t>(ch.to)]->connect_in(port, l);
+      channel_links_[static_cast<std::size_t>(t.channel_slot(x, ch.dim, ch.dir))] = &l;
+      vc_lanes_ += l.vcs_used();
     }
+}
+
+// Bit v: the routing function uses VC v on channel ch of x.
+std::uint32_t DirectNetwork::used_vcs(NodeId x, const DirectChannel& ch) const {
+  const VcSet classes = routing_->vc_classes(x, ch.dim, ch.dir);
+  std::uint32_t mask = 0;
+  for (int v = 0; v < vcs_; ++v)
+    for (VcClass c : {VcClass::p, VcClass::l, VcClass::h, VcClass::single})
+      if (classes.contains(c) && routing_->vc_index(c) == v) mask |= 1u << v;
+  return mask;
 }
 
 // "3-way" (seed001 §5.2): the + channel of x and the - channel of its
@@ -120,10 +125,10 @@ void DirectNetwork::bind_pair(const DirectNetworkParams& p, rtl::NodeHardware& n
   links.push_back(std::make_unique<rtl::Link>(("link_node" + id + "_to_router" + id + suffix).c_str(), ctx_.clock,
                                               p.link, p.router.buffer_flits));
   node.pair_out(l).bind(*links.back());
-  r.in[static_cast<std::size_t>(r.local_channel(l))]->bind(*links.back());
+  r.local_in[static_cast<std::size_t>(l)]->bind(*links.back());
   links.push_back(std::make_unique<rtl::Link>(("link_router" + id + "_to_node" + id + suffix).c_str(), ctx_.clock,
                                               p.link, node.receive_credits()));
-  r.out[static_cast<std::size_t>(r.local_channel(l))]->bind(*links.back());
+  r.local_out[static_cast<std::size_t>(l)]->bind(*links.back());
   node.pair_in(l).bind(*links.back());
 }
 
@@ -145,14 +150,15 @@ rtl::Endpoint& DirectNetwork::endpoint(int n) {
   return *e;
 }
 
-rtl::Link* DirectNetwork::channel_link(NodeId x, int d, Direction dir, int vc) const {
-  if (!topology().has_channel(x, d, dir) || vc < 0 || vc >= vcs_) return nullptr;
-  return channel_links_[static_cast<std::size_t>(topology().channel_slot(x, d, dir) * vcs_ + vc)];
+rtl::VcLink* DirectNetwork::channel_link(NodeId x, int d, Direction dir) const {
+  if (!topology().has_channel(x, d, dir)) return nullptr;
+  return channel_links_[static_cast<std::size_t>(topology().channel_slot(x, d, dir))];
 }
 
 std::uint64_t DirectNetwork::flits_in_network() const {
   std::uint64_t n = 0;
   for (const auto& l : links) n += l->flits_in_flight();
+  for (const auto& l : vc_links) n += l->flits_in_flight();
   for (const auto& r : routers) n += r->buffered_flits();
   return n;
 }
@@ -181,7 +187,7 @@ nlohmann::json DirectNetwork::describe() const {
           {"nodes", topology().num_nodes()},
           {"routing", to_string(routing_->algorithm())},
           {"vcs", vcs_},
-          {"links", links.size()}};
+          {"links", vc_lanes_ + static_cast<int>(links.size())}};
 }
 
 void DirectNetwork::register_statistics(rtl::StatsScope s) const {
@@ -194,9 +200,8 @@ void DirectNetwork::register_statistics(rtl::StatsScope s) const {
                 const DirectTopology& t = topology();
                 for (NodeId x = 0; x < t.num_nodes(); ++x)
                   for (const DirectChannel& ch : t.channels(x)) {
-                    std::uint64_t sent = 0;
-                    for (int v = 0; v < vcs_; ++v)
-                      if (const rtl::Link* l = channel_link(x, ch.dim, ch.dir, v)) sent += l->flits_sent();
+                    const rtl::VcLink* l = channel_link(x, ch.dim, ch.dir);
+                    const std::uint64_t sent = l ? l->flits_sent() : 0;
                     const double u = checked_fraction(static_cast<double>(sent), static_cast<double>(now),
                                                       "channel utilization");
                     sum += u;

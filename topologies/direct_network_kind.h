@@ -1,8 +1,8 @@
 // Direct networks as network kinds (seed001 §1, seed004 §3): `torus`, `mesh`
 // and `hypercube`. Every node has its own VcRouter (rtl_models/vc_router.h)
-// wired to its neighbours, one rtl::Link per (channel, virtual channel) that
-// the routing function uses, and a node of the selected node model on the
-// router's internal channel. The routing function (routing.function) is
+// wired to its neighbours, one rtl::VcLink per channel carrying the virtual
+// channels that the routing function uses on it, and a node of the selected
+// node model on the router's internal channel (an rtl::Link pair). The routing function (routing.function) is
 // checked at set-up by the independent topo::check_direct_routing (shortest
 // routes, existing VCs, acyclic channel dependencies).
 //
@@ -23,6 +23,7 @@
 #include "rtl_models/link.h"
 #include "rtl_models/node_model.h"
 #include "rtl_models/shared_link.h"
+#include "rtl_models/vc_link.h"
 #include "rtl_models/vc_router.h"
 #include "topologies/direct_routing.h"
 #include "topologies/network_kind.h"
@@ -44,6 +45,9 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
 
   std::vector<std::unique_ptr<rtl::VcRouter>> routers;
   std::vector<std::unique_ptr<rtl::NodeHardware>> nodes;
+  // The physical links between routers, one per existing channel.
+  std::vector<std::unique_ptr<rtl::VcLink>> vc_links;
+  // The internal channels: node to router and back, per link pair.
   std::vector<std::unique_ptr<rtl::Link>> links;
   // router.link_sharing: bidirectional ("3-way"): one arbiter per router pair.
   std::vector<std::unique_ptr<rtl::SharedLink>> shared_links;
@@ -52,8 +56,9 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
   const DirectRouting& routing() const { return *routing_; }
   int vcs() const { return vcs_; }
   rtl::Endpoint& endpoint(int n);
-  // The link of VC `vc` of channel (x, d, dir), or null if the routing never uses it.
-  rtl::Link* channel_link(NodeId x, int d, Direction dir, int vc) const;
+  // The physical link of channel (x, d, dir) (VcLink::uses_vc: its VCs), or
+  // null if the channel does not exist or the routing never uses it.
+  rtl::VcLink* channel_link(NodeId x, int d, Direction dir) const;
 
   // NetworkModel
   int num_nodes() const override { return static_cast<int>(nodes.size()); }
@@ -68,6 +73,7 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
  private:
   void build_shared_links(const DirectNetworkParams& p);
   void build_channels(const DirectNetworkParams& p);
+  std::uint32_t used_vcs(NodeId x, const DirectChannel& ch) const;
   void build_nodes(const DirectNetworkParams& p);
   void bind_pair(const DirectNetworkParams& p, rtl::NodeHardware& node, NodeId x, int pair);
 
@@ -77,7 +83,8 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
   // (SimContext::scheduler while the network exists).
   std::unique_ptr<rtl::CycleScheduler> scheduler_;
   int vcs_;
-  std::vector<rtl::Link*> channel_links_;   // [channel_slot * vcs + vc]
+  std::vector<rtl::VcLink*> channel_links_;   // [channel_slot]
+  int vc_lanes_ = 0;   // (channel, VC) pairs in use: the `links` of describe() with the internal links
   std::unique_ptr<rtl::Watchdog> watchdog_;
 };
 

@@ -227,14 +227,14 @@ TEST_CASE("two active VCs of one link get half its bandwidth each, one active VC
     send(6, 1);
     if (both) send(5, 7);
     sc_core::sc_start(ctx.clock.delay(100));   // both worms established
-    Link* vc0 = net.channel_link(6, 0, Direction::plus, 0);
-    Link* vc1 = net.channel_link(6, 0, Direction::plus, 1);
-    REQUIRE(vc0);
-    REQUIRE(vc1);
-    const std::uint64_t a0 = vc0->flits_sent(), b0 = vc1->flits_sent();
+    const VcLink* link = net.channel_link(6, 0, Direction::plus);
+    REQUIRE(link);
+    REQUIRE(link->uses_vc(0));
+    REQUIRE(link->uses_vc(1));
+    const std::uint64_t a0 = link->flits_sent(0), b0 = link->flits_sent(1);
     sc_core::sc_start(ctx.clock.delay(1000));
-    const double a = static_cast<double>(vc0->flits_sent() - a0) / 1000.0;
-    const double b = static_cast<double>(vc1->flits_sent() - b0) / 1000.0;
+    const double a = static_cast<double>(link->flits_sent(0) - a0) / 1000.0;
+    const double b = static_cast<double>(link->flits_sent(1) - b0) / 1000.0;
     INFO("vc0 " << a << " vc1 " << b);
     if (both) {
       CHECK(a == Approx(0.5).margin(0.005));

@@ -1,0 +1,24 @@
+#include "rtl_models/vc_link.h"
+
+#include <stdexcept>
+
+namespace wormcast::rtl {
+
+VcLink::VcLink(sc_core::sc_module_name name, const LinkParams& p, int vcs, std::uint32_t vc_mask, int initial_credits)
+    : sc_core::sc_module(name), p_(p), vc_mask_(vc_mask) {
+  if (p_.latency < 1 || p_.credit_delay < 1)
+    throw std::invalid_argument(std::string(basename()) + ": link latency and credit delay must be >= 1 cycle");
+  if (vcs < 1 || vcs > 31 || vc_mask == 0 || (vc_mask >> vcs) != 0)
+    throw std::invalid_argument(std::string(basename()) + ": " + std::to_string(vcs) +
+                                " virtual channels with VC mask " + std::to_string(vc_mask) +
+                                " (needs 1..31 VCs, at least one used, none beyond the count)");
+  vcs_.resize(static_cast<std::size_t>(vcs));
+  for (int v = 0; v < vcs; ++v)
+    if (uses_vc(v)) vcs_[static_cast<std::size_t>(v)].credits = initial_credits;
+}
+
+void VcLink::fail(const char* what, int vc) const {
+  throw std::logic_error(std::string(name()) + ": VC " + std::to_string(vc) + ": " + what);
+}
+
+}  // namespace wormcast::rtl

@@ -1,0 +1,172 @@
+// One physical channel of a direct network carrying all its virtual
+// channels (seed001 §1.5; docs/direct_networks.md "The router"): one wire
+// from a router's external output port to the neighbour's input port of the
+// same (dimension, direction), one flit per cycle whatever its VC, a
+// propagation delay per flit (LinkParams::latency), and per VC a credit
+// counter (initialised to the receiving VC buffer's size) with its reverse
+// credit path (LinkParams::credit_delay).
+//
+// It replaces one rtl::Link per VC: the same flits, credits and timing, but
+// one SystemC module per physical channel instead of one per VC, one
+// in-flight queue for the wire (the sending router puts at most one flit per
+// cycle on a port, which send() checks) and one credit-return queue tagged
+// with the VC. The routers call it directly (the class is final and its
+// per-flit methods are inline); the ports bind to it as a hierarchical
+// channel like an rtl::Link. A VC the routing function never uses on this
+// channel is absent (uses_vc() false): sending on it is an error.
+//
+// Flit ownership as rtl::Link (packet.h, "Who owns a packet"): the link
+// holds an owning reference to each packet whose tail flit is on it, and to
+// the packet whose tail was popped last until the next tail is popped.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "rtl_models/clock.h"
+#include "rtl_models/link.h"
+#include "rtl_models/packet.h"
+#include "rtl_models/ring.h"
+
+namespace wormcast::rtl {
+
+// Sender side (a router's external output port).
+class VcLinkTxIf : public virtual sc_core::sc_interface {
+ public:
+  // Credits of VC `vc` available at cycle `now`.
+  virtual int credits(int vc, Cycle now) = 0;
+  // Put a flit of VC `vc` on the wire at cycle `now`; it arrives at
+  // now + extra + latency. Needs a credit of that VC and a free wire.
+  virtual void send(int vc, Flit f, Cycle now, Cycle extra_delay) = 0;
+  // Earliest cycle at which a pending credit of VC `vc` arrives (UINT64_MAX if none).
+  virtual Cycle next_credit_arrival(int vc) const = 0;
+  virtual void attach_sender(LinkClient* c) = 0;
+};
+
+// Receiver side (the neighbour's external input port).
+class VcLinkRxIf : public virtual sc_core::sc_interface {
+ public:
+  // Is there a flit that has arrived by cycle `now`?
+  virtual bool has_flit(Cycle now) const = 0;
+  // Pops the front flit; `vc` receives its virtual channel.
+  virtual Flit pop(int& vc) = 0;
+  // Give back `n` buffer slots of VC `vc` at cycle `now`.
+  virtual void return_credits(int vc, int n, Cycle now) = 0;
+  virtual Cycle next_flit_arrival() const = 0;
+  virtual void attach_receiver(LinkClient* c) = 0;
+};
+
+class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLinkRxIf {
+ public:
+  // `vc_mask`: bit v set when VC v exists on this channel (1..31 VCs).
+  VcLink(sc_core::sc_module_name name, const LinkParams& p, int vcs, std::uint32_t vc_mask, int initial_credits);
+
+  int credits(int vc, Cycle now) override {
+    absorb_credits(now);
+    return vcs_[static_cast<std::size_t>(vc)].credits;
+  }
+  void send(int vc, Flit f, Cycle now, Cycle extra_delay) override {
+    if (last_send_ == now) fail("two flits sent in one cycle on one physical link", vc);
+    if (!uses_vc(vc)) fail("flit sent on a virtual channel this link does not have", vc);
+    if (credits(vc, now) <= 0) fail("flit sent without a credit", vc);
+    Lane& l = vcs_[static_cast<std::size_t>(vc)];
+    --l.credits;
+    ++l.sent;
+    last_send_ = now;
+    ++flits_sent_;
+    const Cycle arrival = now + extra_delay + p_.latency;
+    if (f.tail()) tail_owners_.push_back(f.pkt);   // an owning reference (packet.h)
+    flits_.push_back({arrival, f, vc});
+    if (rx_client_) rx_client_->link_activity(arrival);
+  }
+  Cycle next_credit_arrival(int vc) const override {
+    Cycle first = UINT64_MAX;
+    credit_returns_.for_each([&](const CreditReturn& r) {
+      if (r.vc == vc && r.arrival < first) first = r.arrival;
+    });
+    return first;
+  }
+  void attach_sender(LinkClient* c) override { tx_client_ = c; }
+
+  bool has_flit(Cycle now) const override { return !flits_.empty() && flits_.front().arrival <= now; }
+  Flit pop(int& vc) override {
+    const InFlight& e = flits_.front();
+    const Flit f = e.flit;
+    vc = e.vc;
+    flits_.pop_front();
+    if (f.tail()) {
+      popped_owner_ = std::move(tail_owners_.front());
+      tail_owners_.pop_front();
+    }
+    return f;
+  }
+  void return_credits(int vc, int n, Cycle now) override {
+    if (n <= 0) return;
+    const Cycle arrival = now + p_.credit_delay;
+    if (!credit_returns_.empty() && credit_returns_.back().arrival == arrival && credit_returns_.back().vc == vc)
+      credit_returns_.back().n += n;
+    else
+      credit_returns_.push_back({arrival, vc, n});
+    if (tx_client_) tx_client_->link_activity(arrival);
+  }
+  Cycle next_flit_arrival() const override { return flits_.empty() ? UINT64_MAX : flits_.front().arrival; }
+  void attach_receiver(LinkClient* c) override { rx_client_ = c; }
+
+  // Introspection for invariants, statistics and deadlock reports.
+  int vcs() const { return static_cast<int>(vcs_.size()); }
+  bool uses_vc(int vc) const { return vc >= 0 && vc < vcs() && (vc_mask_ >> vc & 1u) != 0; }
+  int vcs_used() const { return __builtin_popcount(vc_mask_); }
+  std::size_t flits_in_flight() const { return flits_.size(); }
+  std::uint64_t flits_sent() const { return flits_sent_; }              // all VCs: the wire
+  std::uint64_t flits_sent(int vc) const { return vcs_.at(static_cast<std::size_t>(vc)).sent; }
+  int credits_held(int vc) const { return vcs_.at(static_cast<std::size_t>(vc)).credits; }
+  template <class F> void for_each_flit(F f) const {
+    flits_.for_each([&](const InFlight& e) { f(e.vc, e.flit); });
+  }
+  const LinkParams& params() const { return p_; }
+
+ private:
+  [[noreturn]] void fail(const char* what, int vc) const;   // throws std::logic_error naming the link and VC
+  // Credits returned by `now` join their VC's counter. Returns arrive in
+  // order (one credit delay), so only the front can be due.
+  void absorb_credits(Cycle now) {
+    while (!credit_returns_.empty() && credit_returns_.front().arrival <= now) {
+      const CreditReturn& r = credit_returns_.front();
+      vcs_[static_cast<std::size_t>(r.vc)].credits += r.n;
+      credit_returns_.pop_front();
+    }
+  }
+  struct Lane {
+    int credits = 0;
+    std::uint64_t sent = 0;
+  };
+  struct InFlight {
+    Cycle arrival;
+    Flit flit;
+    int vc;
+  };
+  struct CreditReturn {
+    Cycle arrival;
+    int vc, n;
+  };
+  LinkParams p_;
+  std::uint32_t vc_mask_;
+  std::vector<Lane> vcs_;
+  Ring<InFlight> flits_;
+  Ring<PacketPtr> tail_owners_;
+  PacketPtr popped_owner_;
+  Ring<CreditReturn> credit_returns_;
+  Cycle last_send_ = UINT64_MAX;
+  std::uint64_t flits_sent_ = 0;
+  LinkClient* tx_client_ = nullptr;
+  LinkClient* rx_client_ = nullptr;
+};
+
+// Ports of a router on a physical channel; unbound where the channel does
+// not exist (mesh borders, unidirectional tori).
+using VcLinkOutPort = sc_core::sc_port<VcLinkTxIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
+using VcLinkInPort = sc_core::sc_port<VcLinkRxIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
+
+}  // namespace wormcast::rtl

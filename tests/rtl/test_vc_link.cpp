@@ -1,0 +1,126 @@
+// One physical link carrying all VCs of a direct-network channel
+// (rtl_models/vc_link.h): one flit per cycle on the wire whatever its VC,
+// per-VC credits and credit returns, flits tagged with their VC.
+#include <catch2/catch.hpp>
+
+#include "rtl_models/kernel.h"
+#include "rtl_models/vc_link.h"
+
+#include <memory>
+#include <vector>
+
+using namespace wormcast;
+using namespace wormcast::rtl;
+
+namespace {
+// A flit does not own its packet (packet.h): these packets live until the
+// end of the test program.
+std::vector<PacketPtr> vc_packets;
+Flit vc_flit(int len, int idx) {
+  auto p = std::make_shared<Packet>();
+  p->length = len;
+  vc_packets.push_back(p);
+  return Flit{p, idx};
+}
+}  // namespace
+
+TEST_CASE("vc link: flits of different VCs share the wire one per cycle and arrive tagged in send order") {
+  fresh_kernel();
+  LinkParams lp;
+  lp.latency = 2;
+  VcLink link("l", lp, 3, 0b111, 4);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  link.send(2, vc_flit(3, 0), 10, 1);   // arrives 10 + 1 + 2 = 13
+  CHECK_THROWS_AS(link.send(0, vc_flit(3, 0), 10, 1), std::logic_error);   // the wire is taken in cycle 10
+  link.send(0, vc_flit(3, 0), 11, 1);   // arrives 14
+  CHECK(link.flits_in_flight() == 2);
+  CHECK(link.next_flit_arrival() == 13);
+  CHECK_FALSE(link.has_flit(12));
+  int vc = -1;
+  REQUIRE(link.has_flit(13));
+  link.pop(vc);
+  CHECK(vc == 2);
+  CHECK_FALSE(link.has_flit(13));
+  REQUIRE(link.has_flit(14));
+  link.pop(vc);
+  CHECK(vc == 0);
+  CHECK(link.flits_sent() == 2);
+  CHECK(link.flits_sent(0) == 1);
+  CHECK(link.flits_sent(1) == 0);
+  CHECK(link.flits_sent(2) == 1);
+}
+
+TEST_CASE("vc link: each VC has its own credits and its own returns") {
+  fresh_kernel();
+  LinkParams lp;
+  lp.credit_delay = 3;
+  VcLink link("l", lp, 2, 0b11, 1);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  link.send(0, vc_flit(4, 0), 0, 0);
+  CHECK(link.credits(0, 1) == 0);
+  CHECK(link.credits(1, 1) == 1);   // VC 1 is not affected by VC 0's flit
+  CHECK_THROWS_AS(link.send(0, vc_flit(4, 1), 1, 0), std::logic_error);   // VC 0 has no credit
+  link.send(1, vc_flit(4, 0), 1, 0);
+  CHECK(link.next_credit_arrival(0) == UINT64_MAX);
+  link.return_credits(1, 1, 4);   // VC 1 first: usable at 7
+  link.return_credits(0, 1, 5);   // VC 0: usable at 8
+  CHECK(link.next_credit_arrival(0) == 8);
+  CHECK(link.next_credit_arrival(1) == 7);
+  CHECK(link.credits(0, 7) == 0);
+  CHECK(link.credits(1, 7) == 1);
+  CHECK(link.credits(0, 8) == 1);
+  CHECK(link.next_credit_arrival(0) == UINT64_MAX);
+}
+
+TEST_CASE("vc link: a VC the routing does not use on the channel is refused") {
+  fresh_kernel();
+  VcLink link("l", LinkParams{}, 3, 0b101, 2);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  CHECK(link.uses_vc(0));
+  CHECK_FALSE(link.uses_vc(1));
+  CHECK(link.uses_vc(2));
+  CHECK_FALSE(link.uses_vc(3));
+  CHECK(link.vcs_used() == 2);
+  CHECK(link.credits(1, 0) == 0);
+  CHECK_THROWS_AS(link.send(1, vc_flit(1, 0), 0, 0), std::logic_error);
+}
+
+TEST_CASE("vc link: bad construction is refused") {
+  fresh_kernel();
+  LinkParams lp;
+  lp.latency = 0;
+  CHECK_THROWS_AS(VcLink("a", lp, 1, 1, 1), std::invalid_argument);
+  CHECK_THROWS_AS(VcLink("b", LinkParams{}, 2, 0, 1), std::invalid_argument);       // no VC used
+  CHECK_THROWS_AS(VcLink("c", LinkParams{}, 2, 0b100, 1), std::invalid_argument);   // VC beyond the count
+}
+
+TEST_CASE("vc link: owns the packet of every tail flit on it, until the next tail is popped") {
+  fresh_kernel();
+  VcLink link("l", LinkParams{}, 2, 0b11, 8);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  auto two = std::make_shared<Packet>();
+  two->length = 2;
+  std::weak_ptr<Packet> w2 = two;
+  auto one = std::make_shared<Packet>();
+  one->length = 1;
+  std::weak_ptr<Packet> w1 = one;
+  link.send(0, Flit{two, 0}, 0, 0);
+  CHECK(two.use_count() == 1);   // a head flit takes no reference
+  link.send(1, Flit{one, 0}, 1, 0);
+  link.send(0, Flit{two, 1}, 2, 0);
+  CHECK(two.use_count() == 2);   // the tail does
+  two.reset();
+  one.reset();
+  int vc = -1;
+  link.pop(vc);
+  const Flit t1 = link.pop(vc);   // tail of `one` on VC 1
+  CHECK(vc == 1);
+  CHECK(t1.pkt->length == 1);
+  CHECK_FALSE(w1.expired());
+  CHECK_FALSE(w2.expired());
+  const Flit t2 = link.pop(vc);   // the next tail releases `one`, keeps `two`
+  CHECK(vc == 0);
+  CHECK(w1.expired());
+  CHECK(t2.pkt->length == 2);
+  CHECK_FALSE(w2.expired());
+}
