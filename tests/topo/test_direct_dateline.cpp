@@ -6,6 +6,7 @@
 // independent checker, and refusals.
 #include <catch2/catch.hpp>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
