@@ -101,16 +101,24 @@ TEST_CASE("with 2 VCs on a dor mesh a worm passes a blocked worm on the second V
 }
 
 TEST_CASE("a second VC raises the saturation throughput of uniform traffic on an 8x8 dor mesh") {
-  std::vector<double> delivered;
+  // Offered 0.5 flits/node/cycle, above the 1-VC mesh's saturation (about
+  // 0.27, docs/direct_networks.md), with unbounded source queues: the
+  // accepted throughput of the measurement window is what the network
+  // carries. A second VC lets a worm pass one blocked on the same channel.
+  std::vector<double> accepted;
   for (const char* vcs : {"1", "2"}) {
-    const auto r = run_direct(saturating("mesh", "8x8", "dor", vcs));
+    const auto r = run_direct({{"topology.kind", "mesh"},      {"topology.dims", "8x8"},
+                               {"router.vcs", vcs},            {"traffic.load", "0.5"},
+                               {"traffic.packet_size", "8"},   {"router.buffer", "4"},
+                               {"sim.warmup", "500"},          {"sim.measure", "2000"},
+                               {"sim.drain_limit", "50000"}});
     INFO("router.vcs " << vcs);
     check_exactly_once(r);
-    CHECK(r.json.at("metrics").at("saturated").get<bool>());
-    delivered.push_back(r.json.at("metrics").at("packets_delivered").get<double>());
+    accepted.push_back(r.json.at("metrics").at("accepted_throughput").get<double>());
   }
-  INFO("packets delivered with 1 VC " << delivered[0] << ", with 2 VCs " << delivered[1]);
-  CHECK(delivered[1] > 1.1 * delivered[0]);
+  INFO("accepted flits/node/cycle with 1 VC " << accepted[0] << ", with 2 VCs " << accepted[1]);
+  CHECK(accepted[0] < 0.5);
+  CHECK(accepted[1] > 1.2 * accepted[0]);
 }
 
 TEST_CASE("several VCs per class and dateline deliver exactly once and conserve flits at saturation") {
