@@ -7,26 +7,19 @@
 
 namespace wormcast::rtl {
 
-namespace {
-constexpr topo::VcClass kClasses1[] = {topo::VcClass::single};
-constexpr topo::VcClass kClasses2[] = {topo::VcClass::p, topo::VcClass::h};
-constexpr topo::VcClass kClasses3[] = {topo::VcClass::p, topo::VcClass::l, topo::VcClass::h};
-}  // namespace
-
 VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<const topo::DirectRouting> routing,
                    int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx)
     : sc_core::sc_module(name), id_(id), routing_(std::move(routing)), vcs_(vcs),
       ext_ports_(routing_->topology().num_ports()), local_ports_(local_ports), p_(p), ctx_(ctx), wake_(ctx.clock),
       sched_(ctx.scheduler) {
-  if (vcs_ < routing_->num_vcs())
+  if (vcs_ < routing_->num_vcs() || vcs_ % routing_->num_vcs() != 0)
     throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(vcs_) + " VCs, but routing " +
-                                topo::to_string(routing_->algorithm()) + " needs " +
+                                topo::to_string(routing_->algorithm()) + " needs a positive multiple of " +
                                 std::to_string(routing_->num_vcs()));
   if (local_ports_ < 1) throw std::invalid_argument(std::string(this->name()) + ": needs an internal channel");
-  // VC index -> class (the routing function's numbering, vc_index()).
-  const topo::VcClass* classes = routing_->num_vcs() == 1 ? kClasses1 : routing_->num_vcs() == 2 ? kClasses2 : kClasses3;
-  for (int v = 0; v < vcs_; ++v)
-    class_by_vc_.push_back(v < routing_->num_vcs() ? classes[v] : topo::VcClass::single);
+  // VC index -> class: class index i (vc_index()) owns VCs [i*m, (i+1)*m).
+  per_class_ = vcs_ / routing_->num_vcs();
+  for (int v = 0; v < vcs_; ++v) class_by_vc_.push_back(routing_->class_at(v / per_class_));
   const int n = num_channels();
   make_ports();
   inputs_.resize(static_cast<std::size_t>(n));
@@ -194,7 +187,17 @@ int VcRouter::output_for(int in_ch, const topo::DirectHop& hop) const {
     const int l = in_ch < external_channels() && local_ports_ > 1 ? (in_ch / vcs_) % local_ports_ : 0;
     return local_channel(l);
   }
-  return channel(topo::DirectTopology::port_index(hop.dim, hop.dir), routing_->vc_index(hop.vc));
+  // The first VC of the class; allocate_vcs() takes any free one of it (free_vc).
+  return channel(topo::DirectTopology::port_index(hop.dim, hop.dir), routing_->vc_index(hop.vc) * per_class_);
+}
+
+// The lowest-numbered free VC among the per_class_ VCs of the class that
+// starts at output channel `first` (internal channels: that one), or -1.
+int VcRouter::free_vc(int first) const {
+  const int n = first < external_channels() ? per_class_ : 1;
+  for (int v = first; v < first + n; ++v)
+    if (outputs_[static_cast<std::size_t>(v)].owner < 0) return v;
+  return -1;
 }
 
 namespace {
@@ -231,7 +234,7 @@ void VcRouter::route_header(InputVc& iv, int c) {
                                 "router cannot decode (it carries unicast packets and IR worms)");
   if (pk.header.direct_tree) return start_tree(iv, c);
   if (is_ir_worm(pk) && dst == id_ && pk.header.dests.size() > 1) return start_ir(iv, c);
-  iv.out = output_for(c, routing_->next_hop(id_, dst, class_of(c)));
+  iv.out = output_for(c, routing_->next_hop(id_, dst, class_of(c), in_port_of(c)));
   if (!out_connected(iv.out))
     throw std::logic_error(std::string(name()) + ": packet " + std::to_string(pk.id) + " routed to " +
                            channel_name(iv.out) + ", which is not connected");
@@ -307,7 +310,7 @@ void VcRouter::start_tree(InputVc& iv, int c) {
     if (!routing_->topology().valid_node(d))
       throw std::invalid_argument(std::string(name()) + ": replicating worm " + std::to_string(old->id) +
                                   " has destination " + std::to_string(d) + ", outside the network");
-    const int ch = output_for(c, routing_->next_hop(id_, d, class_of(c)));
+    const int ch = output_for(c, routing_->next_hop(id_, d, class_of(c), in_port_of(c)));
     auto b = std::find_if(iv.branches.begin(), iv.branches.end(), [ch](const auto& e) { return e.first == ch; });
     if (b == iv.branches.end()) {
       auto pk = std::make_shared<Packet>(*old);
@@ -376,18 +379,18 @@ bool VcRouter::allocate_vcs(Cycle now) {
   waiting_.for_each_from(static_cast<int>(now % static_cast<Cycle>(n)), [&](int c) {
     InputVc& iv = inputs_[static_cast<std::size_t>(c)];
     if (iv.state != InState::waiting_vc || iv.ready > now) return;
-    if (outputs_[static_cast<std::size_t>(iv.out)].owner >= 0) return;   // blocked in place: keeps what it holds
-    if (!iv.branches.empty()) {    // replication: every branch's VC at once, or none
-      bool free = true;
-      for (const auto& b : iv.branches) free &= outputs_[static_cast<std::size_t>(b.first)].owner < 0;
-      if (!free) return;
-      for (const auto& b : iv.branches) set_owner(b.first, c);
+    const int vc = free_vc(iv.out);   // iv.out: the first VC of the class the routing chose
+    if (vc < 0) return;               // blocked in place: keeps what it holds
+    if (!iv.branches.empty()) {    // replication: a VC of every branch's class at once, or none
+      for (const auto& b : iv.branches)
+        if (free_vc(b.first) < 0) return;
+      for (auto& b : iv.branches) set_owner(b.first = free_vc(b.first), c);
     }
     if (iv.local_out >= 0) {       // IR: the local copy's channel too, both at once
       if (outputs_[static_cast<std::size_t>(iv.local_out)].owner >= 0) return;
       set_owner(iv.local_out, c);
     }
-    set_owner(iv.out, c);
+    set_owner(iv.out = vc, c);
     iv.state = InState::active;
     waiting_.erase(c);
     any = true;

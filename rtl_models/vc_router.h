@@ -19,8 +19,10 @@
 //     routing function (topo::DirectRouting::next_hop, with the class of the
 //     VC it arrived on), ready `route_delay` cycles after it was written.
 //     At its destination it goes to the ejection channel.
-//  3. VC allocation: a routed header takes its output VC if that VC is free
-//     and holds it until its tail has passed (blocking in place: a blocked
+//  3. VC allocation: a routed header takes a free VC of the class the
+//     routing chose on its output (with vcs = m x the routing's classes,
+//     class i owns VCs [i*m, (i+1)*m); the lowest-numbered free one) and
+//     holds it until its tail has passed (blocking in place: a blocked
 //     header keeps every VC behind it). Requests are served round-robin,
 //     starting at input channel (cycle mod channels).
 //  4. Link allocation and traversal: per physical output, one flit per
@@ -80,7 +82,9 @@ struct VcRouterParams {
   std::string link_sharing = "per_direction";   // per_direction | bidirectional ("3-way")
   bool replication = false;    // accept tree-shaped (replicating) worms; not deadlock-free
   void visit(ParamVisitor& v) {
-    v.count("vcs", vcs, "virtual channels per external channel (0 = as many as routing.function needs)", 0, 8);
+    v.count("vcs", vcs,
+            "virtual channels per external channel: 0 = as many as routing.function has classes, else a multiple "
+            "m of that; each class gets m VCs and a header takes the lowest-numbered free VC of its class", 0, 16);
     v.flits("buffer", buffer_flits, "flit buffer per virtual channel (credits of the upstream VC)", 1);
     v.cycles("route_delay", route_delay, "routing of a header flit (cycles)", 1);
     v.cycles("crossbar_delay", crossbar_delay, "input VC buffer to output link (cycles)", 1);
@@ -241,6 +245,9 @@ class VcRouter : public sc_core::sc_module,
   bool offer_shared(int port, Cycle now, Cycle& next);
   void shared_link_grant(int port, int vc, Cycle now) override;
   int output_for(int in_ch, const topo::DirectHop& hop) const;
+  int free_vc(int first) const;
+  // The input port a header on input channel `ch` arrived through (-1: internal).
+  int in_port_of(int ch) const { return ch < external_channels() ? ch / vcs_ : -1; }
   void route_header(InputVc& iv, int c);
   void start_ir(InputVc& iv, int c);
   int ir_strip(const Packet& old) const;
@@ -256,6 +263,7 @@ class VcRouter : public sc_core::sc_module,
   NodeId id_;
   std::shared_ptr<const topo::DirectRouting> routing_;
   int vcs_, ext_ports_, local_ports_;
+  int per_class_ = 1;   // VCs per routing class: vcs_ / routing_->num_vcs()
   VcRouterParams p_;
   SimContext& ctx_;
   std::vector<InputVc> inputs_;

@@ -119,16 +119,18 @@ def unsupported(sim, kind, buffer_flits, packet_size, warmup, measure):
 
 
 def wormcast_direct_experiment(name, kind, k, packet_size, load, buffer_flits, warmup, measure,
-                               seed=1):
-    """wormcast experiment YAML: dimension-order routing (dor, 1 VC) on a
-    mesh, BTR (dimension order with VC classes p/l/h, 3 VCs) on a
-    bidirectional torus, both x (dimension 0) first like the peers' XY;
-    buffer_flits per VC; timing of experiments/direct_*.yaml."""
+                               seed=1, num_vcs=1):
+    """wormcast experiment YAML with the peers' VC counts: on a mesh
+    dimension-order routing (dor) with num_vcs VCs per channel (a header takes
+    any free VC), on a bidirectional torus the 2-class dateline
+    dimension-order routing with 2 x num_vcs VCs (num_vcs per class), as
+    BookSim2's dim_order_torus; both x (dimension 0) first like the peers'
+    XY; buffer_flits per VC; timing of experiments/direct_*.yaml."""
     traffic = cb.wormcast_traffic(packet_size, load, warmup, measure,
                                   f"  drain_limit: {max(200000, 4 * measure)}\n  watchdog: 20000\n")
     topo = ("  kind: mesh\n" if kind == "mesh" else
             "  kind: torus\n  direction: bidirectional\n")
-    routing = "dor" if kind == "mesh" else "btr"
+    routing = "dor" if kind == "mesh" else "dateline"
     return f"""# Written by wormcast scripts/compare_peers.py
 name: {name}
 seed: {seed}
@@ -138,6 +140,7 @@ routing:
   function: {routing}
   order: ascending      # dimension 0 (x) first, as BookSim2's dim_order, Noxim's and CNSim's XY
 router:
+  vcs: {wormcast_vcs(kind, num_vcs)}
   buffer: {buffer_flits}flits
   route_delay: 1
   crossbar_delay: 1
@@ -147,9 +150,10 @@ link:
 {traffic}"""
 
 
-def wormcast_vcs(kind):
-    """VCs per channel wormcast's routing needs (router.vcs must equal it)."""
-    return 1 if kind == "mesh" else 3
+def wormcast_vcs(kind, num_vcs=1):
+    """wormcast's VCs per channel: the peers' (booksim_vcs): num_vcs on a
+    mesh, 2 x num_vcs (two dateline classes) on a torus."""
+    return booksim_vcs(kind, num_vcs)
 
 
 def booksim_vcs(kind, num_vcs):
@@ -411,7 +415,7 @@ class Runner:
         if sim == "wormcast":
             path = os.path.join(self.work, f"{tag}.yaml")
             text = wormcast_direct_experiment(tag, kind, k, a.packet_size, load, a.buffer,
-                                              a.warmup, a.measure)
+                                              a.warmup, a.measure, num_vcs=a.num_vcs)
         elif sim == "booksim":
             path = os.path.join(self.work, f"{tag}.booksim")
             text = booksim_direct_config(kind, k, a.packet_size, load, a.buffer, a.warmup,
@@ -654,8 +658,9 @@ def main(argv=None):
     ap.add_argument("--packet-size", type=int, default=8, help="flits (default 8)")
     ap.add_argument("--buffer", type=int, default=8, help="flits per VC (default 8)")
     ap.add_argument("--num-vcs", type=int, default=1,
-                    help="VCs per channel for the peers on a mesh (default 1, as wormcast's dor); "
-                         "on a torus BookSim2 gets twice this, wormcast's BTR always 3")
+                    help="VCs per channel on a mesh, for wormcast (dor) and the peers (default 1); "
+                         "on a torus wormcast (dateline) and BookSim2 (dim_order_torus) get twice "
+                         "this, two dateline classes")
     ap.add_argument("--warmup", type=int, default=10000)
     ap.add_argument("--measure", type=int, default=20000)
     ap.add_argument("--rounds", type=int, default=3, help="rounds of alternated runs (default 3)")

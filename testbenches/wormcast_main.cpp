@@ -110,20 +110,20 @@ void show_topology(const topo::Topology& t) {
 }
 
 // Direct networks named by a spec (topologies/direct_io.h).
-int show_direct_network(const std::string& spec, const std::string& routing) {
+int show_direct_network(const std::string& spec, const std::string& routing, int vcs) {
   const topo::DirectTopology t = topo::parse_direct_spec(spec);
-  topo::show_direct(topo::DirectRouting(t, topo::routing_for(t, routing)), std::cout);
+  topo::show_direct(topo::DirectRouting(t, topo::routing_for(t, routing)), std::cout, vcs);
   return 0;
 }
 
-int export_direct_network(const std::string& spec, const std::string& routing, const std::string& format,
+int export_direct_network(const std::string& spec, const std::string& routing, int vcs, const std::string& format,
                           const std::string& out) {
   if (format != "dot")
     throw tb::ConfigError("topo export " + spec + ": --format " + format +
                           ": direct networks are exported as dot only (yaml/json/anynet describe switch networks)");
   const topo::DirectTopology t = topo::parse_direct_spec(spec);
   std::ostringstream os;
-  topo::write_direct_dot(topo::DirectRouting(t, topo::routing_for(t, routing)), os);
+  topo::write_direct_dot(topo::DirectRouting(t, topo::routing_for(t, routing)), os, vcs);
   if (out.empty()) {
     std::cout << os.str() << std::flush;
     return 0;
@@ -214,26 +214,30 @@ void add_topo_generate(CLI::App& topo_cmd, std::vector<Command>& cmds) {
 void add_topo_show_export(CLI::App& topo_cmd, std::vector<Command>& cmds) {
   struct State {
     std::string show_file, routing = "default", exp_file, format = "dot", out;
+    int vcs = 0;
   };
   auto st = std::make_shared<State>();
   auto* show = topo_cmd.add_subcommand("show", "print a topology file with its up*/down* structure, or a direct "
                                                "network (torus:4x4:uni, mesh:8x8, hypercube:4) with its VC classes");
   show->add_option("file", st->show_file, "topology file (YAML/JSON) or direct network spec")->required();
-  show->add_option("--routing", st->routing, "direct networks: dor, ecube, utr, btr, utpr (default: the thesis's)");
+  show->add_option("--routing", st->routing,
+                   "direct networks: dor, ecube, utr, btr, utpr, dateline (default: the thesis's)");
+  show->add_option("--vcs", st->vcs, "direct networks: VCs per channel as router.vcs (0 = what the routing needs)");
   auto* exp = topo_cmd.add_subcommand("export", "convert a topology file to yaml, json, dot or anynet (BookSim2)");
   exp->add_option("file", st->exp_file, "topology file (YAML/JSON) or direct network spec (dot only)")->required();
   exp->add_option("--routing", st->routing, "direct networks: routing whose VC classes label the channels");
+  exp->add_option("--vcs", st->vcs, "direct networks: VCs per channel as router.vcs; labels give each class's VCs");
   exp->add_option("--format", st->format, "yaml, json, dot or anynet (BookSim2; parallel links merged, with a warning)")
       ->check(CLI::IsMember({"yaml", "json", "dot", "anynet"}));
   exp->add_option("-o,--output", st->out, "output file (default stdout)");
   cmds.push_back({show, [st] {
-                    if (topo::is_direct_spec(st->show_file)) return show_direct_network(st->show_file, st->routing);
+                    if (topo::is_direct_spec(st->show_file)) return show_direct_network(st->show_file, st->routing, st->vcs);
                     show_topology(topo::load_topology(st->show_file));
                     return 0;
                   }});
   cmds.push_back({exp, [st] {
                     if (topo::is_direct_spec(st->exp_file))
-                      return export_direct_network(st->exp_file, st->routing, st->format, st->out);
+                      return export_direct_network(st->exp_file, st->routing, st->vcs, st->format, st->out);
                     write_topology(topo::load_topology(st->exp_file), st->format, st->out);
                     return 0;
                   }});

@@ -3,6 +3,7 @@
 // test; neighbours, distances, VC existence and ℋ labels are recomputed here
 // from the definitions of seed001 §1.1, §1.5 and §2.
 #include <algorithm>
+#include <array>
 #include <queue>
 
 #include "topologies/direct_routing.h"
@@ -11,7 +12,8 @@ namespace wormcast::topo {
 
 namespace {
 
-constexpr int kClasses = 4;   // p, l, h, single: index of a (channel, VC) pair = slot * 4 + class
+// p, l, h, single, (local), dl0, dl1: index of a (channel, class) pair = slot * 7 + class
+constexpr int kClasses = 7;
 
 class Checker {
  public:
@@ -22,6 +24,7 @@ class Checker {
   std::vector<std::string> run() {
     build_adjacency();
     if (r_.algorithm() == RoutingAlgorithm::utpr) build_labels();
+    if (r_.algorithm() == RoutingAlgorithm::dateline) build_dateline_rings();
     check_vc_rules();
     std::vector<int> dist(N_);
     for (NodeId s = 0; s < N_ && problems_.size() < kMaxProblems; ++s) {
@@ -100,6 +103,29 @@ class Checker {
     }
   }
 
+  // Dateline classes by enumeration: for every ring (radix k) and every
+  // source and destination coordinate, the shorter way round (a tie of k/2
+  // the way without the wrap); the whole route in the ring carries dl1 if it
+  // crosses the wrap, else dl0. ring_[d][dir][σ] = classes on the channel
+  // leaving coordinate σ in direction dir.
+  void build_dateline_rings() {
+    ring_.assign(n_, {});
+    for (int d = 0; d < n_; ++d) {
+      const int k = t_.radix(d);
+      for (auto& v : ring_[d]) v.assign(k, VcSet{});
+      for (int a = 0; a < k; ++a)
+        for (int b = 0; b < k; ++b) {
+          if (a == b) continue;
+          const int up = (b - a + k) % k, down = k - up;
+          const bool plus = up < down || (up == down && a < b);
+          const int hops = plus ? up : down;
+          const VcClass c = (plus ? a > b : a < b) ? VcClass::dl1 : VcClass::dl0;
+          for (int i = 0, x = a; i < hops; ++i, x = (x + (plus ? 1 : k - 1)) % k)
+            ring_[d][plus ? 0 : 1][x].add(c);
+        }
+    }
+  }
+
   bool boundary(NodeId u, int d) const {
     const int s = t_.sigma(u, d), k = t_.radix(d);
     return label_[u] > label_[t_.with_sigma(u, d, (s + 1) % k)];
@@ -128,6 +154,9 @@ class Checker {
         s.add(VcClass::h);
         if (!boundary(x, d)) s.add(VcClass::p);
         break;
+      case RoutingAlgorithm::dateline:
+        s = ring_[d][plus ? 0 : 1][sig];
+        break;
       default:
         s.add(VcClass::single);
     }
@@ -147,7 +176,7 @@ class Checker {
             report("channel " + channel_text(x, d, dir) + ": vc_classes() differs from the thesis rules");
         }
     std::vector<char> taken(r_.num_vcs(), 0);
-    for (VcClass c : {VcClass::p, VcClass::l, VcClass::h, VcClass::single}) {
+    for (VcClass c : {VcClass::p, VcClass::l, VcClass::h, VcClass::single, VcClass::dl0, VcClass::dl1}) {
       if (!used.contains(c)) continue;
       const int i = r_.vc_index(c);
       if (i < 0 || i >= r_.num_vcs() || taken[i])
@@ -200,9 +229,9 @@ class Checker {
     if (want < 0) return report(what + ": destination unreachable in the channel graph");
     NodeId at = src;
     VcClass cls = VcClass::local;
-    int prev = -1;
+    int prev = -1, in_port = -1;
     for (int hops = 0;; ++hops) {
-      const DirectHop h = r_.next_hop(at, dst, cls);
+      const DirectHop h = r_.next_hop(at, dst, cls, in_port);
       if (h.arrived) {
         if (at != dst) return report(what + ": claims arrival at " + t_.name(at));
         if (hops != want)
@@ -217,6 +246,7 @@ class Checker {
       prev = cur;
       at = t_.neighbour(at, h.dim, h.dir);
       cls = h.vc;
+      in_port = 2 * h.dim + (h.dir == Direction::plus ? 0 : 1);   // the port it arrives on at `at`
     }
   }
 
@@ -311,6 +341,7 @@ class Checker {
   int n_, N_;
   std::vector<std::vector<NodeId>> adj_;
   std::vector<long long> label_;
+  std::vector<std::array<std::vector<VcSet>, 2>> ring_;   // dateline: [d][+/-][σ]
   std::vector<std::vector<int>> deps_;   // [(channel, VC)] -> successors
   std::vector<std::string> problems_;
   std::size_t dropped_ = 0;
@@ -318,6 +349,17 @@ class Checker {
 
 }  // namespace
 
-std::vector<std::string> check_direct_routing(const DirectRouting& r) { return Checker(r).run(); }
+// Several VCs per class (vcs = m * num_vcs()) replicate the class graph m
+// times per node with complete m x m edges; it is acyclic iff the class
+// graph is, so only the multiple itself is checked here.
+std::vector<std::string> check_direct_routing(const DirectRouting& r, int vcs) {
+  std::vector<std::string> problems;
+  if (vcs < 0 || (vcs > 0 && vcs % r.num_vcs() != 0))
+    problems.push_back(std::to_string(vcs) + " VCs per channel: routing " + to_string(r.algorithm()) + " has " +
+                       std::to_string(r.num_vcs()) + " VC classes, so it needs a positive multiple of " +
+                       std::to_string(r.num_vcs()));
+  for (auto& p : Checker(r).run()) problems.push_back(std::move(p));
+  return problems;
+}
 
 }  // namespace wormcast::topo

@@ -17,9 +17,12 @@ namespace wormcast::topo {
 
 // Does `text` name a direct network (torus:, mesh:, hypercube:) rather than a file?
 bool is_direct_spec(const std::string& text);
-// "default" or a routing name (dor, ecube, utr, btr, utpr) for network t.
+// "default" or a routing name (dor, ecube, utr, btr, utpr, dateline) for network t.
 RoutingAlgorithm routing_for(const DirectTopology& t, const std::string& name);
-void show_direct(const DirectRouting& r, std::ostream& os);
-void write_direct_dot(const DirectRouting& r, std::ostream& os);
+// vcs: VCs per channel as router.vcs (0 = the routing's class count; else a
+// multiple of it, TopologyError otherwise); with m > 1 per class the labels
+// give each class's VC range ("dl0:vc0-1,dl1:vc2-3").
+void show_direct(const DirectRouting& r, std::ostream& os, int vcs = 0);
+void write_direct_dot(const DirectRouting& r, std::ostream& os, int vcs = 0);
 
 }  // namespace wormcast::topo

@@ -41,7 +41,8 @@ DirectNetwork::~DirectNetwork() {
 }
 
 // One physical link (rtl::VcLink) per existing channel, carrying the VCs
-// that the routing function uses on it; the receiving router sees it on the
+// of every class the routing function uses on it (all m VCs of the class
+// when router.vcs = m x its classes); the receiving router sees it on the
 // input port of the same (d, dir).
 void DirectNetwork::build_channels(const DirectNetworkParams& p) {
   const DirectTopology& t = topology();
@@ -66,9 +67,9 @@ void DirectNetwork::build_channels(const DirectNetworkParams& p) {
 std::uint32_t DirectNetwork::used_vcs(NodeId x, const DirectChannel& ch) const {
   const VcSet classes = routing_->vc_classes(x, ch.dim, ch.dir);
   std::uint32_t mask = 0;
+  const int per_class = vcs_ / routing_->num_vcs();  // VC v belongs to class index v / per_class
   for (int v = 0; v < vcs_; ++v)
-    for (VcClass c : {VcClass::p, VcClass::l, VcClass::h, VcClass::single})
-      if (classes.contains(c) && routing_->vc_index(c) == v) mask |= 1u << v;
+    if (classes.contains(routing_->class_at(v / per_class))) mask |= 1u << v;
   return mask;
 }
 
@@ -221,11 +222,14 @@ void DirectNetwork::register_statistics(rtl::StatsScope s) const {
 // The kinds
 
 void DirectRoutingSection::visit(ParamVisitor& v) {
-  v.choice("function", function, {"default", "dor", "ecube", "utr", "btr", "utpr", "broken_single_vc_ring"},
+  v.choice("function", function,
+           {"default", "dor", "ecube", "utr", "btr", "utpr", "dateline", "broken_single_vc_ring"},
            "routing function (seed001 §1.3): default = dor (mesh), ecube (hypercube), utr/btr (uni/bi torus); "
+           "dateline = 2-class dimension order on bidirectional tori (BookSim2's dim_order_torus); "
            "broken_single_vc_ring is deadlock-prone, for tests with check: never");
   v.choice("order", order, {"descending", "ascending"},
-           "dimension order of dor/ecube/utr/btr: highest dimension first (thesis) or lowest first (nCUBE-2, SCI)");
+           "dimension order of dor/ecube/utr/btr/dateline: highest dimension first (thesis) or lowest first "
+           "(nCUBE-2, SCI)");
   v.choice("check", check, {"auto", "always", "never"},
            "independent routing check at set-up (shortest routes, existing VCs, acyclic dependencies): auto = "
            "up to 1024 nodes (it takes O(N^2) route walks: minutes for 64x64); never only to demonstrate a deadlock");
@@ -252,11 +256,14 @@ std::shared_ptr<const DirectRouting> DirectNetworkKind::make_routing(const std::
                                                                               : parse_routing(routing.function);
     const DimOrder o = routing.order == "ascending" ? DimOrder::ascending : DimOrder::descending;
     auto r = std::make_shared<const DirectRouting>(t, a, o);
-    if (router.vcs > 0 && router.vcs != r->num_vcs())
+    if (router.vcs > 0 && router.vcs % r->num_vcs() != 0)
       throw std::invalid_argument("router.vcs: " + std::to_string(router.vcs) + " virtual channels, but routing " +
-                                  to_string(a) + " uses exactly " + std::to_string(r->num_vcs()) +
+                                  to_string(a) + " has " + std::to_string(r->num_vcs()) + " VC classes and needs " +
+                                  (r->num_vcs() == 1 ? std::string("any number")
+                                                     : "a multiple of " + std::to_string(r->num_vcs())) +
                                   (router.vcs < r->num_vcs() ? " (too few: its VC classes would not fit)"
-                                                             : " (extra VCs would stay unused)"));
+                                                             : " (each class gets router.vcs / " +
+                                                                   std::to_string(r->num_vcs()) + " VCs)"));
     return r;
   } catch (const TopologyError& e) {
     throw std::invalid_argument(where + ": routing.function '" + routing.function + "' on " + t.spec() + ": " +
@@ -296,11 +303,11 @@ void DirectNetworkKind::validate(const rtl::ConfigFacts& f) const {
 std::unique_ptr<NetworkModel> DirectNetworkKind::build(const char* name, const BuildInputs& in) const {
   auto r = make_routing("configuration");
   spdlog::info("direct network {} ({} nodes), routing {}, {} VCs", r->topology().spec(), r->topology().num_nodes(),
-               to_string(r->algorithm()), r->num_vcs());
+               to_string(r->algorithm()), router.vcs > 0 ? router.vcs : r->num_vcs());
   const bool check = routing.check == "always" ||
                      (routing.check == "auto" && r->topology().num_nodes() <= DirectRoutingSection::auto_check_nodes);
   if (check) {
-    const auto problems = check_direct_routing(*r);
+    const auto problems = check_direct_routing(*r, router.vcs);
     if (!problems.empty()) throw SetupError("direct routing check failed: " + problems.front());
   } else if (routing.check == "auto") {
     spdlog::info("routing check skipped: {} nodes > {} (routing.check: always forces it)", r->topology().num_nodes(),
@@ -334,7 +341,7 @@ void HypercubeKind::visit_topology(ParamVisitor& v) {
 DirectTopology HypercubeKind::topology() const { return DirectTopology::hypercube(static_cast<int>(dims.size())); }
 
 void register_direct_network_kinds(NetworkKindRegistry& r) {
-  r.add("torus", "k-ary n-cube torus of VC wormhole routers (seed001 §1.1), routing utr/btr/utpr",
+  r.add("torus", "k-ary n-cube torus of VC wormhole routers (seed001 §1.1), routing utr/btr/utpr/dateline",
         [] { return std::make_unique<TorusKind>(); });
   r.add("mesh", "mesh of VC wormhole routers, dimension-ordered routing", [] { return std::make_unique<MeshKind>(); });
   r.add("hypercube", "binary hypercube of wormhole routers, E-cube routing (seed001 §1.1)",

@@ -42,6 +42,16 @@ void check_fit(const DirectTopology& t, RoutingAlgorithm a, DimOrder order) {
     case RoutingAlgorithm::broken_single_vc_ring:
       if (!uni_torus) throw TopologyError(mismatch(a, t, "the broken test routing is for unidirectional tori"));
       return;
+    case RoutingAlgorithm::dateline:
+      if (!t.is_torus())
+        throw TopologyError(mismatch(a, t, "the dateline classes are for the wrap-around links of a torus; a " +
+                                               std::string(t.kind() == DirectKind::mesh ? "mesh" : "hypercube") +
+                                               " has none (use dor or ecube; router.vcs may give them more VCs)"));
+      if (!bi_torus)
+        throw TopologyError(mismatch(a, t, "on a unidirectional torus a wrapping route can be k-1 hops long and "
+                                           "keeping class dl1 along it closes a dependency cycle; use utr (it "
+                                           "changes class at the wrap)"));
+      return;
   }
 }
 
@@ -63,6 +73,7 @@ int DirectRouting::num_vcs() const {
     case RoutingAlgorithm::utr: return 2;
     case RoutingAlgorithm::btr: return 3;
     case RoutingAlgorithm::utpr: return 2;
+    case RoutingAlgorithm::dateline: return 2;
     default: return 1;
   }
 }
@@ -70,9 +81,18 @@ int DirectRouting::num_vcs() const {
 int DirectRouting::vc_index(VcClass c) const {
   switch (num_vcs()) {
     case 1: return c == VcClass::single ? 0 : -1;
-    case 2: return c == VcClass::p ? 0 : c == VcClass::h ? 1 : -1;
+    case 2:
+      if (algo_ == RoutingAlgorithm::dateline) return c == VcClass::dl0 ? 0 : c == VcClass::dl1 ? 1 : -1;
+      return c == VcClass::p ? 0 : c == VcClass::h ? 1 : -1;
     default: return c == VcClass::p ? 0 : c == VcClass::l ? 1 : c == VcClass::h ? 2 : -1;
   }
+}
+
+VcClass DirectRouting::class_at(int index) const {
+  for (VcClass c : {VcClass::p, VcClass::l, VcClass::h, VcClass::single, VcClass::dl0, VcClass::dl1})
+    if (vc_index(c) == index) return c;
+  throw std::logic_error("routing " + std::string(to_string(algo_)) + " has no VC class index " +
+                         std::to_string(index));
 }
 
 VcSet DirectRouting::vc_classes(NodeId x, int d, Direction dir) const {
@@ -95,6 +115,16 @@ VcSet DirectRouting::vc_classes(NodeId x, int d, Direction dir) const {
       s.add(VcClass::h);
       if (!(boundary_mask_[x] >> d & 1u)) s.add(VcClass::p);
       return s;
+    case RoutingAlgorithm::dateline: {
+      // dl0 on every non-wrap channel. dl1 where a wrapping route can be: it
+      // is at most w = ⌈k/2⌉-1 hops long (a tie of k/2 does not wrap), so
+      // going + it is on the last w channels before the wrap or the first
+      // w-1 after it (mirrored going -).
+      const int w = (k - 1) / 2, pos = plus ? sig : k - 1 - sig;   // pos: distance along the ring from its start
+      if (pos <= k - 2) s.add(VcClass::dl0);
+      if (w >= 1 && (pos >= k - w || pos <= w - 2)) s.add(VcClass::dl1);
+      return s;
+    }
     default:
       s.add(VcClass::single);
       return s;
@@ -140,6 +170,22 @@ DirectHop DirectRouting::dimension_ordered(NodeId at, NodeId dst) const {
   }
 }
 
+// Shortest way round dimension h.dim (a tie of k/2 takes the path without
+// the wrap); dl1 if that crosses the wrap, chosen when the worm enters the
+// dimension and kept while it arrives on the same port (BookSim2's
+// deterministic dim_order_torus, without its random tie-break).
+DirectHop DirectRouting::dateline_hop(NodeId at, NodeId dst, VcClass in, int in_port) const {
+  DirectHop h;
+  h.dim = first_differing_dim(at, dst);
+  const int k = topo_.radix(h.dim), a = topo_.sigma(at, h.dim), b = topo_.sigma(dst, h.dim);
+  const int fwd = (b - a + k) % k;
+  const bool plus = 2 * fwd < k || (2 * fwd == k && b > a);
+  h.dir = plus ? Direction::plus : Direction::minus;
+  const bool same = in_port == DirectTopology::port_index(h.dim, h.dir) && (in == VcClass::dl0 || in == VcClass::dl1);
+  h.vc = same ? in : (plus ? b < a : b > a) ? VcClass::dl1 : VcClass::dl0;
+  return h;
+}
+
 // Fig. 5.11: the lowest useful dimension that is not a boundary, else the
 // highest useful (boundary) dimension; after a boundary only h.
 DirectHop DirectRouting::utpr_hop(NodeId at, NodeId dst, VcClass in) const {
@@ -158,13 +204,14 @@ DirectHop DirectRouting::utpr_hop(NodeId at, NodeId dst, VcClass in) const {
   return h;
 }
 
-DirectHop DirectRouting::next_hop(NodeId at, NodeId dst, VcClass in) const {
+DirectHop DirectRouting::next_hop(NodeId at, NodeId dst, VcClass in, int in_port) const {
   if (at == dst) {
     DirectHop h;
     h.arrived = true;
     return h;
   }
   if (algo_ == RoutingAlgorithm::utpr) return utpr_hop(at, dst, in);
+  if (algo_ == RoutingAlgorithm::dateline) return dateline_hop(at, dst, in, in_port);
   return dimension_ordered(at, dst);
 }
 
@@ -175,8 +222,9 @@ std::vector<RouteHop> DirectRouting::route(NodeId src, NodeId dst, VcClass in) c
   std::vector<RouteHop> out;
   NodeId at = src;
   VcClass cls = in;
+  int in_port = -1;   // a fresh decision at the start (injection or an intermediate destination)
   while (true) {
-    const DirectHop h = next_hop(at, dst, cls);
+    const DirectHop h = next_hop(at, dst, cls, in_port);
     if (h.arrived) return out;
     const NodeId next = topo_.neighbour(at, h.dim, h.dir);
     // A route longer than the node count loops; both are routing bugs that
@@ -188,6 +236,7 @@ std::vector<RouteHop> DirectRouting::route(NodeId src, NodeId dst, VcClass in) c
     out.push_back({at, h.dim, h.dir, h.vc, next});
     at = next;
     cls = h.vc;
+    in_port = DirectTopology::port_index(h.dim, h.dir);
   }
 }
 
@@ -229,6 +278,7 @@ const char* to_string(RoutingAlgorithm a) {
     case RoutingAlgorithm::btr: return "btr";
     case RoutingAlgorithm::utpr: return "utpr";
     case RoutingAlgorithm::broken_single_vc_ring: return "broken-single-vc-ring";
+    case RoutingAlgorithm::dateline: return "dateline";
   }
   return "?";
 }
@@ -240,15 +290,17 @@ const char* to_string(VcClass c) {
     case VcClass::h: return "h";
     case VcClass::single: return "single";
     case VcClass::local: return "local";
+    case VcClass::dl0: return "dl0";
+    case VcClass::dl1: return "dl1";
   }
   return "?";
 }
 
 RoutingAlgorithm parse_routing(const std::string& name) {
   for (RoutingAlgorithm a : {RoutingAlgorithm::dor, RoutingAlgorithm::ecube, RoutingAlgorithm::utr,
-                             RoutingAlgorithm::btr, RoutingAlgorithm::utpr})
+                             RoutingAlgorithm::btr, RoutingAlgorithm::utpr, RoutingAlgorithm::dateline})
     if (name == to_string(a)) return a;
-  throw TopologyError("unknown routing \"" + name + "\" (expected dor, ecube, utr, btr or utpr)");
+  throw TopologyError("unknown routing \"" + name + "\" (expected dor, ecube, utr, btr, utpr or dateline)");
 }
 
 RoutingAlgorithm default_routing(const DirectTopology& t) {

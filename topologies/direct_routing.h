@@ -8,8 +8,19 @@
 //   utpr  unidirectional torus path-based routing, classes p and h (Eq. 5.3,
 //         boundaries by Lemma 5.7, ℋ labels by Eq. 5.2); needs the class of
 //         the arriving VC, and a multi-destination worm keeps it across
-//         intermediate destinations (Fig. 5.10).
-// dor, ecube, utr and btr resolve the highest differing dimension first, as
+//         intermediate destinations (Fig. 5.10);
+//   dateline  dimension-ordered routing on bidirectional tori with two
+//         classes dl0 and dl1 (BookSim2's deterministic dim_order_torus):
+//         shortest way round each ring (a tie of exactly k/2 hops takes the
+//         path without the wrap-around, as btr), and on entering a dimension
+//         the worm takes dl1 if its route in that dimension crosses the
+//         wrap-around link (the "dateline"), else dl0, and keeps that class
+//         until it leaves the dimension. Deadlock-free because a wrapping
+//         shortest route is at most ⌈k/2⌉-1 hops long (check_direct_routing
+//         verifies it); refused on unidirectional tori, where wrapping routes
+//         are up to k-1 hops long and dl1 alone would form a cycle (use utr,
+//         which changes class at the wrap).
+// dor, ecube, utr, btr and dateline resolve the highest differing dimension first, as
 // the thesis does; DimOrder::ascending gives the nCUBE-2 / SCI order.
 // A deliberately deadlock-prone routing (single-VC dimension order on a
 // unidirectional torus, Fig. 2.4) exists only so tests can show that the
@@ -28,13 +39,14 @@
 
 namespace wormcast::topo {
 
-enum class RoutingAlgorithm { dor, ecube, utr, btr, utpr, broken_single_vc_ring };
+enum class RoutingAlgorithm { dor, ecube, utr, btr, utpr, broken_single_vc_ring, dateline };
 enum class DimOrder { descending, ascending };
 
 // Virtual-channel classes. `single` is the only class of one-VC routings.
 // `local` is not a network VC: it marks a header injected by the local
-// processor (UTPR treats it as 'p', Fig. 5.10).
-enum class VcClass : std::uint8_t { p = 0, l = 1, h = 2, single = 3, local = 4 };
+// processor (UTPR treats it as 'p', Fig. 5.10). dl0 / dl1 are the dateline
+// routing's classes (route in the dimension without / across the wrap).
+enum class VcClass : std::uint8_t { p = 0, l = 1, h = 2, single = 3, local = 4, dl0 = 5, dl1 = 6 };
 
 // Small set of classes present on one channel.
 struct VcSet {
@@ -76,10 +88,13 @@ class DirectRouting {
   RoutingAlgorithm algorithm() const { return algo_; }
   DimOrder order() const { return order_; }
 
-  // Number of VCs per physical channel the routing needs (1, 2 or 3) and the
-  // index 0..num_vcs()-1 of a class within a router's VC array.
+  // Number of VC classes the routing needs (1, 2 or 3), the index
+  // 0..num_vcs()-1 of a class (-1 if the routing does not use it) and its
+  // inverse. A router with m * num_vcs() VCs per channel gives class index
+  // i the VCs [i*m, (i+1)*m) (docs/direct_networks.md).
   int num_vcs() const;
   int vc_index(VcClass c) const;
+  VcClass class_at(int index) const;
   // Classes present on channel (x, d, dir): UTR has no h on the wrap and no
   // p out of coordinate 0; BTR puts only p on wraps and p only where a
   // wrapping message can be; UTPR has only h on boundary links. Empty when
@@ -87,9 +102,13 @@ class DirectRouting {
   VcSet vc_classes(NodeId x, int d, Direction dir) const;
 
   // The routing function: at node `at`, header for `dst`, having arrived on
-  // class `in` (VcClass::local when injected here). Never returns a class
-  // that vc_classes() does not list for the chosen channel.
-  DirectHop next_hop(NodeId at, NodeId dst, VcClass in = VcClass::local) const;
+  // class `in` (VcClass::local when injected here) through input port
+  // `in_port` (DirectTopology::port_index of the channel it came along; -1
+  // when injected, or for a fresh decision at an intermediate destination).
+  // Only dateline looks at in_port: it keeps its class while the worm goes
+  // on in the same dimension and direction. Never returns a class that
+  // vc_classes() does not list for the chosen channel.
+  DirectHop next_hop(NodeId at, NodeId dst, VcClass in = VcClass::local, int in_port = -1) const;
 
   // Whole route src -> dst (empty when src == dst). Throws TopologyError on a
   // node id outside the network (next_hop() does not check, for speed).
@@ -106,6 +125,7 @@ class DirectRouting {
  private:
   DirectHop dimension_ordered(NodeId at, NodeId dst) const;
   DirectHop utpr_hop(NodeId at, NodeId dst, VcClass in) const;
+  DirectHop dateline_hop(NodeId at, NodeId dst, VcClass in, int in_port) const;
   int first_differing_dim(NodeId at, NodeId dst) const;
 
   DirectTopology topo_;
@@ -115,7 +135,7 @@ class DirectRouting {
 };
 
 const char* to_string(RoutingAlgorithm a);   // "dor", "ecube", ...
-const char* to_string(VcClass c);            // "p", "l", "h", "single", "local"
+const char* to_string(VcClass c);            // "p", "l", "h", "single", "local", "dl0", "dl1"
 // Reads to_string(RoutingAlgorithm) names (not the broken test routing);
 // throws TopologyError listing the valid names.
 RoutingAlgorithm parse_routing(const std::string& name);
@@ -133,6 +153,12 @@ RoutingAlgorithm default_routing(const DirectTopology& t);
 // a destination along an ℋ-cycle, and every dependency must increase in the
 // corrected order of seed001 §7.6. Returns human-readable problems (empty =
 // all good); a cycle is reported with its channels.
-std::vector<std::string> check_direct_routing(const DirectRouting& r);
+// `vcs` is the router's VC count per channel (0 = num_vcs()): it must be a
+// positive multiple m of num_vcs(). With m > 1 the (channel, VC) dependency
+// graph is the class graph with every node replaced by its m VCs and every
+// edge by all m x m edges between them (a header may take any VC of its
+// class): a cycle there projects onto a cycle of the class graph and every
+// class-graph cycle lifts to one, so the checker checks the class graph.
+std::vector<std::string> check_direct_routing(const DirectRouting& r, int vcs = 0);
 
 }  // namespace wormcast::topo

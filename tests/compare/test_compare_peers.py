@@ -108,10 +108,17 @@ class WriterTest(unittest.TestCase):
             self.assertIn(line + "\n", m)
         self.assertRegex(m, r"\n  order: ascending +#")     # x first, as the peers' XY
         t = cp.wormcast_direct_experiment("t", "torus", 8, 5, 0.1, 20, 10000, 20000)
-        for line in ["  kind: torus", "  direction: bidirectional", "  function: btr",
-                     "  buffer: 20flits", "  packet_size: 5flits", "  load: 0.1"]:
+        for line in ["  kind: torus", "  direction: bidirectional", "  function: dateline",
+                     "  vcs: 2", "  buffer: 20flits", "  packet_size: 5flits", "  load: 0.1"]:
             self.assertIn(line + "\n", t)
-        self.assertEqual((cp.wormcast_vcs("mesh"), cp.wormcast_vcs("torus")), (1, 3))
+        self.assertIn("  vcs: 1\n", m)
+        # the peers' VC counts: num_vcs on the mesh, two dateline classes of num_vcs on the torus
+        self.assertEqual((cp.wormcast_vcs("mesh"), cp.wormcast_vcs("torus")), (1, 2))
+        self.assertEqual((cp.wormcast_vcs("mesh", 2), cp.wormcast_vcs("torus", 2)), (2, 4))
+        m2 = cp.wormcast_direct_experiment("m", "mesh", 8, 5, 0.1, 20, 10000, 20000, num_vcs=2)
+        t2 = cp.wormcast_direct_experiment("t", "torus", 8, 5, 0.1, 20, 10000, 20000, num_vcs=2)
+        self.assertIn("  vcs: 2\n", m2)
+        self.assertIn("  vcs: 4\n", t2)
 
     def test_booksim_mesh(self):
         c = settings(cp.booksim_direct_config("mesh", 8, 8, 0.08, 4, 10000, 20000))

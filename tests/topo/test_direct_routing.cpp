@@ -295,7 +295,7 @@ TEST_CASE("routing names and defaults", "[direct][routing]") {
   for (RoutingAlgorithm a : {RoutingAlgorithm::dor, RoutingAlgorithm::ecube, RoutingAlgorithm::utr,
                              RoutingAlgorithm::btr, RoutingAlgorithm::utpr})
     CHECK(parse_routing(to_string(a)) == a);
-  CHECK_THROWS_WITH(parse_routing("xy"), Catch::Contains("expected dor, ecube, utr, btr or utpr"));
+  CHECK_THROWS_WITH(parse_routing("xy"), Catch::Contains("expected dor, ecube, utr, btr, utpr or dateline"));
   CHECK_THROWS_AS(parse_routing("broken-single-vc-ring"), TopologyError);
   CHECK(default_routing(parse_direct_spec("mesh:8x8")) == RoutingAlgorithm::dor);
   CHECK(default_routing(parse_direct_spec("hypercube:6")) == RoutingAlgorithm::ecube);
