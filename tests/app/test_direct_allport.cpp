@@ -24,6 +24,7 @@
 #include "rtl_models/kernel.h"
 #include "rtl_models/processor_node.h"
 #include "testbenches/lib/runner.h"
+#include "tests/common/runs.h"
 #include "topologies/direct_network_kind.h"
 
 using namespace wormcast;
@@ -250,21 +251,14 @@ TEST_CASE("all-port processor nodes deliver every message exactly once under uni
   for (const Case c : {Case{"torus", "4x4", "bidirectional"}, Case{"torus", "4x4", "unidirectional"},
                        Case{"hypercube", "2x2x2x2", nullptr}, Case{"mesh", "3x3", nullptr}}) {
     INFO(c.kind << " " << c.dims << " " << (c.direction ? c.direction : ""));
-    tb::ExperimentConfig cfg;
     std::vector<tb::Override> o = {{"topology.kind", c.kind},     {"topology.dims", c.dims},
                                    {"node.model", "processor"},   {"router.ports", "all_port"},
                                    {"traffic.load", "0.1"},       {"message.size", "16"},
                                    {"sim.warmup", "300"},         {"sim.measure", "3000"},
                                    {"sim.drain_limit", "20000"}};
     if (c.direction) o.push_back({"topology.direction", c.direction});
-    cfg.set(o);
-    const auto r = tb::run_experiment(cfg, {});
-    INFO(r.error);
-    REQUIRE(r.ok);
-    const auto& inv = r.json.at("invariants");
-    CHECK(inv.at("all_packets_delivered").get<bool>());
-    CHECK(inv.at("flits_conserved").get<bool>());
-    CHECK_FALSE(inv.at("deadlock").get<bool>());
+    const auto r = test::run_with(o);
+    test::check_delivered_exactly_once(r, 1);
     const auto& m = r.json.at("metrics").at("messages");
     CHECK(m.at("sent").get<std::uint64_t>() == m.at("received").get<std::uint64_t>());
     CHECK(m.at("sent").get<std::uint64_t>() > 100);
@@ -313,23 +307,15 @@ TEST_CASE("the wait at the source grows as a CPU-bound node falls behind its arr
 }
 
 TEST_CASE("all-port and processor bad input gets clear errors") {
-  auto load_error = [](const std::vector<tb::Override>& o) -> std::string {
-    try {
-      tb::load_experiment("", o);
-    } catch (const tb::ConfigError& e) {
-      return e.what();
-    }
-    return "no error";
-  };
-  CHECK_THAT(load_error({{"topology.kind", "torus"}, {"router.ports", "all_port"}}),
+  CHECK_THAT(test::config_error({{"topology.kind", "torus"}, {"router.ports", "all_port"}}),
              Catch::Contains("router.ports: all_port") && Catch::Contains("node.model processor"));
-  CHECK_THAT(load_error({{"topology.kind", "torus"}, {"router.ports", "all_port"}, {"node.model", "host_ni"}}),
+  CHECK_THAT(test::config_error({{"topology.kind", "torus"}, {"router.ports", "all_port"}, {"node.model", "host_ni"}}),
              Catch::Contains("router.ports: all_port"));
-  CHECK_THAT(load_error({{"topology.kind", "torus"}, {"node.model", "processor"}, {"processor.t_s", "-5"}}),
+  CHECK_THAT(test::config_error({{"topology.kind", "torus"}, {"node.model", "processor"}, {"processor.t_s", "-5"}}),
              Catch::Contains("processor.t_s"));
-  CHECK_THAT(load_error({{"topology.kind", "torus"}, {"node.model", "processor"}, {"processor.t_r", "-1"}}),
+  CHECK_THAT(test::config_error({{"topology.kind", "torus"}, {"node.model", "processor"}, {"processor.t_r", "-1"}}),
              Catch::Contains("processor.t_r"));
-  CHECK_THAT(load_error({{"node.model", "processor"}}), Catch::Contains("node.model processor"));
+  CHECK_THAT(test::config_error({{"node.model", "processor"}}), Catch::Contains("node.model processor"));
   // Building by hand: an endpoint model cannot take all-port channels.
   fresh_kernel();
   SimContext ctx(5000);

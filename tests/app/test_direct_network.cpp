@@ -13,6 +13,7 @@
 
 #include "rtl_models/kernel.h"
 #include "testbenches/lib/runner.h"
+#include "tests/common/runs.h"
 #include "topologies/direct_network_kind.h"
 
 using namespace wormcast;
@@ -107,25 +108,6 @@ void check_zero_load(const DirectTopology& t, RoutingAlgorithm a, const Timing& 
   }
 }
 
-tb::RunResult run_direct(const std::vector<tb::Override>& overrides) {
-  tb::ExperimentConfig cfg;
-  cfg.set(overrides);
-  return tb::run_experiment(cfg, {});
-}
-
-void check_invariants(const tb::RunResult& r) {
-  INFO(r.error);
-  REQUIRE(r.ok);
-  const auto& inv = r.json.at("invariants");
-  CHECK(inv.at("all_packets_delivered").get<bool>());
-  CHECK(inv.at("flits_conserved").get<bool>());
-  CHECK_FALSE(inv.at("deadlock").get<bool>());
-  CHECK(inv.at("flits_in_network_at_end").get<std::uint64_t>() == 0);
-  const auto& m = r.json.at("metrics");
-  CHECK(m.at("packets_created").get<std::uint64_t>() == m.at("packets_delivered").get<std::uint64_t>());
-  CHECK(m.at("packets_created").get<std::uint64_t>() > 50);
-}
-
 }  // namespace
 
 TEST_CASE("direct zero-load latency equals the hand formula for every routing function") {
@@ -175,8 +157,8 @@ TEST_CASE("direct networks stay deadlock-free and deliver exactly once under sat
                                    {"sim.drain_limit", "20000"},    {"traffic.source_queue", "8"}};
     if (c.direction) o.push_back({"topology.direction", c.direction});
     INFO(c.kind << " " << c.dims << " " << c.routing);
-    const auto r = run_direct(o);
-    check_invariants(r);
+    const auto r = test::run_with(o);
+    test::check_delivered_exactly_once(r, 51);
     // Saturated: the network, not the sources, limited the accepted load.
     CHECK(r.json.at("metrics").at("saturated").get<bool>());
   }
@@ -190,14 +172,14 @@ TEST_CASE("a cyclic single-VC routing on a ring is rejected by the checker and d
                                  {"router.buffer", "1"},          {"sim.warmup", "200"},
                                  {"sim.measure", "5000"},         {"sim.watchdog", "500"}};
   SECTION("the independent check at set-up") {
-    const auto r = run_direct(o);
+    const auto r = test::run_with(o);
     CHECK_FALSE(r.ok);
     CHECK(r.exit_code == 3);
     CHECK_THAT(r.error, Catch::Contains("direct routing check failed") && Catch::Contains("cycle"));
   }
   SECTION("the watchdog, with the check switched off") {
     o.push_back({"routing.check", "never"});
-    const auto r = run_direct(o);
+    const auto r = test::run_with(o);
     CHECK_FALSE(r.ok);
     CHECK(r.json.at("invariants").at("deadlock").get<bool>());
     // The report names the blocked virtual channels.
@@ -246,24 +228,16 @@ TEST_CASE("two active VCs of one link get half its bandwidth each, one active VC
 }
 
 TEST_CASE("direct network bad input gets clear errors") {
-  auto load_error = [](const std::vector<tb::Override>& o) -> std::string {
-    try {
-      tb::load_experiment("", o);
-    } catch (const tb::ConfigError& e) {
-      return e.what();
-    }
-    return "no error";
-  };
-  CHECK_THAT(load_error({{"topology.kind", "torus"}, {"topology.dims", "[8, 1]"}}),
+  CHECK_THAT(test::config_error({{"topology.kind", "torus"}, {"topology.dims", "[8, 1]"}}),
              Catch::Contains("topology.dims") && Catch::Contains("out of range 2.."));
-  CHECK_THAT(load_error({{"topology.kind", "mesh"}, {"routing.function", "utpr"}}),
+  CHECK_THAT(test::config_error({{"topology.kind", "mesh"}, {"routing.function", "utpr"}}),
              Catch::Contains("routing.function 'utpr'") && Catch::Contains("mesh:8x8"));
-  CHECK_THAT(load_error({{"topology.kind", "torus"}, {"topology.direction", "bidirectional"}, {"router.vcs", "2"}}),
+  CHECK_THAT(test::config_error({{"topology.kind", "torus"}, {"topology.direction", "bidirectional"}, {"router.vcs", "2"}}),
              Catch::Contains("router.vcs") && Catch::Contains("btr has 3 VC classes") && Catch::Contains("too few"));
-  CHECK_THAT(load_error({{"topology.kind", "hypercube"}, {"topology.dims", "2x3"}}),
+  CHECK_THAT(test::config_error({{"topology.kind", "hypercube"}, {"topology.dims", "2x3"}}),
              Catch::Contains("topology.dims") && Catch::Contains("out of range 2..2"));
-  CHECK_THAT(load_error({{"topology.kind", "torus"}, {"topology.dims", "8,x"}}), Catch::Contains("topology.dims"));
-  CHECK_THAT(load_error({{"topology.kind", "mesh"}, {"topology.dims", "512x512"}}),
+  CHECK_THAT(test::config_error({{"topology.kind", "torus"}, {"topology.dims", "8,x"}}), Catch::Contains("topology.dims"));
+  CHECK_THAT(test::config_error({{"topology.kind", "mesh"}, {"topology.dims", "512x512"}}),
              Catch::Contains("262144 nodes") && Catch::Contains("at most 65536"));
   // A hot spot outside the network is found when the workload meets the network.
   tb::ExperimentConfig cfg;
@@ -302,8 +276,8 @@ TEST_CASE("3-way links (router.link_sharing bidirectional) stay exactly-once and
                                      {"traffic.source_queue", "8"}};
       if (c.direction) o.push_back({"topology.direction", c.direction});
       INFO(c.kind << " " << c.routing << " " << sharing);
-      const auto r = run_direct(o);
-      check_invariants(r);
+      const auto r = test::run_with(o);
+      test::check_delivered_exactly_once(r, 51);
       accepted.push_back(r.json.at("metrics").at("packets_delivered").get<double>());
     }
     CHECK(accepted[1] < accepted[0]);

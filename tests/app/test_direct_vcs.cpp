@@ -12,6 +12,7 @@
 
 #include "rtl_models/kernel.h"
 #include "testbenches/lib/runner.h"
+#include "tests/common/runs.h"
 #include "topologies/direct_network_kind.h"
 
 using namespace wormcast;
@@ -24,25 +25,6 @@ namespace {
 
 // Default timing: route 1, crossbar 1, link 1.
 Cycle zero_load(int hops, int length) { return 1 + static_cast<Cycle>(hops + 1) * 3 + static_cast<Cycle>(length - 1); }
-
-tb::RunResult run_direct(const std::vector<tb::Override>& overrides) {
-  tb::ExperimentConfig cfg;
-  cfg.set(overrides);
-  return tb::run_experiment(cfg, {});
-}
-
-void check_exactly_once(const tb::RunResult& r) {
-  INFO(r.error);
-  REQUIRE(r.ok);
-  const auto& inv = r.json.at("invariants");
-  CHECK(inv.at("all_packets_delivered").get<bool>());
-  CHECK(inv.at("flits_conserved").get<bool>());
-  CHECK_FALSE(inv.at("deadlock").get<bool>());
-  CHECK(inv.at("flits_in_network_at_end").get<std::uint64_t>() == 0);
-  const auto& m = r.json.at("metrics");
-  CHECK(m.at("packets_created").get<std::uint64_t>() == m.at("packets_delivered").get<std::uint64_t>());
-  CHECK(m.at("packets_created").get<std::uint64_t>() > 50);
-}
 
 std::vector<tb::Override> saturating(const char* kind, const char* dims, const char* routing, const char* vcs) {
   // Every source offers 0.9 flits/cycle until 8 packets wait in its queue:
@@ -107,13 +89,13 @@ TEST_CASE("a second VC raises the saturation throughput of uniform traffic on an
   // carries. A second VC lets a worm pass one blocked on the same channel.
   std::vector<double> accepted;
   for (const char* vcs : {"1", "2"}) {
-    const auto r = run_direct({{"topology.kind", "mesh"},      {"topology.dims", "8x8"},
+    const auto r = test::run_with({{"topology.kind", "mesh"},      {"topology.dims", "8x8"},
                                {"router.vcs", vcs},            {"traffic.load", "0.5"},
                                {"traffic.packet_size", "8"},   {"router.buffer", "4"},
                                {"sim.warmup", "500"},          {"sim.measure", "2000"},
                                {"sim.drain_limit", "50000"}});
     INFO("router.vcs " << vcs);
-    check_exactly_once(r);
+    test::check_delivered_exactly_once(r, 51);
     accepted.push_back(r.json.at("metrics").at("accepted_throughput").get<double>());
   }
   INFO("accepted flits/node/cycle with 1 VC " << accepted[0] << ", with 2 VCs " << accepted[1]);
@@ -134,8 +116,8 @@ TEST_CASE("several VCs per class and dateline deliver exactly once and conserve 
     auto o = saturating(c.kind, c.dims, c.routing, c.vcs);
     if (c.direction) o.push_back({"topology.direction", c.direction});
     INFO(c.kind << " " << c.dims << " " << c.routing << " router.vcs " << c.vcs);
-    const auto r = run_direct(o);
-    check_exactly_once(r);
+    const auto r = test::run_with(o);
+    test::check_delivered_exactly_once(r, 51);
     CHECK(r.json.at("metrics").at("saturated").get<bool>());
   }
 }
@@ -175,22 +157,14 @@ TEST_CASE("dateline zero-load latency equals the formula with shortest hops both
 }
 
 TEST_CASE("router.vcs that is not a multiple of the routing's classes is a clear error") {
-  auto load_error = [](const std::vector<tb::Override>& o) -> std::string {
-    try {
-      tb::load_experiment("", o);
-    } catch (const tb::ConfigError& e) {
-      return e.what();
-    }
-    return "no error";
-  };
-  CHECK_THAT(load_error({{"topology.kind", "torus"}, {"topology.direction", "bidirectional"}, {"router.vcs", "4"}}),
+  CHECK_THAT(test::config_error({{"topology.kind", "torus"}, {"topology.direction", "bidirectional"}, {"router.vcs", "4"}}),
              Catch::Contains("router.vcs: 4") && Catch::Contains("btr") && Catch::Contains("multiple of 3"));
-  CHECK_THAT(load_error({{"topology.kind", "torus"}, {"topology.direction", "bidirectional"},
+  CHECK_THAT(test::config_error({{"topology.kind", "torus"}, {"topology.direction", "bidirectional"},
                          {"routing.function", "dateline"}, {"router.vcs", "3"}}),
              Catch::Contains("router.vcs: 3") && Catch::Contains("multiple of 2"));
-  CHECK_THAT(load_error({{"topology.kind", "mesh"}, {"routing.function", "dateline"}}),
+  CHECK_THAT(test::config_error({{"topology.kind", "mesh"}, {"routing.function", "dateline"}}),
              Catch::Contains("routing.function 'dateline'") && Catch::Contains("mesh has none"));
-  CHECK(load_error({{"topology.kind", "mesh"}, {"router.vcs", "2"}}) == "no error");
-  CHECK(load_error({{"topology.kind", "torus"}, {"topology.direction", "bidirectional"},
+  CHECK(test::config_error({{"topology.kind", "mesh"}, {"router.vcs", "2"}}) == "no error");
+  CHECK(test::config_error({{"topology.kind", "torus"}, {"topology.direction", "bidirectional"},
                     {"routing.function", "dateline"}, {"router.vcs", "4"}}) == "no error");
 }

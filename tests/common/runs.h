@@ -1,0 +1,50 @@
+// Helpers for tests that run whole experiments: run a configuration given as
+// overrides, check the delivery invariants of a finished run, and read the
+// error a configuration is refused with.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "testbenches/lib/runner.h"
+
+namespace wormcast::test {
+
+// The default experiment with `overrides` applied, run to the end.
+inline tb::RunResult run_with(const std::vector<tb::Override>& overrides) {
+  tb::ExperimentConfig cfg;
+  cfg.set(overrides);
+  return tb::run_experiment(cfg, {});
+}
+
+// The run finished and every packet was delivered exactly once: flits
+// conserved, no deadlock, nothing left in the network, as many packets
+// delivered as created, and at least `min_packets` of them.
+inline void check_delivered_exactly_once(const tb::RunResult& r, std::uint64_t min_packets) {
+  INFO(r.error);
+  REQUIRE(r.ok);
+  const auto& inv = r.json.at("invariants");
+  CHECK(inv.at("all_packets_delivered").get<bool>());
+  CHECK(inv.at("flits_conserved").get<bool>());
+  CHECK_FALSE(inv.at("deadlock").get<bool>());
+  CHECK(inv.at("flits_in_network_at_end").get<std::uint64_t>() == 0);
+  const auto& m = r.json.at("metrics");
+  CHECK(m.at("packets_created").get<std::uint64_t>() == m.at("packets_delivered").get<std::uint64_t>());
+  CHECK(m.at("packets_created").get<std::uint64_t>() >= min_packets);
+}
+
+// The message of the ConfigError that loading the default experiment with
+// `overrides` raises, or "no error".
+inline std::string config_error(const std::vector<tb::Override>& overrides) {
+  try {
+    tb::load_experiment("", overrides);
+  } catch (const tb::ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace wormcast::test
