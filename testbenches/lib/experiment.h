@@ -23,6 +23,7 @@ struct SimSection {
   Cycle measure = 50000;
   Cycle drain_limit = 200000;
   Cycle watchdog = 20000;
+  std::string streams = "off";   // "on": switches may move a packet's last flits as one record
   void visit(ParamVisitor& v);
 };
 
