@@ -47,9 +47,9 @@ std::vector<Override> with(std::vector<Override> more) {
 
 }  // namespace
 
-TEST_CASE("sim.streams is a declared parameter, off by default, and refuses other values") {
+TEST_CASE("sim.streams is a declared parameter, on by default, and refuses other values") {
   ExperimentConfig cfg;
-  CHECK(cfg.sim.streams == "off");
+  CHECK(cfg.sim.streams == "on");
   CHECK_THROWS_WITH(cfg.set({{"sim.streams", "maybe"}}), Catch::Contains("sim.streams"));
 }
 
