@@ -114,17 +114,37 @@ Flit InputBuffer::read(BufferEntry& e, Branch& b, Cycle now, int& freed) {
   } else {
     consume_rewritten(e, b, j, now, freed);
   }
-  if (b.next == blen && --e.unfinished == 0) {
-    if (rule_ == NextHeader::after_drain) released_at_ = now;
-    auto it = std::find_if(entries_.begin(), entries_.end(),
-                           [&](const std::unique_ptr<BufferEntry>& p) { return p.get() == &e; });
-    // The flit returned may be its packet's last reference until the caller
-    // puts it on a link (packet.h): keep the packet until the next retirement.
-    last_read_owner_ = std::move(b.pkt);
-    recycle(std::move(*it));
-    entries_.erase(it);
-  }
+  if (b.next == blen && --e.unfinished == 0) retire(e, b, now);
   return f;
+}
+
+void InputBuffer::retire(BufferEntry& e, Branch& b, Cycle now) {
+  if (rule_ == NextHeader::after_drain) released_at_ = now;
+  auto it = std::find_if(entries_.begin(), entries_.end(),
+                         [&](const std::unique_ptr<BufferEntry>& p) { return p.get() == &e; });
+  // The flit returned may be its packet's last reference until the caller
+  // puts it on a link (packet.h): keep the packet until the next retirement.
+  last_read_owner_ = std::move(b.pkt);
+  recycle(std::move(*it));
+  entries_.erase(it);
+}
+
+void InputBuffer::settle_stream(Cycle now) {
+  while (stream_free_at_ < now) {
+    const int end = stream_end_flit_, c = (end - 1) / chunk_;
+    change_occupancy(-(end - c * chunk_), stream_free_at_);
+    if (end == stream_len_) {
+      stream_free_at_ = UINT64_MAX;
+      break;
+    }
+    stream_end_flit_ = std::min(stream_len_, end + chunk_);
+    stream_free_at_ = stream_free_cycle(stream_end_flit_);
+  }
+}
+
+void InputBuffer::finish_stream(BufferEntry& e, Branch& b, Cycle now) {
+  settle_stream(now + 1);
+  if (--e.unfinished == 0) retire(e, b, now);
 }
 
 // Retired entries are kept (their vectors keep their capacity) and reused

@@ -72,6 +72,7 @@ class InputBuffer : public sc_core::sc_module {
   // Returns the entry it joined. A body flit in order with room for it takes
   // the inline path; heads and every error go through write_other().
   BufferEntry& write(Flit f, Cycle now) {
+    if (stream_free_at_ < now) settle_stream(now);
     if (!f.head() && occupancy_ < capacity_ && !entries_.empty()) {
       BufferEntry& e = *entries_.back();
       if (e.pkt.get() == f.pkt.get() && e.arrived == f.index) return add_flit(e, now);
@@ -132,6 +133,22 @@ class InputBuffer : public sc_core::sc_module {
   // branch reads the tail, the entry is removed and `e` becomes invalid.
   Flit read(BufferEntry& e, Branch& b, Cycle now, int& freed);
 
+  // The stream step (docs/performance.md). Branch b, the only branch of e,
+  // emits the received packet and will read its remaining flits at cycles
+  // now, now+1, ... (the switch has checked that nothing can stop it): its
+  // read position moves to the tail at once; each chunk is freed at the
+  // cycle its last flit is read, applied to the occupancy lazily (before
+  // any later write, and by settle_stream), and on_free(cycle, flits) is
+  // called for each chunk now, in cycle order (the credit returns).
+  // Requires NextHeader::after_drain (so no other entry is read meanwhile).
+  template <class OnFree> void start_stream(BufferEntry& e, Branch& b, Cycle now, OnFree&& on_free);
+  // Apply the stream's chunk frees of cycles before `now` to the occupancy.
+  void settle_stream(Cycle now);
+  // At the cycle of the stream's tail read: free its last chunks and
+  // retire the entry as read() does (`e` becomes invalid).
+  void finish_stream(BufferEntry& e, Branch& b, Cycle now);
+  bool streams_allowed() const { return rule_ == NextHeader::after_drain; }
+
   // Flit copies waiting in this buffer (undecoded: arrived; decoded: unread
   // flits per branch), for the flit-conservation invariant.
   std::uint64_t pending_copies() const;
@@ -154,6 +171,9 @@ class InputBuffer : public sc_core::sc_module {
     traced_occupancy = occupancy_;
   }
   BufferEntry& write_other(Flit f, Cycle now);
+  void retire(BufferEntry& e, Branch& b, Cycle now);
+  // Cycle the stream frees its chunk ending at received flit `end`.
+  Cycle stream_free_cycle(int end) const { return stream_start_ + static_cast<Cycle>(end - 1 - stream_first_); }
   void consume_rewritten(BufferEntry& e, Branch& b, int j, Cycle now, int& freed);
   BufferEntry& add_flit(BufferEntry& e, Cycle now) {
     ++e.arrived;
@@ -177,6 +197,29 @@ class InputBuffer : public sc_core::sc_module {
   Cycle released_at_ = 0;     // when the decode position was last released
   std::uint64_t occ_integral_ = 0;   // flit-cycles (an integer: exact)
   Cycle occ_since_ = 0;
+  // The stream being read, if any: flit stream_first_ + i read at cycle
+  // stream_start_ + i; the next chunk to free ends at stream_end_flit_ and
+  // is freed at stream_free_at_ (UINT64_MAX: no stream frees pending).
+  Cycle stream_start_ = 0, stream_free_at_ = UINT64_MAX;
+  int stream_first_ = 0, stream_end_flit_ = 0, stream_len_ = 0;
 };
+
+template <class OnFree>
+void InputBuffer::start_stream(BufferEntry& e, Branch& b, Cycle now, OnFree&& on_free) {
+  settle_stream(now + 1);   // a stream before this one has freed everything by now
+  const int len = e.length, j = b.next;
+  stream_start_ = now;
+  stream_first_ = j;
+  stream_len_ = len;
+  stream_end_flit_ = std::min(len, (j / chunk_ + 1) * chunk_);
+  stream_free_at_ = stream_free_cycle(stream_end_flit_);
+  for (int end = stream_end_flit_; ; end = std::min(len, end + chunk_)) {
+    const int c = (end - 1) / chunk_;
+    e.chunk_count[static_cast<std::size_t>(c)] = 0;
+    on_free(stream_free_cycle(end), end - c * chunk_);
+    if (end == len) break;
+  }
+  b.next = b.consumed = len;
+}
 
 }  // namespace wormcast::rtl

@@ -74,10 +74,13 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
       credits_ += credit_returns_.front().n;
       credit_returns_.pop_front();
     }
+    // During a stream its credits are taken already; answer as the per-flit
+    // sends would: the flits of cycles now .. stream end are not sent yet.
+    if (now < stream_end_) return credits_ + static_cast<int>(stream_end_ - now);
     return credits_;
   }
   void send(Flit f, Cycle now, Cycle extra_delay) override {
-    if (last_send_ == now) fail("two flits sent in one cycle");
+    if (last_send_ == now || now < stream_end_) fail("two flits sent in one cycle");
     // credits_ only grows when returns are collected, so a positive count
     // needs no look at the returns (the caller has just asked credits(now)).
     if (credits_ <= 0 && credits(now) <= 0) fail("flit sent without a credit");
@@ -88,6 +91,34 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     if (f.tail()) tail_owners_.push_back(f.pkt);   // an owning reference (packet.h)
     flits_.push_back({arrival, f});
     if (rx_client_) rx_client_->link_activity(arrival);
+  }
+  // The stream step (docs/performance.md): put flits first.index ..
+  // count-1 of first.pkt on the link as sends at cycles now, now+1, ...
+  // would, in one call (the sender's output can then not be stopped: it has
+  // credits for every flit and every flit is readable in time). Takes the
+  // credits of all of them now; credits(t) answers as if they were sent one
+  // per cycle. The receiver sees single flits, each arriving at its cycle.
+  void send_stream(Flit first, int count, Cycle now, Cycle extra_delay) {
+    if (last_send_ == now || now < stream_end_) fail("stream started in a cycle with a flit sent");
+    if (credits(now) < count) fail("stream started without a credit for each flit");
+    credits_ -= count;
+    stream_end_ = now + static_cast<Cycle>(count);
+    last_send_ = stream_end_ - 1;
+    flits_sent_ += static_cast<std::uint64_t>(count);
+    const Cycle arrival = now + extra_delay + p_.latency;
+    for (int i = 0; i < count; ++i) {
+      const Flit f{first.pkt, first.index + i};
+      if (f.tail()) tail_owners_.push_back(f.pkt);
+      flits_.push_back({arrival + static_cast<Cycle>(i), f});
+    }
+    if (rx_client_) rx_client_->link_activity(arrival);
+  }
+  // Arrival cycle of the tail flit of `p` if it is the last flit put on the
+  // link and has not been popped, else UINT64_MAX.
+  Cycle tail_arrival(const Packet* p) const {
+    if (flits_.empty()) return UINT64_MAX;
+    const InFlight& last = flits_.back();
+    return last.flit.pkt.get() == p && last.flit.tail() ? last.arrival : UINT64_MAX;
   }
   Cycle next_credit_arrival() const override {
     return credit_returns_.empty() ? UINT64_MAX : credit_returns_.front().arrival;
@@ -106,6 +137,8 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     }
     return f;
   }
+  // `now` may be a later cycle than the current one (a stream's chunk
+  // frees, given when it starts), provided returns are given in order.
   void return_credits(int n, Cycle now) override {
     if (n <= 0) return;
     const Cycle arrival = now + p_.credit_delay;
@@ -145,6 +178,7 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   PacketPtr popped_owner_;
   Ring<CreditReturn> credit_returns_;
   Cycle last_send_ = UINT64_MAX;
+  Cycle stream_end_ = 0;   // a stream's flits are sent at cycles before this one
   std::uint64_t flits_sent_ = 0;
   LinkClient* tx_client_ = nullptr;
   LinkClient* rx_client_ = nullptr;

@@ -2,6 +2,39 @@
 
 namespace wormcast::rtl {
 
+// The rest of the packet leaves one flit per cycle from now on when the
+// link holds a credit for each (a sender's credits only grow while it
+// waits): put it on the link as one record, count what the per-flit steps
+// would count (the totals are read after the stream has ended, and the
+// watchdog sees a move when it starts and when it ends: sim_context.h), and
+// hand the packet over at its tail's cycle (finish_stream).
+bool PacketInjector::try_stream(Link& tx, int credits, Cycle now) {
+  const int rest = current_->length - next_flit_;
+  if (rest < 2 || credits < rest || !ctx_.stream_fits(now, rest)) return false;
+  if (next_flit_ == 0) current_->injected = now;
+  tx.send_stream(Flit{current_, next_flit_}, rest, now, 0);
+  ctx_.flits.injected += static_cast<std::uint64_t>(rest);
+  ++ctx_.flits.moves;
+  ctx_.streamed_flits += static_cast<std::uint64_t>(rest);
+  const Cycle lo = std::max(now, ctx_.window.begin);
+  const Cycle hi = std::min(now + static_cast<Cycle>(rest), ctx_.window.end);
+  if (hi > lo) ctx_.stats.window_flits_injected += hi - lo;
+  next_flit_ = current_->length;
+  stream_tail_ = now + static_cast<Cycle>(rest) - 1;
+  stream_flits_ = rest;
+  return true;
+}
+
+bool PacketInjector::finish_stream(Cycle now) {
+  ctx_.flits.moves += static_cast<std::uint64_t>(stream_flits_ - 1);
+  stream_tail_ = 0;
+  stream_flits_ = 0;
+  PacketPtr done = std::move(current_);
+  current_.reset();
+  if (on_sent) on_sent(done, now);
+  return true;
+}
+
 std::string PacketInjector::describe() const {
   std::string s = std::to_string(queued()) + " packets queued";
   if (current_)

@@ -14,6 +14,7 @@
 #include <deque>
 #include <functional>
 #include <string>
+#include <type_traits>
 
 #include "rtl_models/link.h"
 #include "rtl_models/sim_context.h"
@@ -33,13 +34,22 @@ class PacketInjector {
   std::string describe() const;
   // Called when a packet's tail flit has left.
   std::function<void(const PacketPtr&, Cycle)> on_sent;
+  // A traced owner mirrors every flit sent: it keeps streams off.
+  void disable_streams() { stream_ok_ = false; }
 
  private:
+  bool try_stream(Link& tx, int credits, Cycle now);
+  bool finish_stream(Cycle now);
   SimContext& ctx_;
   bool vct_;
   std::deque<PacketPtr> queue_;
   PacketPtr current_;
   int next_flit_ = 0;
+  // The stream step (docs/performance.md): the rest of current_ is on the
+  // link as one record; its tail leaves at stream_tail_ (0: no stream).
+  bool stream_ok_ = true;
+  Cycle stream_tail_ = 0;
+  int stream_flits_ = 0;
 };
 
 class PacketAssembler {
@@ -65,6 +75,11 @@ class PacketAssembler {
 
 template <class Tx>
 bool PacketInjector::step(Tx& tx, Cycle now, Cycle& next) {
+  if (stream_tail_ != 0) {
+    if (now >= stream_tail_) return finish_stream(now);
+    next = std::min(next, stream_tail_);
+    return false;
+  }
   if (!current_ && !queue_.empty()) {
     current_ = std::move(queue_.front());
     queue_.pop_front();
@@ -75,6 +90,9 @@ bool PacketInjector::step(Tx& tx, Cycle now, Cycle& next) {
   if (credits <= 0 || (vct_ && next_flit_ == 0 && credits < current_->length)) {
     next = std::min(next, tx.next_credit_arrival());
     return false;
+  }
+  if constexpr (std::is_same_v<Tx, Link>) {
+    if (ctx_.streams && stream_ok_ && try_stream(tx, credits, now)) return true;
   }
   if (next_flit_ == 0) current_->injected = now;
   const bool tail = next_flit_ == current_->length - 1;

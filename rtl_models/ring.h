@@ -19,6 +19,7 @@ class Ring {
   T& front() { return slots_[head_]; }
   const T& front() const { return slots_[head_]; }
   T& back() { return slots_[(head_ + size_ - 1) & mask_]; }
+  const T& back() const { return slots_[(head_ + size_ - 1) & mask_]; }
   void push_back(T v) {
     if (size_ == slots_.size()) grow();
     slots_[(head_ + size_) & mask_] = std::move(v);

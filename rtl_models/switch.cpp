@@ -220,6 +220,15 @@ void Switch::traverse(Cycle now, bool& active, Cycle& next) {
 
 void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
   OutputState& os = outputs_[static_cast<std::size_t>(o)];
+  if (os.stream_tail != 0) {   // a stream moves this output's flits
+    if (now < os.stream_tail) {
+      next = std::min(next, os.stream_tail);
+    } else {
+      finish_stream(o, os, now);
+      active = true;
+    }
+    return;
+  }
   Link* tx = tx_[static_cast<std::size_t>(o)];
   BufferEntry& e = *os.entry;
   Branch& b = e.branches[static_cast<std::size_t>(os.branch)];
@@ -227,6 +236,10 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
   const int credits = tx->credits(now);
   if (credits <= 0 || !buf.readable(e, b, now) || (vct_ && b.next == 0 && credits < b.pkt->length)) {
     next = std::min(next, tx->next_credit_arrival());
+    return;
+  }
+  if (ctx_.streams && try_stream(o, os, e, b, credits, now)) {
+    active = true;
     return;
   }
   const int input = os.input;
@@ -243,14 +256,59 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
   ++ctx_.flits.moves;
   ++ctx_.flits.hops;
   if (freed > 0) rx_[static_cast<std::size_t>(input)]->return_credits(freed, now);
-  if (tail) {
-    --connected_;
-    os.entry = nullptr;
-    os.busy = false;
-    out_held_.erase(o);
-    xbar_->disconnect(o);
-  }
+  if (tail) release_output(o, os);
   active = true;
+}
+
+void Switch::release_output(int o, OutputState& os) {
+  --connected_;
+  os.entry = nullptr;
+  os.busy = false;
+  out_held_.erase(o);
+  xbar_->disconnect(o);
+}
+
+// Branch b may stream from cycle now when nothing can stop it before its
+// tail (docs/performance.md, point 1): it is the entry's only branch and
+// emits the received packet; every remaining flit is readable when its read
+// comes (all have arrived before now, or the tail is already on the input
+// link and arrives before the tail's read: flits arrive one per cycle at
+// most, so every earlier flit is then in time too); the output link holds a
+// credit for each (a held output is never taken away, and its credits only
+// grow meanwhile); no VCD trace; and the stream ends before the run loop's
+// next stop (sim_context.h). Then flit next + i leaves at now + i exactly as
+// the per-flit steps would send it.
+bool Switch::try_stream(int o, OutputState& os, BufferEntry& e, Branch& b, int credits, Cycle now) {
+  const int rest = e.length - b.next;
+  if (rest < 2 || credits < rest || traced_ || e.branches.size() != 1 || b.pkt.get() != e.pkt.get()) return false;
+  InputBuffer& buf = *buffers_[static_cast<std::size_t>(os.input)];
+  if (!buf.streams_allowed() || !ctx_.stream_fits(now, rest)) return false;
+  const Cycle tail = now + static_cast<Cycle>(rest) - 1;
+  Link* rx = rx_[static_cast<std::size_t>(os.input)];
+  // (A flit written this cycle is read at now + 1 or later: rest >= 2 and
+  // flit next is readable now.)
+  if (e.arrived != e.length && rx->tail_arrival(e.pkt.get()) >= tail) return false;
+  tx_[static_cast<std::size_t>(o)]->send_stream(Flit{b.pkt, b.next}, rest, now, p_.crossbar_delay);
+  buf.start_stream(e, b, now, [rx](Cycle at, int flits) { rx->return_credits(flits, at); });
+  os.stream_tail = tail;
+  os.stream_flits = rest;
+  ctx_.streamed_flits += static_cast<std::uint64_t>(rest);
+  // The per-flit steps count each move in its cycle; the watchdog only
+  // needs a move counted in each of its intervals the stream spans, and the
+  // run's totals are read after the stream has ended (stream_fits).
+  ++ctx_.flits.moves;
+  ++ctx_.flits.hops;
+  return true;
+}
+
+void Switch::finish_stream(int o, OutputState& os, Cycle now) {
+  BufferEntry& e = *os.entry;
+  ctx_.flits.moves += static_cast<std::uint64_t>(os.stream_flits - 1);
+  ctx_.flits.hops += static_cast<std::uint64_t>(os.stream_flits - 1);
+  buffers_[static_cast<std::size_t>(os.input)]->finish_stream(e, e.branches[static_cast<std::size_t>(os.branch)], now);
+  os.stream_tail = 0;
+  os.stream_flits = 0;
+  release_output(o, os);
 }
 
 std::uint64_t Switch::pending_copies() const {
@@ -262,6 +320,7 @@ std::uint64_t Switch::pending_copies() const {
 std::vector<std::string> Switch::describe_blocked(Cycle now) const {
   std::vector<std::string> lines;
   for (int i = 0; i < k_; ++i) {
+    buffers_[static_cast<std::size_t>(i)]->settle_stream(now);   // a stream's frees so far
     const InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
     if (buf.empty()) continue;
     std::string s = std::string(buf.name()) + ": " + std::to_string(buf.occupancy()) + "/" +

@@ -87,6 +87,8 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
     // VCD mirrors
     bool valid = false, head = false, tail = false, busy = false;
     std::uint32_t packet = 0;
+    Cycle stream_tail = 0;          // streaming (sim.streams): cycle of its tail read, else 0
+    int stream_flits = 0;           // flits the stream moves
   };
   void end_of_elaboration() override;
   template <class If> Link* as_link(If* channel, int port) const;
@@ -98,6 +100,11 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   void arbitrate(Cycle now, bool& active);
   void traverse(Cycle now, bool& active, Cycle& next);
   void traverse_output(int o, Cycle now, bool& active, Cycle& next);
+  // The stream step (docs/performance.md): start one for output o if
+  // nothing can stop its branch until the tail; finish it at that cycle.
+  bool try_stream(int o, OutputState& os, BufferEntry& e, Branch& b, int credits, Cycle now);
+  void finish_stream(int o, OutputState& os, Cycle now);
+  void release_output(int o, OutputState& os);
   void check_branches(const BufferEntry& e) const;
   void link_activity(Cycle at) override { wake_at(at); }   // a credit on an output link
   // A flit on input link `port`, visible at cycle `at`.

@@ -8,9 +8,11 @@ path under AFTER_DIR (a file missing on either side is a difference):
 
 * *.json: every value (metrics, invariants, topology, config, status, error,
   router_flit_hops, flit_moves, ...) must be equal, except timing and
-  speed fields (TIMING_KEYS below), which differ from run to run.
+  speed fields (TIMING_KEYS below), which differ from run to run, and
+  parameters that choose only how a run is computed (HOW_KEYS: sim.streams),
+  so runs with and without streams, or from an older binary, compare.
 * *.csv (sweep tables): every cell, except columns whose name ends in one of
-  TIMING_KEYS.
+  TIMING_KEYS, and the HOW_KEYS columns.
 * *.vcd: byte-identical after dropping the $date section.
 * *.log (console output, holds timings): skipped.
 * anything else: byte-identical.
@@ -29,17 +31,26 @@ import sys
 TIMING_KEYS = {
     "setup_seconds", "wall_seconds", "simulation_seconds", "process_seconds",
     "cycles_per_second", "flit_hops_per_second", "peak_rss_mb", "seconds",
+    "streamed_flits",   # how the run was computed (sim.streams), not a result
 }
+# Parameters that change how a run is computed, never its results: they may
+# be missing on the before side (a binary older than the parameter) and
+# differ between the two sides.
+HOW_KEYS = {"config.sim.streams"}
 
 
 def is_timing(key):
     return key in TIMING_KEYS or any(key.endswith("." + k) for k in TIMING_KEYS)
 
 
+def is_how(path):
+    return any(path.endswith("." + k) for k in HOW_KEYS)
+
+
 def diff_json(a, b, path, out):
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b)):
-            if is_timing(k):
+            if is_timing(k) or is_how(f"{path}.{k}"):
                 continue
             if k not in a or k not in b:
                 out.append(f"{path}.{k}: only in {'after' if k not in a else 'before'}")
@@ -65,7 +76,7 @@ def diff_csv(fa, fb, out, name):
         out.append(f"{name}: {len(ra)} rows != {len(rb)} rows")
     for i, (x, y) in enumerate(zip(ra, rb)):
         for k in sorted(set(x) | set(y)):
-            if is_timing(k):
+            if is_timing(k) or is_how("." + k):
                 continue
             if x.get(k) != y.get(k):
                 out.append(f"{name} row {i} column {k}: {x.get(k)!r} != {y.get(k)!r}")

@@ -27,6 +27,10 @@ void SimSection::visit(ParamVisitor& v) {
            "extra cycles allowed for measured work to complete and the network to drain; "
            "beyond it the run is reported saturated");
   v.cycles("watchdog", watchdog, "cycles without any flit moving (with packets outstanding) that count as deadlock", 1);
+  v.choice("streams", streams, {"off", "on"},
+           "speed only, results identical: a switch output moves the rest of a packet that nothing can stop "
+           "(all of it buffered or on the input link, credits for all of it) as one record instead of one "
+           "flit per cycle (docs/performance.md, the stream step)");
 }
 
 ExperimentConfig::ExperimentConfig()

@@ -23,6 +23,7 @@ struct SimSection {
   Cycle measure = 50000;
   Cycle drain_limit = 200000;
   Cycle watchdog = 20000;
+  std::string streams = "on";   // "off": every sender moves one flit per cycle (the oracle of "on")
   void visit(ParamVisitor& v);
 };
 

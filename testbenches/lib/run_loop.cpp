@@ -8,6 +8,7 @@
 namespace wormcast::tb {
 
 void RunLoop::advance_to(Cycle target) {
+  ctx_.stream_horizon = target;   // streams end before the results can be read (sim_context.h)
   if (target > now_) sc_core::sc_start(ctx_.clock.delay(target - now_));
   now_ = target;
   if (progress_)

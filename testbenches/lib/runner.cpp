@@ -149,6 +149,8 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
   rtl::fresh_kernel();
   rtl::SimContext ctx(cfg.period_ps);
   ctx.window = {cfg.sim.warmup, cfg.sim.warmup + cfg.sim.measure};
+  ctx.streams = cfg.sim.streams == "on";
+  ctx.stream_max_flits = cfg.sim.watchdog;
   const Rng run_rng(cfg.seed);
   std::unique_ptr<topo::NetworkModel> net;
   try {
@@ -210,6 +212,7 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
                       {"router_flit_hops", ctx.flits.hops},
                       {"flit_moves", ctx.flits.moves},
                       {"peak_rss_mb", peak_rss_mb()}};
+  if (ctx.streams) j["performance"]["streamed_flits"] = ctx.streamed_flits;   // how, not what: sim.streams
   res.ok = error.empty();
   res.error = error;
   res.exit_code = res.ok ? 0 : 3;

@@ -1,0 +1,99 @@
+// The stream step (sim.streams, docs/performance.md): a switch output that
+// nothing can stop moves the rest of a packet as one record. It must change
+// only the speed: the oracle is the per-flit path, i.e. the same run with
+// sim.streams=off, whose metrics, invariants and flit counts must be equal
+// to the last bit.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "testbenches/lib/runner.h"
+
+using namespace wormcast;
+using namespace wormcast::tb;
+
+namespace {
+
+struct Case {
+  const char* what;
+  const char* file;   // relative to the source tree; "" = default configuration
+  std::vector<Override> overrides;
+  bool expect_streams;   // the case is one where streams must start
+};
+
+nlohmann::json run(const Case& c, const char* streams) {
+  std::vector<Override> o = c.overrides;
+  o.push_back({"sim.streams", streams});
+  const ExperimentConfig cfg = *c.file ? load_experiment(std::string(WORMCAST_SOURCE_DIR) + "/" + c.file, o)
+                                       : [&] {
+                                           ExperimentConfig d;
+                                           d.set(o);
+                                           return d;
+                                         }();
+  const RunResult r = run_experiment(cfg, RunOptions{});
+  INFO(c.what << ", streams " << streams << ": " << r.error);
+  REQUIRE(r.ok);
+  return r.json;
+}
+
+const std::vector<Override> kShort = {{"sim.warmup", "1000"}, {"sim.measure", "6000"}};
+
+std::vector<Override> with(std::vector<Override> more) {
+  std::vector<Override> o = kShort;
+  o.insert(o.end(), more.begin(), more.end());
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("sim.streams is a declared parameter, on by default, and refuses other values") {
+  ExperimentConfig cfg;
+  CHECK(cfg.sim.streams == "on");
+  CHECK_THROWS_WITH(cfg.set({{"sim.streams", "maybe"}}), Catch::Contains("sim.streams"));
+}
+
+TEST_CASE("runs with streams give the per-flit results exactly") {
+  const std::vector<Case> cases = {
+      {"32 nodes, 128-flit, light", "", with({{"traffic.load", "0.01"}}), true},
+      {"32 nodes, 128-flit, medium", "", with({{"traffic.load", "0.05"}}), true},
+      {"32 nodes, 128-flit, saturated", "",
+       with({{"traffic.load", "0.2"}, {"sim.drain_limit", "3000"}}), true},
+      {"32 nodes, 16-flit, medium", "", with({{"traffic.load", "0.04"}, {"traffic.packet_size", "16flits"}}), false},
+      {"256 nodes, 128-flit, medium", "",
+       {{"topology.switches", "64"}, {"topology.nodes", "256"}, {"traffic.load", "0.02"},
+        {"sim.warmup", "500"}, {"sim.measure", "1500"}},
+       true},
+      {"256 nodes, 16-flit, medium", "",
+       {{"topology.switches", "64"}, {"topology.nodes", "256"}, {"traffic.load", "0.03"},
+        {"traffic.packet_size", "16flits"}, {"sim.warmup", "500"}, {"sim.measure", "1500"}},
+       false},
+      {"small buffers, 3-flit chunks, slow links", "",
+       with({{"traffic.load", "0.08"}, {"switch.buffer", "40"}, {"switch.chunk", "3"},
+             {"traffic.packet_size", "16"}, {"endpoint.rx_buffer", "20"}, {"link.latency", "3"},
+             {"link.credit_delay", "2"}}),
+       false},
+      {"after_grant and virtual cut-through", "",
+       with({{"traffic.load", "0.08"}, {"switch.next_header", "after_grant"},
+             {"switch.admission", "virtual_cut_through"}}),
+       false},
+      {"adaptive port selection", "", with({{"traffic.load", "0.08"}, {"routing.selection", "adaptive"}}), true},
+      {"host_ni node model", "",
+       {{"node.model", "host_ni"}, {"traffic.load", "0.01"}, {"ni.t_ns", "200"}, {"ni.t_nr", "200"},
+        {"message.size", "256"}, {"sim.warmup", "2000"}, {"sim.measure", "20000"}},
+       true},
+      {"smart NI multicast", "experiments/smart_ni_multicast.yaml", {{"traffic.repetitions", "2"}}, true},
+      {"switch-based SSR multicast", "experiments/seed000/ssr.yaml", {{"traffic.repetitions", "2"}}, false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    const nlohmann::json off = run(c, "off");
+    const nlohmann::json on = run(c, "on");
+    CHECK(on.at("metrics") == off.at("metrics"));
+    CHECK(on.at("invariants") == off.at("invariants"));
+    CHECK(on.at("performance").at("router_flit_hops") == off.at("performance").at("router_flit_hops"));
+    CHECK(on.at("performance").at("flit_moves") == off.at("performance").at("flit_moves"));
+    CHECK_FALSE(off.at("performance").contains("streamed_flits"));
+    if (c.expect_streams) CHECK(on.at("performance").at("streamed_flits").get<std::uint64_t>() > 0);
+  }
+}
