@@ -459,12 +459,11 @@ bool VcRouter::tree_can_send(const InputVc& iv, Cycle now, Cycle& next) {
 bool VcRouter::send_one(int port, int first_ch, int nch, Cycle now, Cycle& next) {
   OutputPort& op = ports_[static_cast<std::size_t>(port)];
   if (op.used == now) return false;   // a replicating worm took it this cycle
-  for (int k = 0; k < nch; ++k) {
-    const int v = (op.rr + k) % nch;
+  for (int k = 0, v = op.rr; k < nch; ++k, v = v + 1 == nch ? 0 : v + 1) {
     const int oc = first_ch + v;
     if (!can_send(oc, now, next)) continue;
     send_flit(oc, inputs_[static_cast<std::size_t>(outputs_[static_cast<std::size_t>(oc)].owner)], now);
-    op.rr = (v + 1) % nch;
+    op.rr = v + 1 == nch ? 0 : v + 1;
     op.used = now;
     return true;
   }
