@@ -469,6 +469,7 @@ bool VcRouter::send_one(int port, int first_ch, int nch, Cycle now, Cycle& next)
   if (op.used == now) return false;   // a replicating worm took it this cycle
   for (int k = 0, v = op.rr; k < nch; ++k, v = v + 1 == nch ? 0 : v + 1) {
     const int oc = first_ch + v;
+    if (outputs_[static_cast<std::size_t>(oc)].owner < 0) continue;   // (can_send's first test, without the call)
     if (!can_send(oc, now, next)) continue;
     send_flit(oc, inputs_[static_cast<std::size_t>(outputs_[static_cast<std::size_t>(oc)].owner)], now);
     op.rr = v + 1 == nch ? 0 : v + 1;
@@ -520,7 +521,7 @@ void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
   iv.last_sent = now;
   const bool tail = f.tail();
   const int in_ch = outputs_[static_cast<std::size_t>(oc)].owner;
-  auto emit = [&](int ch, Flit g) {
+  auto emit = [&](int ch, Flit g) __attribute__((always_inline)) {
     OutputVc& o = outputs_[static_cast<std::size_t>(ch)];
     const bool last = g.tail();
     if (traced_) {
