@@ -130,7 +130,7 @@ void VcRouter::evaluate_cycle(Cycle now) {
 }
 
 // Flit f enters input VC ch's buffer.
-inline void VcRouter::accept(int ch, Flit f, Cycle now) {
+__attribute__((always_inline)) inline void VcRouter::accept(int ch, Flit f, Cycle now) {
   InputVc& iv = inputs_[static_cast<std::size_t>(ch)];
   if (!iv.buf.empty() && iv.buf.back().pkt == f.pkt && iv.buf.back().first + iv.buf.back().count == f.index)
     ++iv.buf.back().count;
@@ -141,7 +141,7 @@ inline void VcRouter::accept(int ch, Flit f, Cycle now) {
   peak_ = std::max(peak_, iv.flits);
 }
 
-inline void VcRouter::end_receive(int ch) {
+__attribute__((always_inline)) inline void VcRouter::end_receive(int ch) {
   InputVc& iv = inputs_[static_cast<std::size_t>(ch)];
   if (iv.state == InState::idle) unrouted_.insert(ch);
   if (traced_) iv.traced_occupancy = iv.flits;
