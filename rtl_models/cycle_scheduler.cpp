@@ -15,13 +15,14 @@ CycleScheduler::CycleScheduler(sc_core::sc_module_name name, const Clock& clock)
 
 int CycleScheduler::add(Client* c) {
   clients_.push_back(Entry{c});
+  const std::size_t words = (clients_.size() + 63) / 64;
+  for (auto& slot : ring_) slot.resize(words, 0);
   return static_cast<int>(clients_.size() - 1);
 }
 
 void CycleScheduler::push(int id, Cycle c) {
   if (c < base_ + kRing) {
-    ring_[c % kRing].push_back(id);
-    occupied_ |= std::uint64_t{1} << (c % kRing);
+    mark(id, c);
   } else {
     far_.push_back(Far{c, id});
     std::push_heap(far_.begin(), far_.end(), std::greater<Far>());
@@ -53,26 +54,34 @@ void CycleScheduler::run() {
     std::pop_heap(far_.begin(), far_.end(), std::greater<Far>());
     const Far f = far_.back();
     far_.pop_back();
-    ring_[f.at % kRing].push_back(f.id);
-    occupied_ |= std::uint64_t{1} << (f.at % kRing);
+    mark(f.id, f.at);
   }
   run_cycle(now);
   running_ = false;
   request(next_cycle());
 }
 
+// Ascending handles; a word is re-read after each evaluation, so a client
+// woken for this cycle meanwhile runs in this pass if its handle is ahead,
+// else in the next pass (rescan_).
 void CycleScheduler::run_cycle(Cycle now) {
-  std::vector<int>& list = ring_[now % kRing];
-  for (std::size_t i = 0; i < list.size(); ++i) {   // may grow: a client woken for this cycle
-    Entry& e = clients_[static_cast<std::size_t>(list[i])];
-    if (e.due != now) continue;   // stale: woken earlier and evaluated then
-    e.due = UINT64_MAX;
-    if (e.last == now) continue;  // evaluated already this cycle (as a Wakeup'd module would skip)
-    e.last = now;
-    ++evaluations_;
-    e.client->evaluate_cycle(now);
-  }
-  list.clear();
+  std::vector<std::uint64_t>& set = ring_[now % kRing];
+  do {
+    rescan_ = false;
+    for (std::size_t w = 0; w < set.size(); ++w) {
+      while (set[w] != 0) {
+        const std::size_t id = w * 64 + static_cast<std::size_t>(__builtin_ctzll(set[w]));
+        set[w] &= set[w] - 1;
+        Entry& e = clients_[id];
+        if (e.due != now) continue;   // stale: woken earlier and evaluated then
+        e.due = UINT64_MAX;
+        if (e.last == now) continue;  // evaluated already this cycle (as a Wakeup'd module would skip)
+        e.last = now;
+        ++evaluations_;
+        e.client->evaluate_cycle(now);
+      }
+    }
+  } while (rescan_);
   occupied_ &= ~(std::uint64_t{1} << (now % kRing));
 }
 

@@ -8,7 +8,13 @@
 //
 // A module's wake-ups keep the Wakeup rules (link.h): a request for a cycle
 // at or after the one already due costs nothing; a module runs at most once
-// per cycle. Modules of one cycle run in the order they were woken.
+// per cycle. Modules of one cycle run in ascending order of their handles
+// (registration order), whoever woke them and in whatever order: what a
+// module does in a cycle (the packet ids it hands out, say) then depends on
+// the model only, not on which wake-ups happened to come first. A module
+// woken for the cycle being evaluated (an Endpoint::inject from another
+// module's callback) runs later in that cycle: in the pass under way if its
+// handle is still ahead, else in a further pass over the cycle's set.
 #pragma once
 
 #include <cstdint>
@@ -39,8 +45,8 @@ class CycleScheduler : public sc_core::sc_module {
     if (c >= e.due) return;
     e.due = c;
     if (running_ && c < base_ + kRing) {   // from a client's evaluation (the common case): inline
-      ring_[c % kRing].push_back(id);
-      occupied_ |= std::uint64_t{1} << (c % kRing);
+      mark(id, c);
+      if (c == base_) rescan_ = true;      // woken for the cycle being evaluated
       return;
     }
     push(id, c);
@@ -52,6 +58,12 @@ class CycleScheduler : public sc_core::sc_module {
 
  private:
   static constexpr Cycle kRing = 64;   // cycles ahead held in the ring; later ones in `far_`
+  // Client `id` is due in ring slot c % kRing (a set bit; a stale one, left
+  // by a wake-up that an earlier one replaced, is skipped when its cycle runs).
+  void mark(int id, Cycle c) {
+    ring_[c % kRing][static_cast<std::size_t>(id) >> 6] |= std::uint64_t{1} << (static_cast<unsigned>(id) & 63u);
+    occupied_ |= std::uint64_t{1} << (c % kRing);
+  }
   struct Entry {
     Client* client;
     Cycle due = UINT64_MAX;    // earliest cycle it is woken for
@@ -70,12 +82,14 @@ class CycleScheduler : public sc_core::sc_module {
 
   const Clock& clock_;
   std::vector<Entry> clients_;
-  std::vector<std::vector<int>> ring_;   // ring_[c % kRing]: clients woken for cycle c
+  // ring_[c % kRing]: the clients woken for cycle c, a bit per handle.
+  std::vector<std::vector<std::uint64_t>> ring_;
   std::uint64_t occupied_ = 0;           // bit c % kRing: ring_ slot holds cycle c's list
   Cycle base_ = 0;                       // ring slots hold cycles [base_, base_ + kRing)
   std::vector<Far> far_;                 // min-heap of wake-ups at or after base_ + kRing
   Cycle pending_ = UINT64_MAX;           // cycle the process is notified for
   bool running_ = false;
+  bool rescan_ = false;                  // a client was woken for the cycle being evaluated
   std::uint64_t evaluations_ = 0;
   sc_core::sc_event ev_;
 };

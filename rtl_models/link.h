@@ -76,9 +76,21 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     }
     // During a stream its credits are taken already; answer as the per-flit
     // sends would: the flits of cycles now .. stream end are not sent yet.
+    // (A stream never leaves the count at zero, and the lazy credit wake-up
+    // below is only switched on for links a VC router sends on, which never
+    // stream.)
     if (now < stream_end_) return credits_ + static_cast<int>(stream_end_ - now);
+    if (credits_ <= 0) starved_ = true;
     return credits_;
   }
+  // Wake the sender on a credit return only when it found no credits
+  // (credits() <= 0) since it was last woken so. For a sender that needs a
+  // credit only when it has a flit, asks credits() then, and otherwise waits
+  // for the pending return it sees in next_credit_arrival() (the VC
+  // router's ejection channel); not for one that waits for several credits
+  // (virtual cut-through) or reads the count for other decisions (adaptive
+  // port selection). Call during elaboration.
+  void wake_sender_only_when_starved() { lazy_credit_wake_ = true; }
   void send(Flit f, Cycle now, Cycle extra_delay) override {
     if (last_send_ == now || now < stream_end_) fail("two flits sent in one cycle");
     // credits_ only grows when returns are collected, so a positive count
@@ -146,7 +158,10 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
       credit_returns_.back().n += n;
     else
       credit_returns_.push_back({arrival, n});
-    if (tx_client_) tx_client_->link_activity(arrival);
+    if (tx_client_ && (starved_ || !lazy_credit_wake_)) {
+      starved_ = false;
+      tx_client_->link_activity(arrival);
+    }
   }
   Cycle next_flit_arrival() const override {
     return flits_.empty() ? UINT64_MAX : flits_.front().arrival;
@@ -180,6 +195,8 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   Cycle last_send_ = UINT64_MAX;
   Cycle stream_end_ = 0;   // a stream's flits are sent at cycles before this one
   std::uint64_t flits_sent_ = 0;
+  bool starved_ = false;            // credits() found none since the sender was last woken by a return
+  bool lazy_credit_wake_ = false;   // wake_sender_only_when_starved()
   LinkClient* tx_client_ = nullptr;
   LinkClient* rx_client_ = nullptr;
 };

@@ -63,15 +63,21 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   // `vc_mask`: bit v set when VC v exists on this channel (1..31 VCs).
   VcLink(sc_core::sc_module_name name, const LinkParams& p, int vcs, std::uint32_t vc_mask, int initial_credits);
 
+  // A VC found without credits is "starved": its next credit return wakes
+  // the sender (see return_credits).
   int credits(int vc, Cycle now) override {
     absorb_credits(now);
-    return vcs_[static_cast<std::size_t>(vc)].credits;
+    Lane& l = vcs_[static_cast<std::size_t>(vc)];
+    if (l.credits <= 0) l.starved = true;
+    return l.credits;
   }
   void send(int vc, Flit f, Cycle now, Cycle extra_delay) override {
     if (last_send_ == now) fail("two flits sent in one cycle on one physical link", vc);
     if (!uses_vc(vc)) fail("flit sent on a virtual channel this link does not have", vc);
-    if (credits(vc, now) <= 0) fail("flit sent without a credit", vc);
     Lane& l = vcs_[static_cast<std::size_t>(vc)];
+    // The counter only grows when returns are absorbed: a positive one needs
+    // no look at them (the sender has just asked credits(vc, now)).
+    if (l.credits <= 0 && credits(vc, now) <= 0) fail("flit sent without a credit", vc);
     --l.credits;
     ++l.sent;
     last_send_ = now;
@@ -109,7 +115,15 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
       credit_returns_.back().n += n;
     else
       credit_returns_.push_back({arrival, vc, n});
-    if (tx_client_) tx_client_->link_activity(arrival);
+    // Only a sender that found this VC without credits waits for them: a
+    // sender with credits sends when it next has a flit (and is woken for
+    // that flit); one that found none but knew of a pending return asked
+    // for its arrival itself (next_credit_arrival).
+    Lane& l = vcs_[static_cast<std::size_t>(vc)];
+    if (l.starved && tx_client_) {
+      l.starved = false;
+      tx_client_->link_activity(arrival);
+    }
   }
   Cycle next_flit_arrival() const override { return flits_.empty() ? UINT64_MAX : flits_.front().arrival; }
   void attach_receiver(LinkClient* c) override { rx_client_ = c; }
@@ -140,6 +154,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   }
   struct Lane {
     int credits = 0;
+    bool starved = false;   // credits() found none since the last wake-up of the sender
     std::uint64_t sent = 0;
   };
   struct InFlight {

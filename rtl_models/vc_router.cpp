@@ -26,6 +26,7 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
   outputs_.resize(static_cast<std::size_t>(n));
   ports_.resize(static_cast<std::size_t>(ext_ports_ + local_ports_));
   port_owned_.assign(static_cast<std::size_t>(ext_ports_ + local_ports_), 0);
+  owned_ports_.resize(ext_ports_ + local_ports_);
   unrouted_.resize(n);
   waiting_.resize(n);
 }
@@ -129,7 +130,7 @@ void VcRouter::evaluate_cycle(Cycle now) {
 }
 
 // Flit f enters input VC ch's buffer.
-inline void VcRouter::accept(int ch, Flit f, Cycle now) {
+__attribute__((always_inline)) inline void VcRouter::accept(int ch, Flit f, Cycle now) {
   InputVc& iv = inputs_[static_cast<std::size_t>(ch)];
   if (!iv.buf.empty() && iv.buf.back().pkt == f.pkt && iv.buf.back().first + iv.buf.back().count == f.index)
     ++iv.buf.back().count;
@@ -140,7 +141,7 @@ inline void VcRouter::accept(int ch, Flit f, Cycle now) {
   peak_ = std::max(peak_, iv.flits);
 }
 
-inline void VcRouter::end_receive(int ch) {
+__attribute__((always_inline)) inline void VcRouter::end_receive(int ch) {
   InputVc& iv = inputs_[static_cast<std::size_t>(ch)];
   if (iv.state == InState::idle) unrouted_.insert(ch);
   if (traced_) iv.traced_occupancy = iv.flits;
@@ -333,6 +334,7 @@ void VcRouter::start_tree(InputVc& iv, int c) {
 }
 
 bool VcRouter::route(Cycle now, Cycle& next) {
+  if (unrouted_.empty()) return false;   // most evaluations: no header to route
   bool any = false;
   unrouted_.for_each([&](int c) {
     InputVc& iv = inputs_[static_cast<std::size_t>(c)];
@@ -359,13 +361,15 @@ bool VcRouter::route(Cycle now, Cycle& next) {
 
 void VcRouter::set_owner(int oc, int in_ch) {
   OutputVc& o = outputs_[static_cast<std::size_t>(oc)];
-  if (o.owner < 0) ++port_owned_[static_cast<std::size_t>(port_of(oc))];
+  const int port = port_of(oc);
+  if (o.owner < 0 && port_owned_[static_cast<std::size_t>(port)]++ == 0) owned_ports_.insert(port);
   o.owner = in_ch;
 }
 
 void VcRouter::release(int oc) {
   OutputVc& o = outputs_[static_cast<std::size_t>(oc)];
-  if (o.owner >= 0) --port_owned_[static_cast<std::size_t>(port_of(oc))];
+  const int port = port_of(oc);
+  if (o.owner >= 0 && --port_owned_[static_cast<std::size_t>(port)] == 0) owned_ports_.erase(port);
   o.owner = -1;
 }
 
@@ -374,6 +378,7 @@ void VcRouter::release(int oc) {
 // result does not depend on which cycles the router happens to be evaluated
 // in (an evaluation with nothing to do is harmless).
 bool VcRouter::allocate_vcs(Cycle now) {
+  if (waiting_.empty()) return false;    // most evaluations: no header waits for a VC
   bool any = false;
   const int n = static_cast<int>(inputs_.size());
   waiting_.for_each_from(static_cast<int>(now % static_cast<Cycle>(n)), [&](int c) {
@@ -402,14 +407,17 @@ bool VcRouter::traverse(Cycle now, Cycle& next) {
   bool any = false;
   if (traced_)
     for (auto& op : ports_) op.valid = false;
-  for (int port = 0; port < ext_ports_; ++port) {
-    if (port_owned_[static_cast<std::size_t>(port)] == 0) continue;   // no worm holds one of its VCs
-    any |= !shared_.empty() && shared_[static_cast<std::size_t>(port)] ? offer_shared(port, now, next)
-                                                                        : send_one(port, channel(port, 0), vcs_, now, next);
-  }
-  for (int l = 0; l < local_ports_; ++l)
-    if (port_owned_[static_cast<std::size_t>(ext_ports_ + l)] != 0)
-      any |= send_one(ext_ports_ + l, local_channel(l), 1, now, next);
+  // Only outputs on which a worm holds a VC, ascending (external, then
+  // internal). A port released by a send earlier in the visit may still be
+  // visited: nothing can send there, so send_one does nothing.
+  owned_ports_.for_each([&](int port) {
+    if (port >= ext_ports_)
+      any |= send_one(port, local_channel(port - ext_ports_), 1, now, next);
+    else if (!shared_.empty() && shared_[static_cast<std::size_t>(port)])
+      any |= offer_shared(port, now, next);
+    else
+      any |= send_one(port, channel(port, 0), vcs_, now, next);
+  });
   return any;
 }
 
@@ -459,12 +467,12 @@ bool VcRouter::tree_can_send(const InputVc& iv, Cycle now, Cycle& next) {
 bool VcRouter::send_one(int port, int first_ch, int nch, Cycle now, Cycle& next) {
   OutputPort& op = ports_[static_cast<std::size_t>(port)];
   if (op.used == now) return false;   // a replicating worm took it this cycle
-  for (int k = 0; k < nch; ++k) {
-    const int v = (op.rr + k) % nch;
+  for (int k = 0, v = op.rr; k < nch; ++k, v = v + 1 == nch ? 0 : v + 1) {
     const int oc = first_ch + v;
+    if (outputs_[static_cast<std::size_t>(oc)].owner < 0) continue;   // (can_send's first test, without the call)
     if (!can_send(oc, now, next)) continue;
     send_flit(oc, inputs_[static_cast<std::size_t>(outputs_[static_cast<std::size_t>(oc)].owner)], now);
-    op.rr = (v + 1) % nch;
+    op.rr = v + 1 == nch ? 0 : v + 1;
     op.used = now;
     return true;
   }
@@ -513,7 +521,7 @@ void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
   iv.last_sent = now;
   const bool tail = f.tail();
   const int in_ch = outputs_[static_cast<std::size_t>(oc)].owner;
-  auto emit = [&](int ch, Flit g) {
+  auto emit = [&](int ch, Flit g) __attribute__((always_inline)) {
     OutputVc& o = outputs_[static_cast<std::size_t>(ch)];
     const bool last = g.tail();
     if (traced_) {

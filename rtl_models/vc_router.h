@@ -284,6 +284,7 @@ class VcRouter : public sc_core::sc_module,
   ChannelSet unrouted_;                    // input VCs with a header to route or being routed
   ChannelSet waiting_;                     // input VCs whose routed header waits for its output VC
   std::vector<int> port_owned_;            // per physical output: its output VCs held by a worm
+  ChannelSet owned_ports_;                 // physical outputs with port_owned_ > 0
   std::vector<SharedLink*> shared_;  // per external port: its "3-way" arbiter, or null
   std::vector<int> shared_side_;
   int peak_ = 0;

@@ -130,6 +130,7 @@ void DirectNetwork::bind_pair(const DirectNetworkParams& p, rtl::NodeHardware& n
   links.push_back(std::make_unique<rtl::Link>(("link_router" + id + "_to_node" + id + suffix).c_str(), ctx_.clock,
                                               p.link, node.receive_credits()));
   r.local_out[static_cast<std::size_t>(l)]->bind(*links.back());
+  links.back()->wake_sender_only_when_starved();   // its sender is the router (vc_link.h, "starved")
   node.pair_in(l).bind(*links.back());
 }
 

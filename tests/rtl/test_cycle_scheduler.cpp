@@ -1,6 +1,8 @@
 // The clock's activity list (cycle_scheduler.h): a client runs once in each
 // cycle it is due, never in a cycle it was only woken for before an earlier
-// wake-up replaced it, and in wake-up order within a cycle.
+// wake-up replaced it, and in ascending order of handles within a cycle,
+// whatever the order of the wake-ups (so what the clients do in a cycle,
+// e.g. the packet ids they hand out, does not depend on who woke whom first).
 #include <catch2/catch.hpp>
 
 #include <functional>
@@ -87,4 +89,37 @@ TEST_CASE("cycle scheduler: a wake-up from outside between runs is honoured at i
   sc_core::sc_start(clk.delay(30));
   const std::vector<std::pair<Cycle, std::string>> expected{{20, "a"}};
   CHECK(log == expected);
+}
+
+TEST_CASE("cycle scheduler: clients of one cycle run in handle order, not wake-up order") {
+  fresh_kernel();
+  Clock clk(1000);
+  CycleScheduler sched("sched", clk);
+  std::vector<std::pair<Cycle, std::string>> log;
+  // 130 clients: handles in three words of the set.
+  std::vector<Recorder> r(130);
+  std::vector<int> h;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    r[i].name = std::to_string(i);
+    r[i].clock = &clk;
+    r[i].log = &log;
+    h.push_back(sched.add(&r[i]));
+  }
+  // Woken for cycle 5 in descending order, some twice, one first for 7 then 5.
+  sched.at(h[129], 7);
+  for (int i : {129, 128, 70, 64, 63, 2, 70, 0}) sched.at(h[static_cast<std::size_t>(i)], 5);
+  // At cycle 5, client 64 wakes 100 (ahead in this pass) and 1 (behind it:
+  // a second pass) for cycle 5, and 3 for cycle 6; client 3 at 6 wakes 2 for 6.
+  r[64].on_run = [&](Cycle now) {
+    sched.at(h[100], now);
+    sched.at(h[1], now);
+    sched.at(h[3], now + 1);
+  };
+  r[3].on_run = [&](Cycle now) { sched.at(h[2], now); };
+  sc_core::sc_start(clk.delay(20));
+  const std::vector<std::pair<Cycle, std::string>> expected{
+      {5, "0"},   {5, "2"}, {5, "63"}, {5, "64"}, {5, "70"}, {5, "100"}, {5, "128"},
+      {5, "129"}, {5, "1"}, {6, "3"},  {6, "2"}};
+  CHECK(log == expected);
+  CHECK(sched.evaluations() == expected.size());
 }

@@ -124,3 +124,60 @@ TEST_CASE("vc link: owns the packet of every tail flit on it, until the next tai
   CHECK(t2.pkt->length == 2);
   CHECK_FALSE(w2.expired());
 }
+
+namespace {
+struct WakeLog final : LinkClient {
+  std::vector<Cycle> at;
+  void link_activity(Cycle c) override { at.push_back(c); }
+};
+}  // namespace
+
+// A credit return wakes the sender only when the sender found that VC
+// without credits since it was last woken so: a sender with credits sends
+// when it next has a flit, so a wake-up per returned credit would only
+// cost it an idle evaluation.
+TEST_CASE("vc link: a credit return wakes the sender only if it found the VC without credits") {
+  fresh_kernel();
+  LinkParams lp;
+  lp.credit_delay = 2;
+  VcLink link("l", lp, 2, 0b11, 2);
+  WakeLog tx;
+  link.attach_sender(&tx);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  link.send(0, vc_flit(4, 0), 0, 0);
+  link.send(0, vc_flit(4, 1), 1, 0);
+  link.return_credits(0, 1, 2);   // the sender has not looked: no wake-up
+  CHECK(tx.at.empty());
+  CHECK(link.credits(0, 3) == 0);  // it looks at 3 and finds none (the return arrives at 4)
+  CHECK(link.credits(1, 3) == 2);  // VC 1 has credits: not starved
+  link.return_credits(1, 1, 3);    // VC 1 not starved: no wake-up
+  CHECK(tx.at.empty());
+  link.return_credits(0, 1, 3);    // VC 0 starved: wake-up at the arrival, 5
+  REQUIRE(tx.at.size() == 1);
+  CHECK(tx.at[0] == 5);
+  link.return_credits(0, 1, 4);    // woken already: no second wake-up
+  CHECK(tx.at.size() == 1);
+  CHECK(link.credits(0, 6) == 3);  // all three returns of VC 0 have arrived by 6
+}
+
+TEST_CASE("link: wake_sender_only_when_starved wakes the sender only after it found no credits") {
+  fresh_kernel();
+  Clock clk(1000);
+  LinkParams lp;
+  Link eager("eager", clk, lp, 1), lazy("lazy", clk, lp, 1);
+  lazy.wake_sender_only_when_starved();
+  WakeLog te, tl;
+  eager.attach_sender(&te);
+  lazy.attach_sender(&tl);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  for (Link* l : {&eager, &lazy}) {
+    l->send(vc_flit(2, 0), 0, 0);
+    l->return_credits(1, 1);        // not looked at yet
+    CHECK(l->credits(1) == 0);      // arrives at 2: none now
+    l->return_credits(1, 2);        // starved (lazy): wakes
+    CHECK(l->credits(4) == 2);
+    l->return_credits(1, 4);        // had credits: the lazy link stays quiet
+  }
+  CHECK(te.at == std::vector<Cycle>{2, 3, 5});
+  CHECK(tl.at == std::vector<Cycle>{3});
+}
