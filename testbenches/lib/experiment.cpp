@@ -28,9 +28,9 @@ void SimSection::visit(ParamVisitor& v) {
            "beyond it the run is reported saturated");
   v.cycles("watchdog", watchdog, "cycles without any flit moving (with packets outstanding) that count as deadlock", 1);
   v.choice("streams", streams, {"off", "on"},
-           "speed only, results identical: a switch output moves the rest of a packet that nothing can stop "
-           "(all of it buffered or on the input link, credits for all of it) as one record instead of one "
-           "flit per cycle (docs/performance.md, the stream step)");
+           "speed only, results identical: a switch output or an endpoint moves the rest of a packet that "
+           "nothing can stop (all of it buffered or on the input link, credits for all of it) as one record "
+           "instead of one flit per cycle; not in VCD-traced modules (docs/performance.md, the stream step)");
 }
 
 ExperimentConfig::ExperimentConfig()
