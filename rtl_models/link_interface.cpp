@@ -29,9 +29,7 @@ bool PacketInjector::finish_stream(Cycle now) {
   ctx_.flits.moves += static_cast<std::uint64_t>(stream_flits_ - 1);
   stream_tail_ = 0;
   stream_flits_ = 0;
-  PacketPtr done = std::move(current_);
-  current_.reset();
-  if (on_sent) on_sent(done, now);
+  hand_over(now);
   return true;
 }
 

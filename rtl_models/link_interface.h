@@ -40,6 +40,12 @@ class PacketInjector {
  private:
   bool try_stream(Link& tx, int credits, Cycle now);
   bool finish_stream(Cycle now);
+  // current_'s tail has left: release it and tell on_sent.
+  void hand_over(Cycle now) {
+    PacketPtr done = std::move(current_);
+    current_.reset();
+    if (on_sent) on_sent(done, now);
+  }
   SimContext& ctx_;
   bool vct_;
   std::deque<PacketPtr> queue_;
@@ -100,11 +106,7 @@ bool PacketInjector::step(Tx& tx, Cycle now, Cycle& next) {
   ++ctx_.flits.injected;
   ++ctx_.flits.moves;
   if (ctx_.window.contains(now)) ++ctx_.stats.window_flits_injected;
-  if (tail) {
-    PacketPtr done = std::move(current_);
-    current_.reset();
-    if (on_sent) on_sent(done, now);
-  }
+  if (tail) hand_over(now);
   return true;
 }
 

@@ -12,13 +12,12 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
     : sc_core::sc_module(name), id_(id), routing_(std::move(routing)), vcs_(vcs),
       ext_ports_(routing_->topology().num_ports()), local_ports_(local_ports), p_(p), ctx_(ctx), wake_(ctx.clock),
       sched_(ctx.scheduler) {
-  if (vcs_ < routing_->num_vcs() || vcs_ % routing_->num_vcs() != 0)
+  per_class_ = vcs_ < 1 ? 0 : routing_->vcs_per_class(vcs_);   // class index i owns VCs [i*m, (i+1)*m)
+  if (per_class_ == 0)
     throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(vcs_) + " VCs, but routing " +
                                 topo::to_string(routing_->algorithm()) + " needs a positive multiple of " +
                                 std::to_string(routing_->num_vcs()));
   if (local_ports_ < 1) throw std::invalid_argument(std::string(this->name()) + ": needs an internal channel");
-  // VC index -> class: class index i (vc_index()) owns VCs [i*m, (i+1)*m).
-  per_class_ = vcs_ / routing_->num_vcs();
   for (int v = 0; v < vcs_; ++v) class_by_vc_.push_back(routing_->class_at(v / per_class_));
   const int n = num_channels();
   make_ports();

@@ -176,7 +176,7 @@ class Checker {
             report("channel " + channel_text(x, d, dir) + ": vc_classes() differs from the thesis rules");
         }
     std::vector<char> taken(r_.num_vcs(), 0);
-    for (VcClass c : {VcClass::p, VcClass::l, VcClass::h, VcClass::single, VcClass::dl0, VcClass::dl1}) {
+    for (VcClass c : kChannelClasses) {
       if (!used.contains(c)) continue;
       const int i = r_.vc_index(c);
       if (i < 0 || i >= r_.num_vcs() || taken[i])
@@ -246,7 +246,7 @@ class Checker {
       prev = cur;
       at = t_.neighbour(at, h.dim, h.dir);
       cls = h.vc;
-      in_port = 2 * h.dim + (h.dir == Direction::plus ? 0 : 1);   // the port it arrives on at `at`
+      in_port = DirectTopology::port_index(h.dim, h.dir);   // the port it arrives on at `at`
     }
   }
 
@@ -354,7 +354,7 @@ class Checker {
 // graph is, so only the multiple itself is checked here.
 std::vector<std::string> check_direct_routing(const DirectRouting& r, int vcs) {
   std::vector<std::string> problems;
-  if (vcs < 0 || (vcs > 0 && vcs % r.num_vcs() != 0))
+  if (r.vcs_per_class(vcs) == 0)
     problems.push_back(std::to_string(vcs) + " VCs per channel: routing " + to_string(r.algorithm()) + " has " +
                        std::to_string(r.num_vcs()) + " VC classes, so it needs a positive multiple of " +
                        std::to_string(r.num_vcs()));

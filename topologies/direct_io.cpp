@@ -21,7 +21,7 @@ namespace {
 std::string classes_text(const DirectRouting& r, NodeId x, int d, Direction dir, int per_class) {
   const VcSet s = r.vc_classes(x, d, dir);
   std::string out;
-  for (VcClass c : {VcClass::p, VcClass::l, VcClass::h, VcClass::single, VcClass::dl0, VcClass::dl1}) {
+  for (VcClass c : kChannelClasses) {
     if (!s.contains(c)) continue;
     out += (out.empty() ? "" : ",") + std::string(to_string(c));
     const int first = r.vc_index(c) * per_class;
@@ -32,10 +32,11 @@ std::string classes_text(const DirectRouting& r, NodeId x, int d, Direction dir,
 
 // VCs per class for `vcs` VCs per channel (0 = the routing's count).
 int per_class(const DirectRouting& r, int vcs) {
-  if (vcs < 0 || (vcs > 0 && vcs % r.num_vcs() != 0))
+  const int m = r.vcs_per_class(vcs);
+  if (m == 0)
     throw TopologyError("--vcs " + std::to_string(vcs) + ": routing " + to_string(r.algorithm()) + " has " +
                         std::to_string(r.num_vcs()) + " VC classes; the VC count must be a positive multiple of it");
-  return vcs == 0 ? 1 : vcs / r.num_vcs();
+  return m;
 }
 
 // Grid position: dimension 0 along x, 1 along y; dimension 2 shifts the

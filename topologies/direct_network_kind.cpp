@@ -67,7 +67,7 @@ void DirectNetwork::build_channels(const DirectNetworkParams& p) {
 std::uint32_t DirectNetwork::used_vcs(NodeId x, const DirectChannel& ch) const {
   const VcSet classes = routing_->vc_classes(x, ch.dim, ch.dir);
   std::uint32_t mask = 0;
-  const int per_class = vcs_ / routing_->num_vcs();  // VC v belongs to class index v / per_class
+  const int per_class = routing_->vcs_per_class(vcs_);  // VC v belongs to class index v / per_class
   for (int v = 0; v < vcs_; ++v)
     if (classes.contains(routing_->class_at(v / per_class))) mask |= 1u << v;
   return mask;
@@ -257,7 +257,7 @@ std::shared_ptr<const DirectRouting> DirectNetworkKind::make_routing(const std::
                                                                               : parse_routing(routing.function);
     const DimOrder o = routing.order == "ascending" ? DimOrder::ascending : DimOrder::descending;
     auto r = std::make_shared<const DirectRouting>(t, a, o);
-    if (router.vcs > 0 && router.vcs % r->num_vcs() != 0)
+    if (router.vcs > 0 && r->vcs_per_class(router.vcs) == 0)
       throw std::invalid_argument("router.vcs: " + std::to_string(router.vcs) + " virtual channels, but routing " +
                                   to_string(a) + " has " + std::to_string(r->num_vcs()) + " VC classes and needs " +
                                   (r->num_vcs() == 1 ? std::string("any number")

@@ -89,7 +89,7 @@ int DirectRouting::vc_index(VcClass c) const {
 }
 
 VcClass DirectRouting::class_at(int index) const {
-  for (VcClass c : {VcClass::p, VcClass::l, VcClass::h, VcClass::single, VcClass::dl0, VcClass::dl1})
+  for (VcClass c : kChannelClasses)
     if (vc_index(c) == index) return c;
   throw std::logic_error("routing " + std::string(to_string(algo_)) + " has no VC class index " +
                          std::to_string(index));

@@ -47,6 +47,9 @@ enum class DimOrder { descending, ascending };
 // processor (UTPR treats it as 'p', Fig. 5.10). dl0 / dl1 are the dateline
 // routing's classes (route in the dimension without / across the wrap).
 enum class VcClass : std::uint8_t { p = 0, l = 1, h = 2, single = 3, local = 4, dl0 = 5, dl1 = 6 };
+// The classes a channel can carry (every class but `local`), in index order.
+inline constexpr VcClass kChannelClasses[] = {VcClass::p,      VcClass::l,   VcClass::h,
+                                              VcClass::single, VcClass::dl0, VcClass::dl1};
 
 // Small set of classes present on one channel.
 struct VcSet {
@@ -95,6 +98,12 @@ class DirectRouting {
   int num_vcs() const;
   int vc_index(VcClass c) const;
   VcClass class_at(int index) const;
+  // VCs per class with `vcs` VCs per channel (router.vcs; 0 = one per
+  // class): vcs / num_vcs(), or 0 when vcs is negative or not a multiple.
+  int vcs_per_class(int vcs) const {
+    if (vcs == 0) return 1;
+    return vcs > 0 && vcs % num_vcs() == 0 ? vcs / num_vcs() : 0;
+  }
   // Classes present on channel (x, d, dir): UTR has no h on the wrap and no
   // p out of coordinate 0; BTR puts only p on wraps and p only where a
   // wrapping message can be; UTPR has only h on boundary links. Empty when
