@@ -6,41 +6,70 @@
 namespace wormcast::rtl {
 
 void DeliveryLedger::expect(const Packet& p) {
-  std::vector<NodeId> dests;
-  if (p.header.kind == HeaderKind::unicast) dests.push_back(p.header.dest);
-  else dests = p.header.dests;
-  std::sort(dests.begin(), dests.end());
-  if (dests.empty()) throw InvariantViolation("packet " + std::to_string(p.id) + " has no destination");
-  if (!pending_.emplace(p.origin, std::move(dests)).second)
-    throw InvariantViolation("packet " + std::to_string(p.origin) + " entered the network twice");
+  Slot fresh;
+  if (p.header.kind == HeaderKind::unicast) {
+    fresh.one = p.header.dest;
+    fresh.remaining = 1;
+  } else {
+    fresh.many = std::make_unique<std::vector<NodeId>>(p.header.dests);
+    std::sort(fresh.many->begin(), fresh.many->end());
+    fresh.remaining = static_cast<int>(fresh.many->size());
+  }
+  if (fresh.remaining == 0) throw InvariantViolation("packet " + std::to_string(p.id) + " has no destination");
+  if (slots_.empty()) base_ = p.origin;
+  for (; p.origin < base_; --base_) slots_.emplace_front();   // an older id than any outstanding one
+  while (p.origin - base_ >= slots_.size()) slots_.emplace_back();
+  Slot& s = slots_[static_cast<std::size_t>(p.origin - base_)];
+  if (s.remaining > 0) throw InvariantViolation("packet " + std::to_string(p.origin) + " entered the network twice");
+  s = std::move(fresh);
+  ++outstanding_;
   ++created_;
 }
 
+DeliveryLedger::Slot* DeliveryLedger::find(PacketId origin) {
+  if (origin < base_ || origin - base_ >= slots_.size()) return nullptr;
+  Slot& s = slots_[static_cast<std::size_t>(origin - base_)];
+  return s.remaining > 0 ? &s : nullptr;
+}
+
 bool DeliveryLedger::deliver(const Packet& p, NodeId at, Cycle now) {
-  auto it = pending_.find(p.origin);
-  if (it == pending_.end())
+  Slot* s = find(p.origin);
+  if (s == nullptr)
     throw InvariantViolation("cycle " + std::to_string(now) + ": packet " + std::to_string(p.origin) +
                              " delivered to node " + std::to_string(at) +
                              " but it is not outstanding (duplicate delivery or never sent)");
-  auto& rest = it->second;
-  auto pos = std::lower_bound(rest.begin(), rest.end(), at);
-  if (pos == rest.end() || *pos != at)
+  bool hit = false;
+  if (s->many) {
+    auto pos = std::lower_bound(s->many->begin(), s->many->end(), at);
+    if ((hit = pos != s->many->end() && *pos == at)) s->many->erase(pos);
+  } else {
+    hit = s->one == at;
+  }
+  if (!hit)
     throw InvariantViolation("cycle " + std::to_string(now) + ": packet " + std::to_string(p.origin) +
                              " delivered to node " + std::to_string(at) +
                              ", which is not one of its outstanding destinations");
-  rest.erase(pos);
-  if (!rest.empty()) return false;
-  pending_.erase(it);
+  if (--s->remaining > 0) return false;
+  s->many.reset();
+  --outstanding_;
   ++completed_;
+  while (!slots_.empty() && slots_.front().remaining == 0) {   // the window starts at the oldest outstanding id
+    slots_.pop_front();
+    ++base_;
+  }
   return true;
 }
 
 std::vector<std::string> DeliveryLedger::describe_outstanding(std::size_t limit) const {
   std::vector<std::string> out;
-  for (const auto& [id, dests] : pending_) {
-    if (out.size() >= limit) break;
-    std::string s = "packet " + std::to_string(id) + " -> nodes";
-    for (NodeId d : dests) s += " " + std::to_string(d);
+  for (std::size_t i = 0; i < slots_.size() && out.size() < limit; ++i) {
+    const Slot& slot = slots_[i];
+    if (slot.remaining == 0) continue;
+    std::string s = "packet " + std::to_string(base_ + i) + " -> nodes";
+    if (slot.many)
+      for (NodeId d : *slot.many) s += " " + std::to_string(d);
+    else
+      s += " " + std::to_string(slot.one);
     out.push_back(s);
   }
   return out;

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,19 +36,35 @@ struct FlitCounters {
 
 // Every packet that enters the network is recorded with its destination set;
 // each delivery must hit an outstanding destination exactly once.
+//
+// Outstanding packets are kept by origin id in a window of slots
+// [base_, base_ + slots_.size()): ids are handed out in increasing order and
+// packets mostly complete in roughly that order, so the window spans the ids
+// from the oldest outstanding packet to the newest (ids of packets never
+// recorded, such as IR copies, leave empty slots), and a lookup is an index,
+// not a search. A unicast packet's destination is kept in its slot; only
+// multi-destination packets allocate a list.
 class DeliveryLedger {
  public:
   void expect(const Packet& p);
   // Returns true when the packet has now reached all its destinations.
   bool deliver(const Packet& p, NodeId at, Cycle now);
-  std::size_t outstanding() const { return pending_.size(); }
+  std::size_t outstanding() const { return outstanding_; }
   std::uint64_t created() const { return created_; }
   std::uint64_t completed() const { return completed_; }
   // Up to `limit` outstanding packet ids with their remaining destinations.
   std::vector<std::string> describe_outstanding(std::size_t limit) const;
 
  private:
-  std::map<PacketId, std::vector<NodeId>> pending_;   // origin -> remaining dests
+  struct Slot {
+    int remaining = 0;                            // destinations left; 0: not outstanding
+    NodeId one = -1;                              // the destination of a unicast packet
+    std::unique_ptr<std::vector<NodeId>> many;    // a multicast packet's remaining dests, sorted
+  };
+  Slot* find(PacketId origin);
+  std::deque<Slot> slots_;   // slots_[i]: origin base_ + i
+  PacketId base_ = 0;
+  std::size_t outstanding_ = 0;
   std::uint64_t created_ = 0, completed_ = 0;
 };
 

@@ -55,6 +55,9 @@ class VcLinkRxIf : public virtual sc_core::sc_interface {
   // Give back `n` buffer slots of VC `vc` at cycle `now`.
   virtual void return_credits(int vc, int n, Cycle now) = 0;
   virtual Cycle next_flit_arrival() const = 0;
+  // `c` is told (link_activity) the arrival of a flit put on an empty wire
+  // only: while flits are in flight the receiver keeps track of the front
+  // one's arrival itself (next_flit_arrival after its pops).
   virtual void attach_receiver(LinkClient* c) = 0;
 };
 
@@ -84,8 +87,13 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
     ++flits_sent_;
     const Cycle arrival = now + extra_delay + p_.latency;
     if (f.tail()) tail_owners_.push_back(f.pkt);   // an owning reference (packet.h)
+    // The receiver is told of the first flit on an empty wire only: with
+    // flits in flight it has asked for the front one's arrival
+    // (next_flit_arrival) and asks again after each pop, and arrivals are
+    // in order, so telling it of a later one would change nothing.
+    const bool first = flits_.empty();
     flits_.push_back({arrival, f, vc});
-    if (rx_client_) rx_client_->link_activity(arrival);
+    if (first && rx_client_) rx_client_->link_activity(arrival);
   }
   Cycle next_credit_arrival(int vc) const override {
     Cycle first = UINT64_MAX;

@@ -423,7 +423,7 @@ bool VcRouter::traverse(Cycle now, Cycle& next) {
 // Can output channel oc send its owner's front flit now? A VC held, a
 // readable flit, a downstream credit; an IR worm's body flit also needs its
 // local channel in the same cycle.
-bool VcRouter::can_send(int oc, Cycle now, Cycle& next) {
+__attribute__((always_inline)) inline bool VcRouter::can_send(int oc, Cycle now, Cycle& next) {
   OutputVc& ov = outputs_[static_cast<std::size_t>(oc)];
   if (ov.owner < 0) return false;
   InputVc& iv = inputs_[static_cast<std::size_t>(ov.owner)];

@@ -181,3 +181,27 @@ TEST_CASE("link: wake_sender_only_when_starved wakes the sender only after it fo
   CHECK(te.at == std::vector<Cycle>{2, 3, 5});
   CHECK(tl.at == std::vector<Cycle>{3});
 }
+
+// The receiver keeps track of the front flit's arrival itself while flits
+// are in flight (next_flit_arrival after its pops), so the link tells it of
+// a flit only when that flit lands on an empty wire.
+TEST_CASE("vc link: the receiver is told of a flit only when the wire was empty") {
+  fresh_kernel();
+  LinkParams lp;
+  lp.latency = 2;
+  VcLink link("l", lp, 2, 0b11, 4);
+  WakeLog rx;
+  link.attach_receiver(&rx);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  link.send(0, vc_flit(3, 0), 0, 0);   // empty wire: told, arrival 2
+  link.send(1, vc_flit(3, 0), 1, 0);   // arrival 3, behind the first: not told
+  CHECK(rx.at == std::vector<Cycle>{2});
+  CHECK(link.next_flit_arrival() == 2);
+  int vc = -1;
+  link.pop(vc);
+  CHECK(link.next_flit_arrival() == 3);   // what the receiver reads after its pop
+  link.pop(vc);
+  CHECK(vc == 1);
+  link.send(0, vc_flit(3, 1), 5, 0);   // empty again: told, arrival 7
+  CHECK(rx.at == std::vector<Cycle>{2, 7});
+}
