@@ -132,6 +132,25 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     const InFlight& last = flits_.back();
     return last.flit.pkt.get() == p && last.flit.tail() ? last.arrival : UINT64_MAX;
   }
+  // The receiving side of the stream step: if the link holds exactly flits
+  // `first` .. tail of packet p, arriving one per cycle (the rest of a
+  // stream, or of per-flit sends that happen to be consecutive), take them
+  // all off as pops would and return the arrival cycle of the first; else
+  // take nothing and return UINT64_MAX.
+  Cycle take_rest(const Packet* p, int first) {
+    if (flits_.empty()) return UINT64_MAX;
+    const InFlight& f = flits_.front();
+    const InFlight& l = flits_.back();
+    const std::size_t n = flits_.size();
+    if (f.flit.pkt.get() != p || f.flit.index != first || l.flit.pkt.get() != p || !l.flit.tail() ||
+        n != static_cast<std::size_t>(p->length - first) || l.arrival - f.arrival != n - 1)
+      return UINT64_MAX;
+    const Cycle a = f.arrival;
+    flits_.clear();   // Flit holds a plain packet reference (packet.h)
+    popped_owner_ = std::move(tail_owners_.front());
+    tail_owners_.pop_front();
+    return a;
+  }
   Cycle next_credit_arrival() const override {
     return credit_returns_.empty() ? UINT64_MAX : credit_returns_.front().arrival;
   }
