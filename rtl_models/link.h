@@ -173,15 +173,22 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   void return_credits(int n, Cycle now) override {
     if (n <= 0) return;
     const Cycle arrival = now + p_.credit_delay;
-    if (!credit_returns_.empty() && credit_returns_.back().arrival == arrival)
-      credit_returns_.back().n += n;
-    else
-      credit_returns_.push_back({arrival, n});
+    push_credits(n, arrival);
     if (tx_client_ && (starved_ || !lazy_credit_wake_)) {
       starved_ = false;
       tx_client_->link_activity(arrival);
     }
   }
+  // One credit at each cycle first .. first + n - 1, given in advance (a
+  // sink that takes the rest of a packet in one step, PacketAssembler). The
+  // sender is woken for the first only: a sender blocked on credits asks
+  // next_credit_arrival() (only for links whose sender is woken on every
+  // return: eager_credit_wake()).
+  void return_credit_ramp(int n, Cycle first) {
+    for (int k = 0; k < n; ++k) push_credits(1, first + static_cast<Cycle>(k) + p_.credit_delay);
+    if (tx_client_ && n > 0) tx_client_->link_activity(first + p_.credit_delay);
+  }
+  bool eager_credit_wake() const { return !lazy_credit_wake_; }
   Cycle next_flit_arrival() const override {
     return flits_.empty() ? UINT64_MAX : flits_.front().arrival;
   }
@@ -198,6 +205,12 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
 
  private:
   [[noreturn]] void fail(const char* what) const;   // throws std::logic_error naming the link
+  void push_credits(int n, Cycle arrival) {
+    if (!credit_returns_.empty() && credit_returns_.back().arrival == arrival)
+      credit_returns_.back().n += n;
+    else
+      credit_returns_.push_back({arrival, n});
+  }
   struct InFlight { Cycle arrival; Flit flit; };
   struct CreditReturn { Cycle arrival; int n; };
   const Clock& clock_;
