@@ -57,6 +57,7 @@ bool PacketAssembler::try_stream(Link& rx) {
   const int rest = pkt_->length - next_;
   rx.return_credit_ramp(rest, first);
   ctx_.flits.ejected += static_cast<std::uint64_t>(rest);
+  ctx_.received_stream_flits += static_cast<std::uint64_t>(rest);
   const Cycle lo = std::max(first, ctx_.window.begin);
   const Cycle hi = std::min(tail + 1, ctx_.window.end);
   if (hi > lo) ctx_.stats.window_flits_ejected += hi - lo;

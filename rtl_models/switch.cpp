@@ -147,7 +147,9 @@ void Switch::receive_stream(InputBuffer& buf, Link& rx) {
   const Cycle tail = rx.tail_arrival(e->pkt.get());
   if (tail == UINT64_MAX || tail + 2 >= ctx_.stream_horizon) return;
   const Cycle first = rx.take_rest(e->pkt.get(), e->arrived);
-  if (first != UINT64_MAX) buf.receive_stream(first);
+  if (first == UINT64_MAX) return;
+  buf.receive_stream(first);
+  ctx_.received_stream_flits += static_cast<std::uint64_t>(e->length - e->arrived);
 }
 
 void Switch::check_branches(const BufferEntry& e) const {
