@@ -111,6 +111,7 @@ std::string Endpoint::describe(Cycle) const {
 void Endpoint::trace(sc_core::sc_trace_file* tf) {
   traced_ = true;
   injector_.disable_streams();   // tx_valid_ mirrors each flit sent
+  assembler_.disable_streams();  // rx_valid_ each flit received
   const std::string base = name();
   sc_core::sc_trace(tf, tx_valid_, base + ".tx_valid");
   sc_core::sc_trace(tf, rx_valid_, base + ".rx_valid");

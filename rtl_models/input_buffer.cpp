@@ -129,21 +129,69 @@ void InputBuffer::retire(BufferEntry& e, Branch& b, Cycle now) {
   entries_.erase(it);
 }
 
-void InputBuffer::settle_stream(Cycle now) {
-  while (stream_free_at_ < now) {
-    const int end = stream_end_flit_, c = (end - 1) / chunk_;
-    change_occupancy(-(end - c * chunk_), stream_free_at_);
-    if (end == stream_len_) {
-      stream_free_at_ = UINT64_MAX;
-      break;
-    }
-    stream_end_flit_ = std::min(stream_len_, end + chunk_);
-    stream_free_at_ = stream_free_cycle(stream_end_flit_);
+void InputBuffer::settle(Cycle write_upto, Cycle free_upto) {
+  while (lazy_at_ < write_upto || lazy_at_ < free_upto) {
+    const Cycle w = rs_next_at_ < write_upto ? rs_next_at_ : UINT64_MAX;
+    const Cycle f = stream_free_at_ < free_upto ? stream_free_at_ : UINT64_MAX;
+    if (w == UINT64_MAX && f == UINT64_MAX) break;
+    // Writes of a cycle come before its frees: write up to the next free's
+    // cycle (inclusive), then free.
+    if (w <= f) apply_writes(std::min({f, write_upto - 1, rs_tail_at_}));
+    else apply_free();
+    update_lazy();
   }
 }
 
+void InputBuffer::apply_free() {
+  const int end = stream_end_flit_, c = (end - 1) / chunk_;
+  change_occupancy(-(end - c * chunk_), stream_free_at_);
+  if (end == stream_len_) {
+    stream_free_at_ = UINT64_MAX;
+    return;
+  }
+  stream_end_flit_ = std::min(stream_len_, end + chunk_);
+  stream_free_at_ = stream_free_cycle(stream_end_flit_);
+}
+
+// The received stream's writes at cycles rs_next_at_ .. last, in closed
+// form: the occupancy climbs by one a cycle, o+1 .. o+m, so the integral
+// gains o * (a - since) up to the first write and then
+// (o+1) + ... + (o+m-1) = (m-1) * o + m * (m-1) / 2 until the last one
+// (exact integers); the peak is o + m.
+void InputBuffer::apply_writes(Cycle last) {
+  BufferEntry& e = *rs_entry_;
+  const Cycle a = rs_next_at_;
+  const std::uint64_t m = last - a + 1, o = static_cast<std::uint64_t>(occupancy_);
+  if (occupancy_ + static_cast<int>(m) > capacity_)
+    throw std::logic_error(std::string(name()) + ": overflow (stream flit arrived without a free slot)");
+  occ_integral_ += o * (a - occ_since_) + (m - 1) * o + m * (m - 1) / 2;
+  occ_since_ = last;
+  occupancy_ += static_cast<int>(m);
+  peak_ = std::max(peak_, occupancy_);
+  traced_occupancy = occupancy_;
+  e.arrived += static_cast<int>(m);
+  e.last_write = last;
+  if (e.decoded) copies_ += static_cast<std::int64_t>(m) * (static_cast<std::int64_t>(e.branches.size()) - 1);
+  if (last == rs_tail_at_) {
+    rs_entry_ = nullptr;
+    rs_next_at_ = rs_tail_at_ = UINT64_MAX;
+  } else {
+    rs_next_at_ = last + 1;
+  }
+}
+
+void InputBuffer::receive_stream(Cycle first_write) {
+  BufferEntry& e = *entries_.back();
+  if (rs_entry_ || e.arrived < e.header_flits || e.arrived >= e.length)
+    throw std::logic_error(std::string(name()) + ": stream received where it cannot be");
+  rs_entry_ = &e;
+  rs_next_at_ = first_write;
+  rs_tail_at_ = first_write + static_cast<Cycle>(e.length - e.arrived) - 1;
+  update_lazy();
+}
+
 void InputBuffer::finish_stream(BufferEntry& e, Branch& b, Cycle now) {
-  settle_stream(now + 1);
+  settle(now + 1, now + 1);
   if (--e.unfinished == 0) retire(e, b, now);
 }
 

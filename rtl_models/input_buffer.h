@@ -72,7 +72,7 @@ class InputBuffer : public sc_core::sc_module {
   // Returns the entry it joined. A body flit in order with room for it takes
   // the inline path; heads and every error go through write_other().
   BufferEntry& write(Flit f, Cycle now) {
-    if (stream_free_at_ < now) settle_stream(now);
+    if (lazy_at_ < now) settle(now, now);
     if (!f.head() && occupancy_ < capacity_ && !entries_.empty()) {
       BufferEntry& e = *entries_.back();
       if (e.pkt.get() == f.pkt.get() && e.arrived == f.index) return add_flit(e, now);
@@ -138,12 +138,51 @@ class InputBuffer : public sc_core::sc_module {
   // now, now+1, ... (the switch has checked that nothing can stop it): its
   // read position moves to the tail at once; each chunk is freed at the
   // cycle its last flit is read, applied to the occupancy lazily (before
-  // any later write, and by settle_stream), and on_free(cycle, flits) is
+  // any later write, and by settle), and on_free(cycle, flits) is
   // called for each chunk now, in cycle order (the credit returns).
   // Requires NextHeader::after_drain (so no other entry is read meanwhile).
   template <class OnFree> void start_stream(BufferEntry& e, Branch& b, Cycle now, OnFree&& on_free);
-  // Apply the stream's chunk frees of cycles before `now` to the occupancy.
-  void settle_stream(Cycle now);
+  // Apply the lazy events (docs/performance.md, the stream step): the
+  // received stream's writes of cycles before `write_upto` and the read
+  // stream's chunk frees of cycles before `free_upto`, in cycle order (in a
+  // cycle, writes come before frees: a switch accepts before it reads), to
+  // the entry's counters, the occupancy, its integral and its peak.
+  void settle(Cycle write_upto, Cycle free_upto);
+  // Is a lazy write or free of a cycle before `c` still to be applied?
+  bool lazy_before(Cycle c) const { return lazy_at_ < c; }
+
+  // The receiving side of the stream step: the last entry's remaining
+  // received flits (e.arrived .. length-1, past its header) were taken off
+  // the input link in one step and are written at cycles first_write,
+  // first_write + 1, ... (one per cycle, as the link delivers them). Applied
+  // by settle(); until then e.arrived and e.last_write are those of the last
+  // settled cycle. Each write of a decoded entry adds its branches - 1 flit
+  // copies, collected by take_copies().
+  void receive_stream(Cycle first_write);
+  bool receiving() const { return rs_entry_ != nullptr; }
+  // Cycle the received stream writes its tail (UINT64_MAX: none pending).
+  Cycle receive_tail() const { return rs_tail_at_; }
+  // Cycle the tail of e is (or was) written, if known: 0 when it has
+  // arrived, the stream's tail cycle when a received stream brings it,
+  // else UINT64_MAX.
+  Cycle tail_write(const BufferEntry& e) const {
+    if (e.arrived == e.length) return 0;
+    return &e == rs_entry_ ? rs_tail_at_ : UINT64_MAX;
+  }
+  // Earliest cycle branch b's next flit is readable if a received stream
+  // brings it (UINT64_MAX otherwise; the link's arrivals wake the switch).
+  // Call after settling the writes of cycle now.
+  Cycle readable_at(const BufferEntry& e, const Branch& b, Cycle now) const {
+    if (&e != rs_entry_) return UINT64_MAX;
+    const int src = source_index(e, b, b.next);
+    return src < e.arrived ? now + 1 : rs_next_at_ + static_cast<Cycle>(src - e.arrived) + 1;
+  }
+  // Flit copies made by settled stream writes since the last call.
+  std::int64_t take_copies() {
+    const std::int64_t n = copies_;
+    copies_ = 0;
+    return n;
+  }
   // At the cycle of the stream's tail read: free its last chunks and
   // retire the entry as read() does (`e` becomes invalid).
   void finish_stream(BufferEntry& e, Branch& b, Cycle now);
@@ -152,6 +191,7 @@ class InputBuffer : public sc_core::sc_module {
   // Flit copies waiting in this buffer (undecoded: arrived; decoded: unread
   // flits per branch), for the flit-conservation invariant.
   std::uint64_t pending_copies() const;
+  const BufferEntry& last_entry() const { return *entries_.back(); }   // not empty()
   template <class F> void for_each_entry(F f) const {
     for (const auto& e : entries_) f(*e);
   }
@@ -171,6 +211,9 @@ class InputBuffer : public sc_core::sc_module {
     traced_occupancy = occupancy_;
   }
   BufferEntry& write_other(Flit f, Cycle now);
+  void apply_free();
+  void apply_writes(Cycle last);
+  void update_lazy() { lazy_at_ = std::min(stream_free_at_, rs_next_at_); }
   void retire(BufferEntry& e, Branch& b, Cycle now);
   // Cycle the stream frees its chunk ending at received flit `end`.
   Cycle stream_free_cycle(int end) const { return stream_start_ + static_cast<Cycle>(end - 1 - stream_first_); }
@@ -202,11 +245,17 @@ class InputBuffer : public sc_core::sc_module {
   // is freed at stream_free_at_ (UINT64_MAX: no stream frees pending).
   Cycle stream_start_ = 0, stream_free_at_ = UINT64_MAX;
   int stream_first_ = 0, stream_end_flit_ = 0, stream_len_ = 0;
+  // The received stream, if any: flit rs_entry_->arrived is written at
+  // rs_next_at_, the tail at rs_tail_at_ (UINT64_MAX: none pending).
+  BufferEntry* rs_entry_ = nullptr;
+  Cycle rs_next_at_ = UINT64_MAX, rs_tail_at_ = UINT64_MAX;
+  Cycle lazy_at_ = UINT64_MAX;   // min(stream_free_at_, rs_next_at_)
+  std::int64_t copies_ = 0;
 };
 
 template <class OnFree>
 void InputBuffer::start_stream(BufferEntry& e, Branch& b, Cycle now, OnFree&& on_free) {
-  settle_stream(now + 1);   // a stream before this one has freed everything by now
+  settle(now + 1, now + 1);   // a stream before this one has freed everything by now
   const int len = e.length, j = b.next;
   stream_start_ = now;
   stream_first_ = j;
@@ -220,6 +269,7 @@ void InputBuffer::start_stream(BufferEntry& e, Branch& b, Cycle now, OnFree&& on
     if (end == len) break;
   }
   b.next = b.consumed = len;
+  update_lazy();
 }
 
 }  // namespace wormcast::rtl

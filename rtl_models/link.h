@@ -101,6 +101,7 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     ++flits_sent_;
     const Cycle arrival = now + extra_delay + p_.latency;
     if (f.tail()) tail_owners_.push_back(f.pkt);   // an owning reference (packet.h)
+    if (rec_count_ > 0) materialise();
     flits_.push_back({arrival, f});
     if (rx_client_) rx_client_->link_activity(arrival);
   }
@@ -109,7 +110,9 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   // would, in one call (the sender's output can then not be stopped: it has
   // credits for every flit and every flit is readable in time). Takes the
   // credits of all of them now; credits(t) answers as if they were sent one
-  // per cycle. The receiver sees single flits, each arriving at its cycle.
+  // per cycle. The receiver sees single flits, each arriving at its cycle;
+  // the link holds them as one record (rec_*) until a receiver pops them or
+  // takes them in one step (take_rest).
   void send_stream(Flit first, int count, Cycle now, Cycle extra_delay) {
     if (last_send_ == now || now < stream_end_) fail("stream started in a cycle with a flit sent");
     if (credits(now) < count) fail("stream started without a credit for each flit");
@@ -118,19 +121,46 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     last_send_ = stream_end_ - 1;
     flits_sent_ += static_cast<std::uint64_t>(count);
     const Cycle arrival = now + extra_delay + p_.latency;
-    for (int i = 0; i < count; ++i) {
-      const Flit f{first.pkt, first.index + i};
-      if (f.tail()) tail_owners_.push_back(f.pkt);
-      flits_.push_back({arrival + static_cast<Cycle>(i), f});
-    }
+    if (Flit{first.pkt, first.index + count - 1}.tail()) tail_owners_.push_back(first.pkt);
+    if (rec_count_ > 0) materialise();
+    rec_first_ = first;
+    rec_count_ = count;
+    rec_arrival_ = arrival;
     if (rx_client_) rx_client_->link_activity(arrival);
   }
   // Arrival cycle of the tail flit of `p` if it is the last flit put on the
   // link and has not been popped, else UINT64_MAX.
   Cycle tail_arrival(const Packet* p) const {
+    if (rec_count_ > 0)
+      return rec_first_.pkt.get() == p && Flit{rec_first_.pkt, rec_first_.index + rec_count_ - 1}.tail()
+                 ? rec_arrival_ + static_cast<Cycle>(rec_count_ - 1)
+                 : UINT64_MAX;
     if (flits_.empty()) return UINT64_MAX;
     const InFlight& last = flits_.back();
     return last.flit.pkt.get() == p && last.flit.tail() ? last.arrival : UINT64_MAX;
+  }
+  // The receiving side of the stream step: if the link holds exactly flits
+  // `first` .. tail of packet p, arriving one per cycle (the rest of a
+  // stream, or of per-flit sends that happen to be consecutive), take them
+  // all off as pops would and return the arrival cycle of the first; else
+  // take nothing and return UINT64_MAX.
+  Cycle take_rest(const Packet* p, int first) {
+    if (rec_count_ > 0) {
+      if (!flits_.empty()) materialise();   // per-flit sends ahead of the record (rare)
+      else return take_record(p, first);
+    }
+    if (flits_.empty()) return UINT64_MAX;
+    const InFlight& f = flits_.front();
+    const InFlight& l = flits_.back();
+    const std::size_t n = flits_.size();
+    if (f.flit.pkt.get() != p || f.flit.index != first || l.flit.pkt.get() != p || !l.flit.tail() ||
+        n != static_cast<std::size_t>(p->length - first) || l.arrival - f.arrival != n - 1)
+      return UINT64_MAX;
+    const Cycle a = f.arrival;
+    flits_.clear();   // Flit holds a plain packet reference (packet.h)
+    popped_owner_ = std::move(tail_owners_.front());
+    tail_owners_.pop_front();
+    return a;
   }
   Cycle next_credit_arrival() const override {
     return credit_returns_.empty() ? UINT64_MAX : credit_returns_.front().arrival;
@@ -138,11 +168,20 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   void attach_sender(LinkClient* c) override { tx_client_ = c; }
 
   bool has_flit(Cycle now) const override {
-    return !flits_.empty() && flits_.front().arrival <= now;
+    if (!flits_.empty()) return flits_.front().arrival <= now;
+    return rec_count_ > 0 && rec_arrival_ <= now;
   }
   Flit pop() override {
-    const Flit f = flits_.front().flit;
-    flits_.pop_front();
+    Flit f;
+    if (!flits_.empty()) {
+      f = flits_.front().flit;
+      flits_.pop_front();
+    } else {   // the record's first flit
+      f = rec_first_;
+      ++rec_first_.index;
+      ++rec_arrival_;
+      --rec_count_;
+    }
     if (f.tail()) {
       popped_owner_ = std::move(tail_owners_.front());
       tail_owners_.pop_front();
@@ -154,37 +193,72 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   void return_credits(int n, Cycle now) override {
     if (n <= 0) return;
     const Cycle arrival = now + p_.credit_delay;
-    if (!credit_returns_.empty() && credit_returns_.back().arrival == arrival)
-      credit_returns_.back().n += n;
-    else
-      credit_returns_.push_back({arrival, n});
+    push_credits(n, arrival);
     if (tx_client_ && (starved_ || !lazy_credit_wake_)) {
       starved_ = false;
       tx_client_->link_activity(arrival);
     }
   }
+  // One credit at each cycle first .. first + n - 1, given in advance (a
+  // sink that takes the rest of a packet in one step, PacketAssembler). The
+  // sender is woken for the first only: a sender blocked on credits asks
+  // next_credit_arrival() (only for links whose sender is woken on every
+  // return: eager_credit_wake()).
+  void return_credit_ramp(int n, Cycle first) {
+    for (int k = 0; k < n; ++k) push_credits(1, first + static_cast<Cycle>(k) + p_.credit_delay);
+    if (tx_client_ && n > 0) tx_client_->link_activity(first + p_.credit_delay);
+  }
+  bool eager_credit_wake() const { return !lazy_credit_wake_; }
   Cycle next_flit_arrival() const override {
-    return flits_.empty() ? UINT64_MAX : flits_.front().arrival;
+    if (!flits_.empty()) return flits_.front().arrival;
+    return rec_count_ > 0 ? rec_arrival_ : UINT64_MAX;
   }
   void attach_receiver(LinkClient* c) override { rx_client_ = c; }
 
   // Introspection for invariants, statistics and deadlock reports.
-  std::size_t flits_in_flight() const { return flits_.size(); }
+  std::size_t flits_in_flight() const { return flits_.size() + static_cast<std::size_t>(rec_count_); }
   std::uint64_t flits_sent() const { return flits_sent_; }
   int credits_held() const { return credits_; }
   template <class F> void for_each_flit(F f) const {
     flits_.for_each([&](const InFlight& e) { f(e.flit); });
+    for (int k = 0; k < rec_count_; ++k) f(Flit{rec_first_.pkt, rec_first_.index + k});
   }
   const LinkParams& params() const { return p_; }
 
  private:
   [[noreturn]] void fail(const char* what) const;   // throws std::logic_error naming the link
+  // The record's flits into the ring, behind the flits there (before a
+  // send, or a take_rest that spans both).
+  void materialise() {
+    for (int k = 0; k < rec_count_; ++k)
+      flits_.push_back({rec_arrival_ + static_cast<Cycle>(k), Flit{rec_first_.pkt, rec_first_.index + k}});
+    rec_count_ = 0;
+  }
+  Cycle take_record(const Packet* p, int first) {
+    if (rec_first_.pkt.get() != p || rec_first_.index != first || rec_count_ != p->length - first)
+      return UINT64_MAX;
+    rec_count_ = 0;
+    popped_owner_ = std::move(tail_owners_.front());
+    tail_owners_.pop_front();
+    return rec_arrival_;
+  }
+  void push_credits(int n, Cycle arrival) {
+    if (!credit_returns_.empty() && credit_returns_.back().arrival == arrival)
+      credit_returns_.back().n += n;
+    else
+      credit_returns_.push_back({arrival, n});
+  }
   struct InFlight { Cycle arrival; Flit flit; };
   struct CreditReturn { Cycle arrival; int n; };
   const Clock& clock_;
   LinkParams p_;
   int credits_;
   Ring<InFlight> flits_;
+  // A stream's flits not yet popped, after those of flits_: flit
+  // rec_first_.index + k arrives at rec_arrival_ + k (rec_count_ = 0: none).
+  Flit rec_first_;
+  int rec_count_ = 0;
+  Cycle rec_arrival_ = 0;
   // Owning references to the packets whose tail flit is on the link, in
   // send order, and to the packet whose tail was popped last (kept until the
   // next tail is popped, so the receiver holds its own reference by then;

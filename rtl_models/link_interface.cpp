@@ -41,6 +41,31 @@ std::string PacketInjector::describe() const {
   return s;
 }
 
+// The rest of pkt_ is on the link as consecutive arrivals ending in its tail
+// (and the tail arrives a few cycles before the run loop's next stop, where
+// results are read: sim_context.h): take it in one step. Each flit's credit
+// is returned at its arrival as the per-flit steps would (a sink returning
+// credits at once, on a link that wakes its sender on every return), the
+// counters take the whole rest (the window counter its overlap with the
+// window), and the packet is handed over at the tail's cycle.
+bool PacketAssembler::try_stream(Link& rx) {
+  if (!ctx_.streams || !stream_ok_ || !credit_at_once_ || !rx.eager_credit_wake()) return false;
+  const Cycle tail = rx.tail_arrival(pkt_.get());
+  if (tail == UINT64_MAX || tail + 2 >= ctx_.stream_horizon) return false;
+  const Cycle first = rx.take_rest(pkt_.get(), next_);
+  if (first == UINT64_MAX) return false;
+  const int rest = pkt_->length - next_;
+  rx.return_credit_ramp(rest, first);
+  ctx_.flits.ejected += static_cast<std::uint64_t>(rest);
+  ctx_.received_stream_flits += static_cast<std::uint64_t>(rest);
+  const Cycle lo = std::max(first, ctx_.window.begin);
+  const Cycle hi = std::min(tail + 1, ctx_.window.end);
+  if (hi > lo) ctx_.stats.window_flits_ejected += hi - lo;
+  next_ = pkt_->length;
+  stream_tail_ = tail;
+  return true;
+}
+
 void PacketAssembler::out_of_order(const Flit& f, bool head_inside) const {
   if (head_inside)
     throw InvariantViolation(owner_ + ": head of packet " + std::to_string(f.pkt->id) + " arrived inside packet " +

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <deque>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -69,14 +70,24 @@ class PacketAssembler {
   template <class Rx, class OnPacket> bool step(Rx& rx, Cycle now, Cycle& next, OnPacket&& on_packet);
   bool receiving() const { return pkt_ != nullptr; }
   std::string describe() const;
+  // A traced owner mirrors every flit received: it keeps streams off.
+  void disable_streams() { stream_ok_ = false; }
 
  private:
   [[noreturn]] void out_of_order(const Flit& f, bool head_inside) const;   // throws InvariantViolation
+  bool try_stream(Link& rx);
+  template <class OnPacket> void finish_stream(Cycle now, OnPacket&& on_packet);
   SimContext& ctx_;
   std::string owner_;
   bool credit_at_once_;
   PacketPtr pkt_;
   int next_ = 0;
+  // The stream step, receiving side (docs/performance.md): the rest of pkt_
+  // was taken off the link in one step; its tail arrives at stream_tail_
+  // (0: no stream), where the packet is handed over as the per-flit steps
+  // would.
+  bool stream_ok_ = true;
+  Cycle stream_tail_ = 0;
 };
 
 template <class Tx>
@@ -113,6 +124,14 @@ bool PacketInjector::step(Tx& tx, Cycle now, Cycle& next) {
 template <class Rx, class OnPacket>
 bool PacketAssembler::step(Rx& rx, Cycle now, Cycle& next, OnPacket&& on_packet) {
   bool any = false;
+  if (stream_tail_ != 0) {
+    if (now < stream_tail_) {
+      next = std::min(next, stream_tail_);
+      return false;
+    }
+    finish_stream(now, on_packet);
+    any = true;
+  }
   while (rx.has_flit(now)) {
     const Flit f = rx.pop();
     if (credit_at_once_) rx.return_credits(1, now);
@@ -132,8 +151,23 @@ bool PacketAssembler::step(Rx& rx, Cycle now, Cycle& next, OnPacket&& on_packet)
       on_packet(done, now);
     }
   }
+  if constexpr (std::is_same_v<Rx, Link>) {
+    if (pkt_ && try_stream(rx)) {
+      next = std::min(next, stream_tail_);
+      return any;
+    }
+  }
   next = std::min(next, rx.next_flit_arrival());
   return any;
+}
+
+template <class OnPacket>
+void PacketAssembler::finish_stream(Cycle now, OnPacket&& on_packet) {
+  if (now != stream_tail_) throw std::logic_error(owner_ + ": a received stream's tail was missed");
+  stream_tail_ = 0;
+  PacketPtr done = std::move(pkt_);
+  pkt_.reset();
+  on_packet(done, now);
 }
 
 }  // namespace wormcast::rtl

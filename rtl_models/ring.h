@@ -31,6 +31,8 @@ class Ring {
     head_ = (head_ + 1) & mask_;
     --size_;
   }
+  // Drops every value (as pop_front does, slot by slot).
+  void clear() { head_ = size_ = 0; }
   template <class F> void for_each(F f) const {
     for (std::size_t i = 0; i < size_; ++i) f(slots_[(head_ + i) & mask_]);
   }

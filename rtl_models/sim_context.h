@@ -157,6 +157,7 @@ class SimContext {
   Cycle stream_horizon = 0;
   Cycle stream_max_flits = 0;
   std::uint64_t streamed_flits = 0;   // flit moves made by streams (a speed figure, not a result)
+  std::uint64_t received_stream_flits = 0;   // flits written or ejected in closed form (ditto)
   bool stream_fits(Cycle start, int flits) const {
     return streams && static_cast<Cycle>(flits) < stream_max_flits && start + static_cast<Cycle>(flits) + 2 < stream_horizon;
   }

@@ -114,19 +114,42 @@ void Switch::accept_flits(Cycle now, bool& active, Cycle& next) {
 
 void Switch::accept_port(int i, Cycle now, bool& active, Cycle& next) {
   Cycle& due = in_due_[static_cast<std::size_t>(i)];
+  InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
+  if (buf.lazy_before(now + 1)) {   // a received stream's writes (or a read stream's frees) so far
+    buf.settle(now + 1, now);
+    ctx_.flits.extra_copies += buf.take_copies();
+  }
   if (due <= now) {
     Link* rx = rx_[static_cast<std::size_t>(i)];
-    InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
     while (rx->has_flit(now)) {
       BufferEntry& e = buf.write(rx->pop(), now);
       if (e.arrived == 1) ++undecoded_;
       ctx_.flits.extra_copies += buf.copies_per_write(e);
       active = true;
     }
-    due = rx->next_flit_arrival();
+    if (ctx_.streams && !traced_ && !buf.empty()) receive_stream(buf, *rx);
+    due = buf.receiving() ? buf.receive_tail() : rx->next_flit_arrival();
     if (due == UINT64_MAX) in_waiting_.erase(i);
   }
   next = std::min(next, due);
+}
+
+// The receiving side of the stream step (docs/performance.md, point 3): when
+// the input link holds the rest of the packet being written as consecutive
+// arrivals, past its header, the buffer takes it in one step and writes it
+// in closed form (InputBuffer::settle); the switch is then evaluated for
+// what it does itself and at the tail's write (in_due_), not per flit. The
+// tail must be written a few cycles before the run loop's next stop, where
+// results are read (sim_context.h).
+void Switch::receive_stream(InputBuffer& buf, Link& rx) {
+  const BufferEntry* e = &buf.last_entry();
+  if (e->arrived < e->header_flits || e->arrived >= e->length) return;
+  const Cycle tail = rx.tail_arrival(e->pkt.get());
+  if (tail == UINT64_MAX || tail + 2 >= ctx_.stream_horizon) return;
+  const Cycle first = rx.take_rest(e->pkt.get(), e->arrived);
+  if (first == UINT64_MAX) return;
+  buf.receive_stream(first);
+  ctx_.received_stream_flits += static_cast<std::uint64_t>(e->length - e->arrived);
 }
 
 void Switch::check_branches(const BufferEntry& e) const {
@@ -235,7 +258,7 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
   InputBuffer& buf = *buffers_[static_cast<std::size_t>(os.input)];
   const int credits = tx->credits(now);
   if (credits <= 0 || !buf.readable(e, b, now) || (vct_ && b.next == 0 && credits < b.pkt->length)) {
-    next = std::min(next, tx->next_credit_arrival());
+    next = std::min({next, tx->next_credit_arrival(), buf.readable_at(e, b, now)});
     return;
   }
   if (ctx_.streams && try_stream(o, os, e, b, credits, now)) {
@@ -287,7 +310,8 @@ bool Switch::try_stream(int o, OutputState& os, BufferEntry& e, Branch& b, int c
   Link* rx = rx_[static_cast<std::size_t>(os.input)];
   // (A flit written this cycle is read at now + 1 or later: rest >= 2 and
   // flit next is readable now.)
-  if (e.arrived != e.length && rx->tail_arrival(e.pkt.get()) >= tail) return false;
+  const Cycle tail_in = buf.tail_write(e);
+  if ((tail_in == UINT64_MAX ? rx->tail_arrival(e.pkt.get()) : tail_in) >= tail) return false;
   tx_[static_cast<std::size_t>(o)]->send_stream(Flit{b.pkt, b.next}, rest, now, p_.crossbar_delay);
   buf.start_stream(e, b, now, [rx](Cycle at, int flits) { rx->return_credits(flits, at); });
   os.stream_tail = tail;
@@ -320,7 +344,7 @@ std::uint64_t Switch::pending_copies() const {
 std::vector<std::string> Switch::describe_blocked(Cycle now) const {
   std::vector<std::string> lines;
   for (int i = 0; i < k_; ++i) {
-    buffers_[static_cast<std::size_t>(i)]->settle_stream(now);   // a stream's frees so far
+    buffers_[static_cast<std::size_t>(i)]->settle(now, now);   // the streams' writes and frees so far
     const InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
     if (buf.empty()) continue;
     std::string s = std::string(buf.name()) + ": " + std::to_string(buf.occupancy()) + "/" +

@@ -30,7 +30,8 @@ void SimSection::visit(ParamVisitor& v) {
   v.choice("streams", streams, {"off", "on"},
            "speed only, results identical: a switch output or an endpoint moves the rest of a packet that "
            "nothing can stop (all of it buffered or on the input link, credits for all of it) as one record "
-           "instead of one flit per cycle; not in VCD-traced modules (docs/performance.md, the stream step)");
+           "instead of one flit per cycle, and a switch input or an endpoint takes the rest of a packet arriving "
+           "one flit per cycle in one step; not in VCD-traced modules (docs/performance.md, the stream step)");
 }
 
 ExperimentConfig::ExperimentConfig()

@@ -212,7 +212,10 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
                       {"router_flit_hops", ctx.flits.hops},
                       {"flit_moves", ctx.flits.moves},
                       {"peak_rss_mb", peak_rss_mb()}};
-  if (ctx.streams) j["performance"]["streamed_flits"] = ctx.streamed_flits;   // how, not what: sim.streams
+  if (ctx.streams) {   // how, not what: sim.streams
+    j["performance"]["streamed_flits"] = ctx.streamed_flits;
+    j["performance"]["received_stream_flits"] = ctx.received_stream_flits;
+  }
   res.ok = error.empty();
   res.error = error;
   res.exit_code = res.ok ? 0 : 3;

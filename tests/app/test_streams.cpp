@@ -20,6 +20,7 @@ struct Case {
   const char* file;   // relative to the source tree; "" = default configuration
   std::vector<Override> overrides;
   bool expect_streams;   // the case is one where streams must start
+  bool expect_received = false;   // ... and be taken in one step by a receiver
 };
 
 nlohmann::json run(const Case& c, const char* streams) {
@@ -84,6 +85,24 @@ TEST_CASE("runs with streams give the per-flit results exactly") {
        true},
       {"smart NI multicast", "experiments/smart_ni_multicast.yaml", {{"traffic.repetitions", "2"}}, true},
       {"switch-based SSR multicast", "experiments/seed000/ssr.yaml", {{"traffic.repetitions", "2"}}, false},
+      // Received streams (switch inputs and endpoints take the rest of a
+      // packet in one step):
+      {"streams cut by the measurement window and the run loop's stops", "",
+       {{"traffic.load", "0.05"}, {"sim.warmup", "37"}, {"sim.measure", "1501"}}, true, true},
+      {"slow pipeline: route 3, crossbar 2, link 3, credit delay 2", "",
+       with({{"traffic.load", "0.03"}, {"switch.route_delay", "3"}, {"switch.crossbar_delay", "2"},
+             {"link.latency", "3"}, {"link.credit_delay", "2"}}),
+       true, true},
+      {"contention at 256 nodes, 128-flit, saturating", "",
+       {{"topology.switches", "64"}, {"topology.nodes", "256"}, {"traffic.load", "0.04"},
+        {"sim.warmup", "300"}, {"sim.measure", "1200"}, {"sim.drain_limit", "3000"}},
+       true, true},
+      {"endpoint receive buffer smaller than a packet", "",
+       with({{"traffic.load", "0.03"}, {"endpoint.rx_buffer", "20"}}), true, true},
+      {"tree multicast (replicating switches)", "experiments/seed000/tree.yaml", {{"traffic.repetitions", "2"}},
+       false},
+      {"path-based multicast, greedy", "experiments/seed000/path_greedy.yaml", {{"traffic.repetitions", "2"}},
+       false},
   };
   for (const Case& c : cases) {
     INFO(c.what);
@@ -94,6 +113,8 @@ TEST_CASE("runs with streams give the per-flit results exactly") {
     CHECK(on.at("performance").at("router_flit_hops") == off.at("performance").at("router_flit_hops"));
     CHECK(on.at("performance").at("flit_moves") == off.at("performance").at("flit_moves"));
     CHECK_FALSE(off.at("performance").contains("streamed_flits"));
+    CHECK_FALSE(off.at("performance").contains("received_stream_flits"));
     if (c.expect_streams) CHECK(on.at("performance").at("streamed_flits").get<std::uint64_t>() > 0);
+    if (c.expect_received) CHECK(on.at("performance").at("received_stream_flits").get<std::uint64_t>() > 0);
   }
 }

@@ -1,0 +1,156 @@
+// The receiving side of the stream step (docs/performance.md, point 3): an
+// input buffer that takes the rest of a packet in one step writes it in
+// closed form. Its counters, occupancy, occupancy integral and peak must be
+// those of writing one flit per cycle; the expected values here come from an
+// independent per-cycle account (written minus freed flits per cycle), not
+// from the buffer.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "rtl_models/input_buffer.h"
+#include "rtl_models/kernel.h"
+#include "rtl_models/link.h"
+
+using namespace wormcast;
+using namespace wormcast::rtl;
+
+namespace {
+
+PacketPtr packet(int len) {
+  auto p = std::make_shared<Packet>();
+  p->length = len;
+  p->id = 3;
+  return p;
+}
+
+// Occupancy after each cycle's writes and frees, from the write and free
+// cycles alone; the peak counts a cycle's writes before its frees.
+struct Account {
+  std::vector<Cycle> writes;                 // one entry per flit
+  std::vector<std::pair<Cycle, int>> frees;  // (cycle, flits)
+  long occ_after(Cycle c) const {
+    long n = 0;
+    for (Cycle w : writes) n += w <= c;
+    for (const auto& f : frees) n -= f.first <= c ? f.second : 0;
+    return n;
+  }
+  long integral(Cycle upto) const {   // flit-cycles over cycles 0 .. upto-1
+    long s = 0;
+    for (Cycle c = 0; c < upto; ++c) s += occ_after(c);
+    return s;
+  }
+  long peak(Cycle upto) const {
+    long best = 0;
+    for (Cycle c = 0; c < upto; ++c) {
+      long n = 0;
+      for (Cycle w : writes) n += w <= c;
+      for (const auto& f : frees) n -= f.first < c ? f.second : 0;
+      best = std::max(best, n);
+    }
+    return best;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a received stream's ramp: arrived, last write, occupancy, integral and peak per cycle") {
+  fresh_kernel();
+  const int len = 40;
+  InputBuffer buf("ib", 64, 8, NextHeader::after_drain);
+  auto p = packet(len);
+  Account acc;
+  buf.write(Flit{p, 0}, 10);   // the head, per flit
+  acc.writes.push_back(10);
+  buf.receive_stream(13);      // flits 1 .. 39 written at 13 .. 51
+  for (int k = 1; k < len; ++k) acc.writes.push_back(12 + static_cast<Cycle>(k));
+  CHECK(buf.receive_tail() == 51);
+  for (Cycle c = 11; c <= 60; c += 7) {
+    buf.settle(c + 1, c);   // the writes of cycle c, as a switch evaluated at c sees them
+    const BufferEntry& e = buf.last_entry();
+    const int expect_arrived = static_cast<int>(acc.occ_after(c));
+    CHECK(e.arrived == expect_arrived);
+    CHECK(e.last_write == (expect_arrived == 1 ? Cycle{10} : 12 + static_cast<Cycle>(expect_arrived - 1)));
+    CHECK(buf.occupancy() == expect_arrived);
+    CHECK(buf.occupancy_integral(c + 1) == static_cast<double>(acc.integral(c + 1)));
+    CHECK(buf.peak_occupancy() == acc.peak(c + 1));
+  }
+  CHECK_FALSE(buf.receiving());
+  CHECK(buf.last_entry().arrived == len);
+}
+
+TEST_CASE("a received stream read onward as a stream: writes and chunk frees interleave as per flit") {
+  fresh_kernel();
+  const int len = 20;   // chunks of 8, 8, 4
+  InputBuffer buf("ib", 64, 8, NextHeader::after_drain);
+  auto p = packet(len);
+  Account acc;
+  buf.write(Flit{p, 0}, 5);
+  acc.writes.push_back(5);
+  buf.receive_stream(6);   // flits 1 .. 19 at 6 .. 24
+  for (int k = 1; k < len; ++k) acc.writes.push_back(5 + static_cast<Cycle>(k));
+  // Decoded and granted at 6; the branch reads flit j at 7 + j (flit j is
+  // written at 5 + j, before its read), as one stream started at 7.
+  buf.settle(7, 6);
+  BufferEntry* e = buf.decode_candidate(1);
+  REQUIRE(e != nullptr);
+  CHECK(buf.set_branches(*e, {Branch{2, p, 0, 0, false}}) == 0);
+  buf.grant(*e, e->branches[0], 6);
+  buf.settle(8, 7);   // the switch's evaluation at 7: writes of 7 first
+  CHECK(buf.tail_write(*e) == 24);
+  std::vector<std::pair<Cycle, int>> credited;
+  buf.start_stream(*e, e->branches[0], 7, [&](Cycle at, int flits) { credited.emplace_back(at, flits); });
+  // Chunk c is freed at the read of its last flit: flits 7, 15, 19 at 14, 22, 26.
+  const std::vector<std::pair<Cycle, int>> expect_frees{{14, 8}, {22, 8}, {26, 4}};
+  CHECK(credited == expect_frees);
+  acc.frees = expect_frees;
+  for (Cycle c = 9; c <= 25; c += 4) {
+    buf.settle(c + 1, c + 1);   // everything of cycle c
+    CHECK(buf.occupancy() == acc.occ_after(c));
+    CHECK(buf.occupancy_integral(c + 1) == static_cast<double>(acc.integral(c + 1)));
+    CHECK(buf.peak_occupancy() == acc.peak(c + 1));
+  }
+  buf.finish_stream(*e, e->branches[0], 26);
+  CHECK(buf.empty());
+  CHECK(buf.occupancy() == 0);
+  CHECK(buf.occupancy_integral(40) == static_cast<double>(acc.integral(40)));
+  CHECK(buf.peak_occupancy() == acc.peak(40));
+}
+
+TEST_CASE("a received stream into a replicated entry counts branches - 1 copies per flit written") {
+  fresh_kernel();
+  InputBuffer buf("ib", 64, 4, NextHeader::after_drain);
+  auto p = packet(12);
+  buf.write(Flit{p, 0}, 0);
+  buf.receive_stream(1);   // flits 1 .. 11 at 1 .. 11
+  buf.settle(3, 2);        // flits 1, 2 written before the decode at 2
+  BufferEntry* e = buf.decode_candidate(1);
+  REQUIRE(e != nullptr);
+  CHECK(buf.set_branches(*e, {Branch{0, p, 0, 0, false}, Branch{1, p, 0, 0, false}}) == 3);
+  CHECK(buf.take_copies() == 0);   // written before the decode: counted by set_branches
+  buf.settle(12, 11);
+  CHECK(buf.take_copies() == 9);   // flits 3 .. 11, one extra copy each
+  CHECK(buf.pending_copies() == 24);
+}
+
+TEST_CASE("a link gives up the rest of a packet only as consecutive arrivals ending in its tail") {
+  fresh_kernel();
+  Clock clk(5000);
+  Link link("l", clk, LinkParams{}, 64);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  auto p = packet(6);
+  link.send(Flit{p, 0}, 10, 0);
+  link.send(Flit{p, 1}, 11, 0);   // arrives at 12; the stream's flits at 14 .. 17: a gap
+  link.send_stream(Flit{p, 2}, 4, 13, 0);
+  CHECK(link.take_rest(p.get(), 0) == UINT64_MAX);
+  CHECK(link.has_flit(11));
+  link.pop();
+  CHECK(link.take_rest(p.get(), 1) == UINT64_MAX);
+  link.pop();
+  CHECK(link.take_rest(p.get(), 3) == UINT64_MAX);   // not the front
+  CHECK(link.take_rest(p.get(), 2) == 14);
+  CHECK(link.flits_in_flight() == 0);
+  CHECK(link.flits_sent() == 6);
+}
