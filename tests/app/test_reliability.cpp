@@ -151,7 +151,9 @@ TEST_CASE("a replication chunk larger than the input buffer is refused") {
 
 TEST_CASE("a sweep stopped by a signal stops its children, and a second sweep on the same folder is refused") {
   const TempDir d("sig");
-  d.write("base.yaml", "name: slow\nsim:\n  warmup: 0\n  measure: 5000000\n  drain_limit: 5000000\n");
+  // Long enough to be still running when it is stopped, about 1 s in: 5,000,000 cycles
+  // took 2 s before the stream step and 0.5 s after it, so the margin is generous now.
+  d.write("base.yaml", "name: slow\nsim:\n  warmup: 0\n  measure: 200000000\n  drain_limit: 5000000\n");
   const auto sweep = d.write("s.yaml", "name: slowsweep\nexperiment: base.yaml\ntrials: 4\n");
   const std::string out = (d.path / "out").string(), bin = test::wormcast_bin();
   const std::string script =
