@@ -75,7 +75,11 @@ void PacketAssembler::out_of_order(const Flit& f, bool head_inside) const {
 }
 
 std::string PacketAssembler::describe() const {
-  return pkt_ ? "receiving packet " + std::to_string(pkt_->id) + " (" + std::to_string(next_) + " flits in)" : "";
+  if (!pkt_) return "";
+  const std::string head = "receiving packet " + std::to_string(pkt_->id) + " (";
+  if (stream_tail_ != 0)   // taken in one step: the flits arrive one per cycle up to the tail
+    return head + "its last flits arrive one per cycle, the tail at cycle " + std::to_string(stream_tail_) + ")";
+  return head + std::to_string(next_) + " flits in)";
 }
 
 }  // namespace wormcast::rtl

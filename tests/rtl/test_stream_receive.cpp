@@ -13,6 +13,8 @@
 #include "rtl_models/input_buffer.h"
 #include "rtl_models/kernel.h"
 #include "rtl_models/link.h"
+#include "rtl_models/link_interface.h"
+#include "rtl_models/sim_context.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;
@@ -153,4 +155,33 @@ TEST_CASE("a link gives up the rest of a packet only as consecutive arrivals end
   CHECK(link.take_rest(p.get(), 2) == 14);
   CHECK(link.flits_in_flight() == 0);
   CHECK(link.flits_sent() == 6);
+}
+
+TEST_CASE("an assembler takes a stream's rest in one step, delivers at the tail and says so while it waits") {
+  fresh_kernel();
+  Clock clk(5000);
+  SimContext ctx(5000);
+  ctx.streams = true;
+  ctx.stream_horizon = 1000;
+  Link link("l", clk, LinkParams{}, 64);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  PacketAssembler rx(ctx, "node 0", true);
+  auto p = packet(5);
+  link.send(Flit{p, 0}, 10, 0);          // the head arrives at 11
+  link.send_stream(Flit{p, 1}, 4, 11, 0);  // flits 1 .. 4 arrive at 12 .. 15
+  std::vector<std::pair<PacketId, Cycle>> delivered;
+  auto on_packet = [&](const PacketPtr& done, Cycle now) { delivered.emplace_back(done->id, now); };
+  Cycle next = UINT64_MAX;
+  CHECK(rx.step(link, 11, next, on_packet));   // the head, then the rest in one step
+  CHECK(next == 15);                           // woken for the tail only
+  CHECK(link.flits_in_flight() == 0);
+  CHECK(ctx.flits.ejected == 5);
+  CHECK(rx.describe() == "receiving packet 3 (its last flits arrive one per cycle, the tail at cycle 15)");
+  next = UINT64_MAX;
+  CHECK_FALSE(rx.step(link, 13, next, on_packet));   // nothing delivered before the tail's cycle
+  CHECK(delivered.empty());
+  rx.step(link, 15, next, on_packet);
+  REQUIRE(delivered.size() == 1);
+  CHECK(delivered[0] == std::make_pair(PacketId{3}, Cycle{15}));
+  CHECK(rx.describe().empty());
 }
