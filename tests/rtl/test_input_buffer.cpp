@@ -4,17 +4,13 @@
 
 #include "rtl_models/input_buffer.h"
 #include "rtl_models/kernel.h"
+#include "tests/common/packets.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;
 
 namespace {
-PacketPtr packet(int len) {
-  auto p = std::make_shared<Packet>();
-  p->length = len;
-  p->id = 7;
-  return p;
-}
+PacketPtr packet(int len) { return test::bare_packet(len, 7); }
 std::vector<Branch> branches(const PacketPtr& p, std::initializer_list<int> outs) {
   std::vector<Branch> v;
   for (int o : outs) v.push_back(Branch{o, p, 0, false});

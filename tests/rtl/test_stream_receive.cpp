@@ -15,18 +15,14 @@
 #include "rtl_models/link.h"
 #include "rtl_models/link_interface.h"
 #include "rtl_models/sim_context.h"
+#include "tests/common/packets.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;
 
 namespace {
 
-PacketPtr packet(int len) {
-  auto p = std::make_shared<Packet>();
-  p->length = len;
-  p->id = 3;
-  return p;
-}
+PacketPtr packet(int len) { return test::bare_packet(len, 3); }
 
 // Occupancy after each cycle's writes and frees, from the write and free
 // cycles alone; the peak counts a cycle's writes before its frees.
