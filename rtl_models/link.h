@@ -158,8 +158,7 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
       return UINT64_MAX;
     const Cycle a = f.arrival;
     flits_.clear();   // Flit holds a plain packet reference (packet.h)
-    popped_owner_ = std::move(tail_owners_.front());
-    tail_owners_.pop_front();
+    release_tail_owner();
     return a;
   }
   Cycle next_credit_arrival() const override {
@@ -183,8 +182,7 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
       --rec_count_;
     }
     if (f.tail()) {
-      popped_owner_ = std::move(tail_owners_.front());
-      tail_owners_.pop_front();
+      release_tail_owner();
     }
     return f;
   }
@@ -238,9 +236,13 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     if (rec_first_.pkt.get() != p || rec_first_.index != first || rec_count_ != p->length - first)
       return UINT64_MAX;
     rec_count_ = 0;
+    release_tail_owner();
+    return rec_arrival_;
+  }
+  // A tail left the link (popped or taken): hold its packet until the next one.
+  void release_tail_owner() {
     popped_owner_ = std::move(tail_owners_.front());
     tail_owners_.pop_front();
-    return rec_arrival_;
   }
   void push_credits(int n, Cycle arrival) {
     if (!credit_returns_.empty() && credit_returns_.back().arrival == arrival)

@@ -16,9 +16,7 @@ bool PacketInjector::try_stream(Link& tx, int credits, Cycle now) {
   ctx_.flits.injected += static_cast<std::uint64_t>(rest);
   ++ctx_.flits.moves;
   ctx_.streamed_flits += static_cast<std::uint64_t>(rest);
-  const Cycle lo = std::max(now, ctx_.window.begin);
-  const Cycle hi = std::min(now + static_cast<Cycle>(rest), ctx_.window.end);
-  if (hi > lo) ctx_.stats.window_flits_injected += hi - lo;
+  ctx_.stats.window_flits_injected += ctx_.window.overlap(now, static_cast<std::uint64_t>(rest));
   next_flit_ = current_->length;
   stream_tail_ = now + static_cast<Cycle>(rest) - 1;
   stream_flits_ = rest;
@@ -51,16 +49,14 @@ std::string PacketInjector::describe() const {
 bool PacketAssembler::try_stream(Link& rx) {
   if (!ctx_.streams || !stream_ok_ || !credit_at_once_ || !rx.eager_credit_wake()) return false;
   const Cycle tail = rx.tail_arrival(pkt_.get());
-  if (tail == UINT64_MAX || tail + 2 >= ctx_.stream_horizon) return false;
+  if (!ctx_.receive_fits(tail)) return false;
   const Cycle first = rx.take_rest(pkt_.get(), next_);
   if (first == UINT64_MAX) return false;
   const int rest = pkt_->length - next_;
   rx.return_credit_ramp(rest, first);
   ctx_.flits.ejected += static_cast<std::uint64_t>(rest);
   ctx_.received_stream_flits += static_cast<std::uint64_t>(rest);
-  const Cycle lo = std::max(first, ctx_.window.begin);
-  const Cycle hi = std::min(tail + 1, ctx_.window.end);
-  if (hi > lo) ctx_.stats.window_flits_ejected += hi - lo;
+  ctx_.stats.window_flits_ejected += ctx_.window.overlap(first, static_cast<std::uint64_t>(rest));
   next_ = pkt_->length;
   stream_tail_ = tail;
   return true;

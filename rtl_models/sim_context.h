@@ -3,6 +3,7 @@
 // ledger (exactly-once checking) and the measurement statistics.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -71,6 +72,12 @@ class DeliveryLedger {
 struct MeasureWindow {
   Cycle begin = 0, end = UINT64_MAX;
   bool contains(Cycle c) const { return c >= begin && c < end; }
+  // How many of the cycles first .. first + n - 1 lie in the window (one
+  // flit per cycle: a stream's share of the window's flit counts).
+  std::uint64_t overlap(Cycle first, std::uint64_t n) const {
+    const Cycle lo = std::max(first, begin), hi = std::min(first + n, end);
+    return hi > lo ? hi - lo : 0;
+  }
 };
 
 struct RunStats {
@@ -161,6 +168,10 @@ class SimContext {
   bool stream_fits(Cycle start, int flits) const {
     return streams && static_cast<Cycle>(flits) < stream_max_flits && start + static_cast<Cycle>(flits) + 2 < stream_horizon;
   }
+  // May a receiver take the rest of a packet whose tail arrives at `tail`
+  // (UINT64_MAX: not on the link) in one step? Its closed-form counts must be
+  // settled by the run loop's next stop.
+  bool receive_fits(Cycle tail) const { return tail != UINT64_MAX && tail + 2 < stream_horizon; }
 
   // Anything that counts as progress for the deadlock watchdog.
   std::uint64_t progress() const { return flits.moves + node_progress; }

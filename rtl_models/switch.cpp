@@ -145,7 +145,7 @@ void Switch::receive_stream(InputBuffer& buf, Link& rx) {
   const BufferEntry* e = &buf.last_entry();
   if (e->arrived < e->header_flits || e->arrived >= e->length) return;
   const Cycle tail = rx.tail_arrival(e->pkt.get());
-  if (tail == UINT64_MAX || tail + 2 >= ctx_.stream_horizon) return;
+  if (!ctx_.receive_fits(tail)) return;
   const Cycle first = rx.take_rest(e->pkt.get(), e->arrived);
   if (first == UINT64_MAX) return;
   buf.receive_stream(first);

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 GEN=()
 command -v ninja >/dev/null && GEN=(-G Ninja)
-if [ ! -f build-asan/CMakeCache.txt ]; then
+if [ ! -f build-asan/build.ninja ] && [ ! -f build-asan/Makefile ]; then   # as scripts/build.sh
   cmake -S . -B build-asan "${GEN[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWORMCAST_SANITIZE=ON
 fi
 cmake --build build-asan -j "$(nproc)"

@@ -141,6 +141,26 @@ void park_until_exit(std::unique_ptr<topo::NetworkModel> net) {
   parked->push_back(std::move(net));
 }
 
+// Speed counts router traversals (a flit crossing a switch's crossbar), not
+// injection or ejection; set-up, simulation and the whole process are
+// reported apart; peak RSS is this process's own high-water mark.
+nlohmann::json performance(const rtl::SimContext& ctx, Cycle cycles, double setup, double wall) {
+  nlohmann::json p = {{"setup_seconds", setup},
+                      {"wall_seconds", wall},
+                      {"simulation_seconds", wall},
+                      {"process_seconds", seconds_since(g_process_start)},
+                      {"cycles_per_second", wall > 0 ? static_cast<double>(cycles) / wall : 0.0},
+                      {"flit_hops_per_second", wall > 0 ? static_cast<double>(ctx.flits.hops) / wall : 0.0},
+                      {"router_flit_hops", ctx.flits.hops},
+                      {"flit_moves", ctx.flits.moves},
+                      {"peak_rss_mb", peak_rss_mb()}};
+  if (ctx.streams) {   // how, not what: sim.streams
+    p["streamed_flits"] = ctx.streamed_flits;
+    p["received_stream_flits"] = ctx.received_stream_flits;
+  }
+  return p;
+}
+
 }  // namespace
 
 RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
@@ -200,22 +220,7 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
   j["topology"] = net->describe();
   j["metrics"] = stats.collect();
   const std::string error = check_invariants(ctx, *net, out, j["invariants"]);
-  // Speed counts router traversals (a flit crossing a switch's crossbar), not
-  // injection or ejection; set-up, simulation and the whole process are
-  // reported apart; peak RSS is this process's own high-water mark.
-  j["performance"] = {{"setup_seconds", setup},
-                      {"wall_seconds", wall},
-                      {"simulation_seconds", wall},
-                      {"process_seconds", seconds_since(g_process_start)},
-                      {"cycles_per_second", wall > 0 ? static_cast<double>(out.now) / wall : 0.0},
-                      {"flit_hops_per_second", wall > 0 ? static_cast<double>(ctx.flits.hops) / wall : 0.0},
-                      {"router_flit_hops", ctx.flits.hops},
-                      {"flit_moves", ctx.flits.moves},
-                      {"peak_rss_mb", peak_rss_mb()}};
-  if (ctx.streams) {   // how, not what: sim.streams
-    j["performance"]["streamed_flits"] = ctx.streamed_flits;
-    j["performance"]["received_stream_flits"] = ctx.received_stream_flits;
-  }
+  j["performance"] = performance(ctx, out.now, setup, wall);
   res.ok = error.empty();
   res.error = error;
   res.exit_code = res.ok ? 0 : 3;
