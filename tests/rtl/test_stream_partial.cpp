@@ -126,22 +126,27 @@ TEST_CASE("an input buffer reads per flit, as streams short of the tail, and per
   Branch& b = e->branches[0];
   buf.grant(*e, b, 19);
   int freed = 0;
-  // Flit j is read at 20 + j throughout: per flit 0 .. 2, a stream of 3 .. 10
-  // (completes chunk 0 at flit 7, cycle 27), a stream of 11 .. 13 (no chunk
-  // completes), per flit 14 .. 19 (chunk 1 at flit 15, chunk 2 at flit 19).
+  // Flit j is read at 20 + j throughout: per flit 0 .. 2, a stream of 3 .. 15
+  // (completes chunk 0 at flit 7, cycle 27, and chunk 1 at its own stop,
+  // flit 15, cycle 35), a stream of 16 .. 17 (no chunk completes), per flit
+  // 18 .. 19 (chunk 2 at flit 19, cycle 39).
   for (int j = 0; j < 3; ++j) buf.read(*e, b, 20 + static_cast<Cycle>(j), freed);
   std::vector<std::pair<Cycle, int>> credited;
   const auto on_free = [&](Cycle at, int flits) { credited.emplace_back(at, flits); };
-  buf.start_stream(*e, b, 23, 8, on_free);
-  CHECK(b.next == 11);
-  CHECK(credited == std::vector<std::pair<Cycle, int>>{{27, 8}});
-  buf.settle(31, 31);   // the stream's last cycle, 30
-  buf.start_stream(*e, b, 31, 3, on_free);
-  CHECK(credited.size() == 1);
-  buf.settle(34, 34);
+  buf.start_stream(*e, b, 23, 13, on_free);
+  CHECK(b.next == 16);
+  CHECK(credited == std::vector<std::pair<Cycle, int>>{{27, 8}, {35, 8}});
   acc.frees = {{27, 8}, {35, 8}, {39, 4}};
-  CHECK(buf.occupancy() == acc.occ_after(33));
-  for (int j = 14; j < len; ++j) {
+  buf.settle(30, 30);   // cycles up to 29
+  CHECK(buf.occupancy() == acc.occ_after(29));
+  CHECK(buf.occupancy_integral(30) == static_cast<double>(acc.integral(30)));
+  buf.settle(36, 36);   // the stream's last cycle, 35
+  CHECK(buf.occupancy() == acc.occ_after(35));
+  buf.start_stream(*e, b, 36, 2, on_free);
+  CHECK(credited.size() == 2);
+  buf.settle(38, 38);
+  CHECK(buf.occupancy() == acc.occ_after(37));
+  for (int j = 18; j < len; ++j) {
     const Cycle t = 20 + static_cast<Cycle>(j);
     buf.read(*e, b, t, freed);
     CHECK(buf.occupancy() == acc.occ_after(t));
