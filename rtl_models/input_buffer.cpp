@@ -145,12 +145,10 @@ void InputBuffer::settle(Cycle write_upto, Cycle free_upto) {
 void InputBuffer::apply_free() {
   const int end = stream_end_flit_, c = (end - 1) / chunk_;
   change_occupancy(-(end - c * chunk_), stream_free_at_);
-  if (end == stream_len_) {
-    stream_free_at_ = UINT64_MAX;
-    return;
-  }
   stream_end_flit_ = std::min(stream_len_, end + chunk_);
-  stream_free_at_ = stream_free_cycle(stream_end_flit_);
+  // The stream's last chunk freed (it ends at the tail or at the stream's stop)?
+  stream_free_at_ = end == stream_len_ || stream_end_flit_ > stream_stop_ ? UINT64_MAX
+                                                                           : stream_free_cycle(stream_end_flit_);
 }
 
 // The received stream's writes at cycles rs_next_at_ .. last, in closed

@@ -134,14 +134,16 @@ class InputBuffer : public sc_core::sc_module {
   Flit read(BufferEntry& e, Branch& b, Cycle now, int& freed);
 
   // The stream step (docs/performance.md). Branch b, the only branch of e,
-  // emits the received packet and will read its remaining flits at cycles
-  // now, now+1, ... (the switch has checked that nothing can stop it): its
-  // read position moves to the tail at once; each chunk is freed at the
-  // cycle its last flit is read, applied to the occupancy lazily (before
-  // any later write, and by settle), and on_free(cycle, flits) is
-  // called for each chunk now, in cycle order (the credit returns).
+  // emits the received packet and will read its next `count` flits at
+  // cycles now, now+1, ... (the switch has checked that nothing can stop
+  // them): its read position moves past them at once; each chunk they
+  // complete is freed at the cycle its last flit is read, applied to the
+  // occupancy lazily (before any later write, and by settle), and
+  // on_free(cycle, flits) is called for each such chunk now, in cycle order
+  // (the credit returns). A chunk the stream leaves unfinished keeps its
+  // count for the per-flit read of its last flit.
   // Requires NextHeader::after_drain (so no other entry is read meanwhile).
-  template <class OnFree> void start_stream(BufferEntry& e, Branch& b, Cycle now, OnFree&& on_free);
+  template <class OnFree> void start_stream(BufferEntry& e, Branch& b, Cycle now, int count, OnFree&& on_free);
   // Apply the lazy events (docs/performance.md, the stream step): the
   // received stream's writes of cycles before `write_upto` and the read
   // stream's chunk frees of cycles before `free_upto`, in cycle order (in a
@@ -244,7 +246,7 @@ class InputBuffer : public sc_core::sc_module {
   // stream_start_ + i; the next chunk to free ends at stream_end_flit_ and
   // is freed at stream_free_at_ (UINT64_MAX: no stream frees pending).
   Cycle stream_start_ = 0, stream_free_at_ = UINT64_MAX;
-  int stream_first_ = 0, stream_end_flit_ = 0, stream_len_ = 0;
+  int stream_first_ = 0, stream_end_flit_ = 0, stream_len_ = 0, stream_stop_ = 0;   // stop: past its last flit
   // The received stream, if any: flit rs_entry_->arrived is written at
   // rs_next_at_, the tail at rs_tail_at_ (UINT64_MAX: none pending).
   BufferEntry* rs_entry_ = nullptr;
@@ -254,21 +256,22 @@ class InputBuffer : public sc_core::sc_module {
 };
 
 template <class OnFree>
-void InputBuffer::start_stream(BufferEntry& e, Branch& b, Cycle now, OnFree&& on_free) {
+void InputBuffer::start_stream(BufferEntry& e, Branch& b, Cycle now, int count, OnFree&& on_free) {
   settle(now + 1, now + 1);   // a stream before this one has freed everything by now
   const int len = e.length, j = b.next;
   stream_start_ = now;
   stream_first_ = j;
   stream_len_ = len;
+  stream_stop_ = j + count;
   stream_end_flit_ = std::min(len, (j / chunk_ + 1) * chunk_);
-  stream_free_at_ = stream_free_cycle(stream_end_flit_);
-  for (int end = stream_end_flit_; ; end = std::min(len, end + chunk_)) {
+  stream_free_at_ = stream_end_flit_ <= stream_stop_ ? stream_free_cycle(stream_end_flit_) : UINT64_MAX;
+  for (int end = stream_end_flit_; end <= stream_stop_; end = std::min(len, end + chunk_)) {
     const int c = (end - 1) / chunk_;
     e.chunk_count[static_cast<std::size_t>(c)] = 0;
     on_free(stream_free_cycle(end), end - c * chunk_);
     if (end == len) break;
   }
-  b.next = b.consumed = len;
+  b.next = b.consumed = stream_stop_;
   update_lazy();
 }
 

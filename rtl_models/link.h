@@ -115,7 +115,7 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   // takes them in one step (take_rest).
   void send_stream(Flit first, int count, Cycle now, Cycle extra_delay) {
     if (last_send_ == now || now < stream_end_) fail("stream started in a cycle with a flit sent");
-    if (credits(now) < count) fail("stream started without a credit for each flit");
+    if (stream_credits(now, count) < count) fail("stream started without a credit for each flit");
     credits_ -= count;
     stream_end_ = now + static_cast<Cycle>(count);
     last_send_ = stream_end_ - 1;
@@ -127,6 +127,26 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     rec_count_ = count;
     rec_arrival_ = arrival;
     if (rx_client_) rx_client_->link_activity(arrival);
+  }
+  // How many flits (at most `max`) can leave one per cycle from cycle now
+  // on with the credits held and the returns already given (a return's
+  // arrival is fixed when it is given, and later returns only add): at
+  // saturation a downstream stream or sink gives its returns in advance, so
+  // a sender can stream into a buffer that has room for only part of the
+  // rest now (docs/performance.md, streams under contention). Flit k (sent
+  // at now + k) needs credits(now + k) > k.
+  int stream_credits(Cycle now, int max) {
+    if (now < stream_end_) return 0;
+    int c = credits(now), sent = 0;
+    for (std::size_t i = 0; i < credit_returns_.size() && sent < max; ++i) {
+      const CreditReturn& r = credit_returns_.at(i);   // arrival > now: credits(now) took the others
+      const Cycle at = now + static_cast<Cycle>(sent);
+      const Cycle span = r.arrival > at ? r.arrival - at : 0;   // cycles before it, not yet covered
+      if (static_cast<Cycle>(c) < span) return std::min(max, sent + c);
+      sent += static_cast<int>(span);
+      c += r.n - static_cast<int>(span);
+    }
+    return std::min(max, sent + c);
   }
   // Arrival cycle of the tail flit of `p` if it is the last flit put on the
   // link and has not been popped, else UINT64_MAX.

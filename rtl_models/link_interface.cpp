@@ -2,24 +2,28 @@
 
 namespace wormcast::rtl {
 
-// The rest of the packet leaves one flit per cycle from now on when the
-// link holds a credit for each (a sender's credits only grow while it
-// waits): put it on the link as one record, count what the per-flit steps
+// The next m flits of the packet leave one flit per cycle from now on when
+// the link holds a credit for each by its cycle (Link::stream_credits: held
+// now or already returned in time; a sender's credits only grow while it
+// waits): put them on the link as one record, count what the per-flit steps
 // would count (the totals are read after the stream has ended, and the
 // watchdog sees a move when it starts and when it ends: sim_context.h), and
-// hand the packet over at its tail's cycle (finish_stream).
+// at the stream's last cycle hand the packet over if its tail went, else go
+// on per flit (or with the next stream) from the next cycle (finish_stream).
 bool PacketInjector::try_stream(Link& tx, int credits, Cycle now) {
   const int rest = current_->length - next_flit_;
-  if (rest < 2 || credits < rest || !ctx_.stream_fits(now, rest)) return false;
+  int m = std::min(rest, ctx_.stream_room(now));
+  if (credits < m) m = tx.stream_credits(now, m);
+  if (m < 2) return false;
   if (next_flit_ == 0) current_->injected = now;
-  tx.send_stream(Flit{current_, next_flit_}, rest, now, 0);
-  ctx_.flits.injected += static_cast<std::uint64_t>(rest);
+  tx.send_stream(Flit{current_, next_flit_}, m, now, 0);
+  ctx_.flits.injected += static_cast<std::uint64_t>(m);
   ++ctx_.flits.moves;
-  ctx_.streamed_flits += static_cast<std::uint64_t>(rest);
-  ctx_.stats.window_flits_injected += ctx_.window.overlap(now, static_cast<std::uint64_t>(rest));
-  next_flit_ = current_->length;
-  stream_tail_ = now + static_cast<Cycle>(rest) - 1;
-  stream_flits_ = rest;
+  ctx_.streamed_flits += static_cast<std::uint64_t>(m);
+  ctx_.stats.window_flits_injected += ctx_.window.overlap(now, static_cast<std::uint64_t>(m));
+  next_flit_ += m;
+  stream_tail_ = now + static_cast<Cycle>(m) - 1;
+  stream_flits_ = m;
   return true;
 }
 
@@ -27,7 +31,7 @@ bool PacketInjector::finish_stream(Cycle now) {
   ctx_.flits.moves += static_cast<std::uint64_t>(stream_flits_ - 1);
   stream_tail_ = 0;
   stream_flits_ = 0;
-  hand_over(now);
+  if (next_flit_ == current_->length) hand_over(now);
   return true;
 }
 

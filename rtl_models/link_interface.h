@@ -52,8 +52,9 @@ class PacketInjector {
   std::deque<PacketPtr> queue_;
   PacketPtr current_;
   int next_flit_ = 0;
-  // The stream step (docs/performance.md): the rest of current_ is on the
-  // link as one record; its tail leaves at stream_tail_ (0: no stream).
+  // The stream step (docs/performance.md): flits of current_ up to
+  // next_flit_ - 1 are on the link as one record; the last leaves at
+  // stream_tail_ (0: no stream).
   bool stream_ok_ = true;
   Cycle stream_tail_ = 0;
   int stream_flits_ = 0;

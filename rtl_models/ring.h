@@ -20,6 +20,7 @@ class Ring {
   const T& front() const { return slots_[head_]; }
   T& back() { return slots_[(head_ + size_ - 1) & mask_]; }
   const T& back() const { return slots_[(head_ + size_ - 1) & mask_]; }
+  const T& at(std::size_t i) const { return slots_[(head_ + i) & mask_]; }   // i < size(): i-th from the front
   void push_back(T v) {
     if (size_ == slots_.size()) grow();
     slots_[(head_ + size_) & mask_] = std::move(v);

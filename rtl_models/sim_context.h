@@ -168,6 +168,12 @@ class SimContext {
   bool stream_fits(Cycle start, int flits) const {
     return streams && static_cast<Cycle>(flits) < stream_max_flits && start + static_cast<Cycle>(flits) + 2 < stream_horizon;
   }
+  // The most flits a stream starting at `start` may move (stream_fits).
+  int stream_room(Cycle start) const {
+    if (!streams || stream_max_flits == 0 || start + 3 >= stream_horizon) return 0;
+    const Cycle n = std::min(stream_max_flits - 1, stream_horizon - start - 3);
+    return static_cast<int>(std::min<Cycle>(n, 1u << 30));
+  }
   // May a receiver take the rest of a packet whose tail arrives at `tail`
   // (UINT64_MAX: not on the link) in one step? Its closed-form counts must be
   // settled by the run loop's next stop.

@@ -291,35 +291,41 @@ void Switch::release_output(int o, OutputState& os) {
   xbar_->disconnect(o);
 }
 
-// Branch b may stream from cycle now when nothing can stop it before its
-// tail (docs/performance.md, point 1): it is the entry's only branch and
-// emits the received packet; every remaining flit is readable when its read
-// comes (all have arrived before now, or the tail is already on the input
-// link and arrives before the tail's read: flits arrive one per cycle at
-// most, so every earlier flit is then in time too); the output link holds a
-// credit for each (a held output is never taken away, and its credits only
-// grow meanwhile); no VCD trace; and the stream ends before the run loop's
-// next stop (sim_context.h). Then flit next + i leaves at now + i exactly as
-// the per-flit steps would send it.
+// Branch b may stream m flits from cycle now when nothing can stop them
+// (docs/performance.md, point 1 and streams under contention): it is the
+// entry's only branch and emits the received packet; each of the m flits is
+// readable when its read comes (all have arrived before now, or the tail is
+// already known to be written before the tail's read: flits are written at
+// most one per cycle, so every earlier one is then in time too); the output
+// link holds a credit for each by its cycle (Link::stream_credits: held now
+// or already returned in time; a held output is never taken away); no VCD
+// trace; and the stream ends before the run loop's next stop
+// (sim_context.h). Then flit next + i leaves at now + i exactly as the
+// per-flit steps would send it. A stream short of the tail leaves the output
+// held; the per-flit step (or the next stream) goes on after it.
 bool Switch::try_stream(int o, OutputState& os, BufferEntry& e, Branch& b, int credits, Cycle now) {
   const int rest = e.length - b.next;
-  if (rest < 2 || credits < rest || traced_ || e.branches.size() != 1 || b.pkt.get() != e.pkt.get()) return false;
+  if (rest < 2 || traced_ || e.branches.size() != 1 || b.pkt.get() != e.pkt.get()) return false;
   InputBuffer& buf = *buffers_[static_cast<std::size_t>(os.input)];
-  if (!buf.streams_allowed() || !ctx_.stream_fits(now, rest)) return false;
-  const Cycle tail = now + static_cast<Cycle>(rest) - 1;
+  if (!buf.streams_allowed()) return false;
+  int m = std::min(rest, ctx_.stream_room(now));
+  Link* tx = tx_[static_cast<std::size_t>(o)];
+  if (credits < m) m = tx->stream_credits(now, m);
   Link* rx = rx_[static_cast<std::size_t>(os.input)];
-  // (A flit written this cycle is read at now + 1 or later: rest >= 2 and
-  // flit next is readable now.)
+  // (A flit written this cycle is read at now + 1 or later: flit next is
+  // readable now, so every arrived flit is read in time.)
   const Cycle tail_in = buf.tail_write(e);
-  if ((tail_in == UINT64_MAX ? rx->tail_arrival(e.pkt.get()) : tail_in) >= tail) return false;
-  tx_[static_cast<std::size_t>(o)]->send_stream(Flit{b.pkt, b.next}, rest, now, p_.crossbar_delay);
-  buf.start_stream(e, b, now, [rx](Cycle at, int flits) { rx->return_credits(flits, at); });
-  os.stream_tail = tail;
-  os.stream_flits = rest;
-  ctx_.streamed_flits += static_cast<std::uint64_t>(rest);
+  if ((tail_in == UINT64_MAX ? rx->tail_arrival(e.pkt.get()) : tail_in) >= now + static_cast<Cycle>(rest) - 1)
+    m = std::min(m, e.arrived - b.next);
+  if (m < 2) return false;
+  tx->send_stream(Flit{b.pkt, b.next}, m, now, p_.crossbar_delay);
+  buf.start_stream(e, b, now, m, [rx](Cycle at, int flits) { rx->return_credits(flits, at); });
+  os.stream_tail = now + static_cast<Cycle>(m) - 1;
+  os.stream_flits = m;
+  ctx_.streamed_flits += static_cast<std::uint64_t>(m);
   // The per-flit steps count each move in its cycle; the watchdog only
   // needs a move counted in each of its intervals the stream spans, and the
-  // run's totals are read after the stream has ended (stream_fits).
+  // run's totals are read after the stream has ended (stream_room).
   ++ctx_.flits.moves;
   ++ctx_.flits.hops;
   return true;
@@ -327,11 +333,17 @@ bool Switch::try_stream(int o, OutputState& os, BufferEntry& e, Branch& b, int c
 
 void Switch::finish_stream(int o, OutputState& os, Cycle now) {
   BufferEntry& e = *os.entry;
+  Branch& b = e.branches[static_cast<std::size_t>(os.branch)];
+  InputBuffer& buf = *buffers_[static_cast<std::size_t>(os.input)];
   ctx_.flits.moves += static_cast<std::uint64_t>(os.stream_flits - 1);
   ctx_.flits.hops += static_cast<std::uint64_t>(os.stream_flits - 1);
-  buffers_[static_cast<std::size_t>(os.input)]->finish_stream(e, e.branches[static_cast<std::size_t>(os.branch)], now);
   os.stream_tail = 0;
   os.stream_flits = 0;
+  if (b.next < e.length) {   // short of the tail: its frees applied before the per-flit reads resume
+    buf.settle(now + 1, now + 1);
+    return;
+  }
+  buf.finish_stream(e, b, now);
   release_output(o, os);
 }
 

@@ -87,7 +87,7 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
     // VCD mirrors
     bool valid = false, head = false, tail = false, busy = false;
     std::uint32_t packet = 0;
-    Cycle stream_tail = 0;          // streaming (sim.streams): cycle of its tail read, else 0
+    Cycle stream_tail = 0;          // streaming (sim.streams): cycle of its last read, else 0
     int stream_flits = 0;           // flits the stream moves
   };
   void end_of_elaboration() override;
@@ -101,8 +101,9 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   void arbitrate(Cycle now, bool& active);
   void traverse(Cycle now, bool& active, Cycle& next);
   void traverse_output(int o, Cycle now, bool& active, Cycle& next);
-  // The stream step (docs/performance.md): start one for output o if
-  // nothing can stop its branch until the tail; finish it at that cycle.
+  // The stream step (docs/performance.md): start one for output o over the
+  // flits nothing can stop (up to the tail, or fewer under contention);
+  // finish it at its last flit's cycle.
   bool try_stream(int o, OutputState& os, BufferEntry& e, Branch& b, int credits, Cycle now);
   void finish_stream(int o, OutputState& os, Cycle now);
   void release_output(int o, OutputState& os);

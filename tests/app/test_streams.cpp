@@ -99,6 +99,12 @@ TEST_CASE("runs with streams give the per-flit results exactly") {
        true, true},
       {"endpoint receive buffer smaller than a packet", "",
        with({{"traffic.load", "0.03"}, {"endpoint.rx_buffer", "20"}}), true, true},
+      // Streams under contention: only flits with a credit by their cycle
+      // (returns given in advance included) stream; the rest goes per flit.
+      {"128-flit packets into 128-flit buffers, saturated (streams short of the tail)", "",
+       with({{"traffic.load", "0.2"}, {"switch.buffer", "128"}, {"sim.drain_limit", "3000"}}), true},
+      {"a watchdog interval shorter than a packet caps every stream", "",
+       with({{"traffic.load", "0.2"}, {"sim.watchdog", "100"}, {"sim.drain_limit", "3000"}}), true},
       {"tree multicast (replicating switches)", "experiments/seed000/tree.yaml", {{"traffic.repetitions", "2"}},
        false},
       {"path-based multicast, greedy", "experiments/seed000/path_greedy.yaml", {{"traffic.repetitions", "2"}},

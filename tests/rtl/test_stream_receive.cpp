@@ -99,7 +99,7 @@ TEST_CASE("a received stream read onward as a stream: writes and chunk frees int
   buf.settle(8, 7);   // the switch's evaluation at 7: writes of 7 first
   CHECK(buf.tail_write(*e) == 24);
   std::vector<std::pair<Cycle, int>> credited;
-  buf.start_stream(*e, e->branches[0], 7, [&](Cycle at, int flits) { credited.emplace_back(at, flits); });
+  buf.start_stream(*e, e->branches[0], 7, len, [&](Cycle at, int flits) { credited.emplace_back(at, flits); });
   // Chunk c is freed at the read of its last flit: flits 7, 15, 19 at 14, 22, 26.
   const std::vector<std::pair<Cycle, int>> expect_frees{{14, 8}, {22, 8}, {26, 4}};
   CHECK(credited == expect_frees);
