@@ -91,6 +91,16 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   // (virtual cut-through) or reads the count for other decisions (adaptive
   // port selection). Call during elaboration.
   void wake_sender_only_when_starved() { lazy_credit_wake_ = true; }
+  // The same rule, for a sender whose evaluations in cycles where it is not
+  // woken for anything do nothing (Switch, Endpoint) and that, when blocked
+  // on credits, found none (credits() <= 0) and lowers its next wake-up to
+  // next_credit_arrival(): a credit ramp (return_credit_ramp) may then wake
+  // it for its first credit only, as on an eager link. Saves an evaluation
+  // of the sender per credit return it does not wait for (issue 10).
+  void wake_blocked_sender_only() {
+    lazy_credit_wake_ = true;
+    ramp_ok_ = true;
+  }
   void send(Flit f, Cycle now, Cycle extra_delay) override {
     if (last_send_ == now || now < stream_end_) fail("two flits sent in one cycle");
     // credits_ only grows when returns are collected, so a positive count
@@ -199,14 +209,20 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   }
   // One credit at each cycle first .. first + n - 1, given in advance (a
   // sink that takes the rest of a packet in one step, PacketAssembler). The
-  // sender is woken for the first only: a sender blocked on credits asks
-  // next_credit_arrival() (only for links whose sender is woken on every
-  // return: eager_credit_wake()).
+  // sender is woken for the first only (on a lazy link only if it is
+  // starved, as a per-flit return would): a sender blocked on credits asks
+  // next_credit_arrival() (only for links that allow it: credit_ramp_ok()).
   void return_credit_ramp(int n, Cycle first) {
     for (int k = 0; k < n; ++k) push_credits(1, first + static_cast<Cycle>(k) + p_.credit_delay);
-    if (tx_client_ && n > 0) tx_client_->link_activity(first + p_.credit_delay);
+    if (tx_client_ && n > 0 && (starved_ || !lazy_credit_wake_)) {
+      starved_ = false;
+      tx_client_->link_activity(first + p_.credit_delay);
+    }
   }
-  bool eager_credit_wake() const { return !lazy_credit_wake_; }
+  // Eager links, and lazy ones whose sender lowers its wake-up to
+  // next_credit_arrival() when blocked (not the VC routers' ejection links,
+  // whose evaluations depend on when credits are returned).
+  bool credit_ramp_ok() const { return !lazy_credit_wake_ || ramp_ok_; }
   Cycle next_flit_arrival() const override {
     if (!flits_.empty()) return flits_.front().arrival;
     return rec_count_ > 0 ? rec_arrival_ : UINT64_MAX;
@@ -272,7 +288,8 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   Cycle stream_end_ = 0;   // a stream's flits are sent at cycles before this one
   std::uint64_t flits_sent_ = 0;
   bool starved_ = false;            // credits() found none since the sender was last woken by a return
-  bool lazy_credit_wake_ = false;   // wake_sender_only_when_starved()
+  bool lazy_credit_wake_ = false;   // wake_sender_only_when_starved(), wake_blocked_sender_only()
+  bool ramp_ok_ = false;            // wake_blocked_sender_only()
   LinkClient* tx_client_ = nullptr;
   LinkClient* rx_client_ = nullptr;
 };

@@ -37,6 +37,11 @@ class PacketInjector {
   std::function<void(const PacketPtr&, Cycle)> on_sent;
   // A traced owner mirrors every flit sent: it keeps streams off.
   void disable_streams() { stream_ok_ = false; }
+  // Blocked only when the link has no credit (cut-through; a virtual
+  // cut-through head also waits with some): step() then lowers `next` to
+  // next_credit_arrival(), so its link need not wake it on other returns
+  // (Link::wake_blocked_sender_only).
+  bool blocks_only_without_credit() const { return !vct_; }
 
  private:
   bool try_stream(Link& tx, int credits, Cycle now);

@@ -75,6 +75,10 @@ void Switch::end_of_elaboration() {
       out_bound_[static_cast<std::size_t>(i)] = 1;
       tx_[static_cast<std::size_t>(i)] = as_link(op.operator->(), i);
       op->attach_sender(this);
+      // A cut-through output waits for credits only when it has none, and
+      // then asks next_credit_arrival(); a virtual cut-through head also
+      // waits with some, so it keeps a wake-up per return.
+      if (!vct_) tx_[static_cast<std::size_t>(i)]->wake_blocked_sender_only();
     }
   }
   sched_id_ = start_on_clock(sched_, this, this, wake_.event(), &Switch::tick);
