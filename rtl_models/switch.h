@@ -96,6 +96,7 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   void evaluate_cycle(Cycle now) override;   // one cycle of work
   void accept_flits(Cycle now, bool& active, Cycle& next);
   void accept_port(int i, Cycle now, bool& active, Cycle& next);
+  void settle_input(InputBuffer& buf, Cycle now);
   void receive_stream(InputBuffer& buf, Link& rx);
   void decode_headers(Cycle now, bool& active, Cycle& next);
   void arbitrate(Cycle now, bool& active);
