@@ -71,7 +71,12 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
 
   int credits(Cycle now) override {
     while (!credit_returns_.empty() && credit_returns_.front().arrival <= now) {
-      credits_ += credit_returns_.front().n;
+      CreditReturn& r = credit_returns_.front();
+      if (r.ramp && now - r.arrival + 1 < static_cast<Cycle>(r.n)) {   // part of a ramp has arrived
+        take_ramp_part(r, now);
+        break;
+      }
+      credits_ += r.n;
       credit_returns_.pop_front();
     }
     // During a stream its credits are taken already; answer as the per-flit
@@ -212,9 +217,14 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   // sender is woken for the first only (on a lazy link only if it is
   // starved, as a per-flit return would): a sender blocked on credits asks
   // next_credit_arrival() (only for links that allow it: credit_ramp_ok()).
+  // The ramp is one record (CreditReturn::ramp), not n returns: credits()
+  // and next_credit_arrival() answer from it as from n single returns.
   void return_credit_ramp(int n, Cycle first) {
-    for (int k = 0; k < n; ++k) push_credits(1, first + static_cast<Cycle>(k) + p_.credit_delay);
-    if (tx_client_ && n > 0 && (starved_ || !lazy_credit_wake_)) {
+    if (n <= 0) return;
+    const Cycle arrival = first + p_.credit_delay;
+    if (n == 1) push_credits(1, arrival);
+    else push_ramp(n, arrival);
+    if (tx_client_ && (starved_ || !lazy_credit_wake_)) {
       starved_ = false;
       tx_client_->link_activity(first + p_.credit_delay);
     }
@@ -240,6 +250,9 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   const LinkParams& params() const { return p_; }
 
  private:
+  // n credits at `arrival`, or (ramp) one at each cycle arrival .. arrival + n - 1.
+  struct CreditReturn { Cycle arrival; int n; bool ramp; };
+  static Cycle ramp_last(const CreditReturn& r) { return r.arrival + static_cast<Cycle>(r.n) - 1; }
   [[noreturn]] void fail(const char* what) const;   // throws std::logic_error naming the link
   // The record's flits into the ring, behind the flits there (before a
   // send, or a take_rest that spans both).
@@ -260,14 +273,32 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     popped_owner_ = std::move(tail_owners_.front());
     tail_owners_.pop_front();
   }
+  // Returns are kept in arrival order; a ramp's credits must all arrive
+  // before (or with) a later return's.
   void push_credits(int n, Cycle arrival) {
-    if (!credit_returns_.empty() && credit_returns_.back().arrival == arrival)
-      credit_returns_.back().n += n;
-    else
-      credit_returns_.push_back({arrival, n});
+    if (!credit_returns_.empty()) {
+      CreditReturn& b = credit_returns_.back();
+      if (!b.ramp && b.arrival == arrival) {
+        b.n += n;
+        return;
+      }
+      if (b.ramp && arrival < ramp_last(b)) fail("credit returned before an earlier credit ramp's last credit");
+    }
+    credit_returns_.push_back({arrival, n, false});
+  }
+  void push_ramp(int n, Cycle arrival) {
+    if (!credit_returns_.empty() && credit_returns_.back().ramp && arrival < ramp_last(credit_returns_.back()))
+      fail("credit ramp returned before an earlier one's last credit");
+    credit_returns_.push_back({arrival, n, true});
+  }
+  // Ramp r's credits of cycles r.arrival .. now (fewer than r.n) have arrived.
+  void take_ramp_part(CreditReturn& r, Cycle now) {
+    const int in = static_cast<int>(now - r.arrival + 1);
+    credits_ += in;
+    r.n -= in;
+    r.arrival = now + 1;
   }
   struct InFlight { Cycle arrival; Flit flit; };
-  struct CreditReturn { Cycle arrival; int n; };
   const Clock& clock_;
   LinkParams p_;
   int credits_;
