@@ -163,7 +163,7 @@ TEST_CASE("a credit ramp answers credits() and next_credit_arrival() as one cred
   }
 }
 
-TEST_CASE("credit returns after a ramp keep arrival order; one inside the ramp is refused") {
+TEST_CASE("credit returns after a ramp keep arrival order, and one inside the ramp is refused") {
   fresh_kernel();
   Clock clk(5000);
   Link link("l", clk, LinkParams{}, 0);   // credit delay 1
