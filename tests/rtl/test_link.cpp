@@ -3,6 +3,7 @@
 
 #include "rtl_models/kernel.h"
 #include "rtl_models/link.h"
+#include "tests/common/wake_log.h"
 
 #include <algorithm>
 #include <memory>
@@ -121,12 +122,7 @@ TEST_CASE("a link owns the packet of every tail flit on it, until the next tail 
   CHECK_FALSE(w1.expired());
 }
 
-namespace {
-struct WakeLog final : LinkClient {
-  std::vector<Cycle> at;
-  void link_activity(Cycle c) override { at.push_back(c); }
-};
-}  // namespace
+using test::WakeLog;
 
 // A credit ramp (return_credit_ramp: one credit per cycle from a cycle on,
 // given in advance by a sink that takes the rest of a packet in one step)
