@@ -266,7 +266,10 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
       next = std::min(next, os.stream_tail);
     } else {
       finish_stream(o, os, now);
-      active = true;
+      // The freed output matters next cycle only to a branch waiting for a
+      // grant or to a packet still to be decoded (the decode position its
+      // retirement released); the rest has its own wake-up.
+      if (undecoded_ > 0 || ungranted_ > 0) active = true;
     }
     return;
   }
