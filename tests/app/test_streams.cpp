@@ -107,7 +107,7 @@ TEST_CASE("runs with streams give the per-flit results exactly") {
        with({{"traffic.load", "0.06"}, {"traffic.packet_size", "16"}, {"endpoint.rx_buffer", "10"},
              {"switch.buffer", "24"}, {"switch.chunk", "4"}}),
        true, true},
-      {"16-flit packets at 256 nodes, saturating", "",
+      {"16-flit packets at 256 nodes, load 0.06", "",
        {{"topology.switches", "64"}, {"topology.nodes", "256"}, {"traffic.load", "0.06"},
         {"traffic.packet_size", "16"}, {"sim.warmup", "300"}, {"sim.measure", "1200"}, {"sim.drain_limit", "3000"}},
        true, true},
