@@ -26,6 +26,7 @@ void Endpoint::end_of_elaboration() {
   // shipped networks), through the port's interface otherwise.
   out_link_ = out.size() > 0 ? dynamic_cast<Link*>(out.operator->()) : nullptr;
   in_link_ = in.size() > 0 ? dynamic_cast<Link*>(in.operator->()) : nullptr;
+  if (out_link_ && injector_.blocks_only_without_credit()) out_link_->wake_blocked_sender_only();
   sched_->at(sched_id_, 0);
 }
 

@@ -71,7 +71,12 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
 
   int credits(Cycle now) override {
     while (!credit_returns_.empty() && credit_returns_.front().arrival <= now) {
-      credits_ += credit_returns_.front().n;
+      CreditReturn& r = credit_returns_.front();
+      if (r.ramp && now - r.arrival + 1 < static_cast<Cycle>(r.n)) {   // part of a ramp has arrived
+        take_ramp_part(r, now);
+        break;
+      }
+      credits_ += r.n;
       credit_returns_.pop_front();
     }
     // During a stream its credits are taken already; answer as the per-flit
@@ -91,6 +96,16 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   // (virtual cut-through) or reads the count for other decisions (adaptive
   // port selection). Call during elaboration.
   void wake_sender_only_when_starved() { lazy_credit_wake_ = true; }
+  // The same rule, for a sender whose evaluations in cycles where it is not
+  // woken for anything do nothing (Switch, Endpoint) and that, when blocked
+  // on credits, found none (credits() <= 0) and lowers its next wake-up to
+  // next_credit_arrival(): a credit ramp (return_credit_ramp) may then wake
+  // it for its first credit only, as on an eager link. Saves an evaluation
+  // of the sender per credit return it does not wait for (issue 10).
+  void wake_blocked_sender_only() {
+    lazy_credit_wake_ = true;
+    ramp_ok_ = true;
+  }
   void send(Flit f, Cycle now, Cycle extra_delay) override {
     if (last_send_ == now || now < stream_end_) fail("two flits sent in one cycle");
     // credits_ only grows when returns are collected, so a positive count
@@ -134,19 +149,22 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   // saturation a downstream stream or sink gives its returns in advance, so
   // a sender can stream into a buffer that has room for only part of the
   // rest now (docs/performance.md, streams under contention). Flit k (sent
-  // at now + k) needs credits(now + k) > k.
+  // at now + k) needs credits(now + k) > k: with `total` credits counted so
+  // far the flits of cycles now .. now + total - 1 are covered, and the
+  // next return (in arrival order) adds its credits if it arrives by cycle
+  // now + total, else the sender stalls there. A ramp (one credit per cycle
+  // from its arrival) counts as all its credits at its first cycle: from
+  // there each of its cycles brings the credit its flit needs.
   int stream_credits(Cycle now, int max) {
     if (now < stream_end_) return 0;
-    int c = credits(now), sent = 0;
-    for (std::size_t i = 0; i < credit_returns_.size() && sent < max; ++i) {
-      const CreditReturn& r = credit_returns_.at(i);   // arrival > now: credits(now) took the others
-      const Cycle at = now + static_cast<Cycle>(sent);
-      const Cycle span = r.arrival > at ? r.arrival - at : 0;   // cycles before it, not yet covered
-      if (static_cast<Cycle>(c) < span) return std::min(max, sent + c);
-      sent += static_cast<int>(span);
-      c += r.n - static_cast<int>(span);
+    int total = credits(now);   // the returns left arrive after now
+    if (total <= 0) return 0;
+    for (std::size_t i = 0; i < credit_returns_.size() && total < max; ++i) {
+      const CreditReturn& r = credit_returns_.at(i);
+      if (now + static_cast<Cycle>(total) < r.arrival) break;
+      total += r.n;
     }
-    return std::min(max, sent + c);
+    return std::min(max, total);
   }
   // Arrival cycle of the tail flit of `p` if it is the last flit put on the
   // link and has not been popped, else UINT64_MAX.
@@ -219,14 +237,25 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   }
   // One credit at each cycle first .. first + n - 1, given in advance (a
   // sink that takes the rest of a packet in one step, PacketAssembler). The
-  // sender is woken for the first only: a sender blocked on credits asks
-  // next_credit_arrival() (only for links whose sender is woken on every
-  // return: eager_credit_wake()).
+  // sender is woken for the first only (on a lazy link only if it is
+  // starved, as a per-flit return would): a sender blocked on credits asks
+  // next_credit_arrival() (only for links that allow it: credit_ramp_ok()).
+  // The ramp is one record (CreditReturn::ramp), not n returns: credits()
+  // and next_credit_arrival() answer from it as from n single returns.
   void return_credit_ramp(int n, Cycle first) {
-    for (int k = 0; k < n; ++k) push_credits(1, first + static_cast<Cycle>(k) + p_.credit_delay);
-    if (tx_client_ && n > 0) tx_client_->link_activity(first + p_.credit_delay);
+    if (n <= 0) return;
+    const Cycle arrival = first + p_.credit_delay;
+    if (n == 1) push_credits(1, arrival);
+    else push_ramp(n, arrival);
+    if (tx_client_ && (starved_ || !lazy_credit_wake_)) {
+      starved_ = false;
+      tx_client_->link_activity(first + p_.credit_delay);
+    }
   }
-  bool eager_credit_wake() const { return !lazy_credit_wake_; }
+  // Eager links, and lazy ones whose sender lowers its wake-up to
+  // next_credit_arrival() when blocked (not the VC routers' ejection links,
+  // whose evaluations depend on when credits are returned).
+  bool credit_ramp_ok() const { return !lazy_credit_wake_ || ramp_ok_; }
   Cycle next_flit_arrival() const override {
     if (!flits_.empty()) return flits_.front().arrival;
     return rec_count_ > 0 ? rec_arrival_ : UINT64_MAX;
@@ -244,6 +273,9 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   const LinkParams& params() const { return p_; }
 
  private:
+  // n credits at `arrival`, or (ramp) one at each cycle arrival .. arrival + n - 1.
+  struct CreditReturn { Cycle arrival; int n; bool ramp; };
+  static Cycle ramp_last(const CreditReturn& r) { return r.arrival + static_cast<Cycle>(r.n) - 1; }
   [[noreturn]] void fail(const char* what) const;   // throws std::logic_error naming the link
   // The record's flits into the ring, behind the flits there (before a
   // send, or a take_rest that spans both).
@@ -264,14 +296,32 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     popped_owner_ = std::move(tail_owners_.front());
     tail_owners_.pop_front();
   }
+  // Returns are kept in arrival order; a ramp's credits must all arrive
+  // before (or with) a later return's.
   void push_credits(int n, Cycle arrival) {
-    if (!credit_returns_.empty() && credit_returns_.back().arrival == arrival)
-      credit_returns_.back().n += n;
-    else
-      credit_returns_.push_back({arrival, n});
+    if (!credit_returns_.empty()) {
+      CreditReturn& b = credit_returns_.back();
+      if (!b.ramp && b.arrival == arrival) {
+        b.n += n;
+        return;
+      }
+      if (b.ramp && arrival < ramp_last(b)) fail("credit returned before an earlier credit ramp's last credit");
+    }
+    credit_returns_.push_back({arrival, n, false});
+  }
+  void push_ramp(int n, Cycle arrival) {
+    if (!credit_returns_.empty() && credit_returns_.back().ramp && arrival < ramp_last(credit_returns_.back()))
+      fail("credit ramp returned before an earlier one's last credit");
+    credit_returns_.push_back({arrival, n, true});
+  }
+  // Ramp r's credits of cycles r.arrival .. now (fewer than r.n) have arrived.
+  void take_ramp_part(CreditReturn& r, Cycle now) {
+    const int in = static_cast<int>(now - r.arrival + 1);
+    credits_ += in;
+    r.n -= in;
+    r.arrival = now + 1;
   }
   struct InFlight { Cycle arrival; Flit flit; };
-  struct CreditReturn { Cycle arrival; int n; };
   const Clock& clock_;
   LinkParams p_;
   int credits_;
@@ -292,7 +342,8 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   Cycle stream_end_ = 0;   // a stream's flits are sent at cycles before this one
   std::uint64_t flits_sent_ = 0;
   bool starved_ = false;            // credits() found none since the sender was last woken by a return
-  bool lazy_credit_wake_ = false;   // wake_sender_only_when_starved()
+  bool lazy_credit_wake_ = false;   // wake_sender_only_when_starved(), wake_blocked_sender_only()
+  bool ramp_ok_ = false;            // wake_blocked_sender_only()
   LinkClient* tx_client_ = nullptr;
   LinkClient* rx_client_ = nullptr;
 };

@@ -47,11 +47,11 @@ std::string PacketInjector::describe() const {
 // (and the tail arrives a few cycles before the run loop's next stop, where
 // results are read: sim_context.h): take it in one step. Each flit's credit
 // is returned at its arrival as the per-flit steps would (a sink returning
-// credits at once, on a link that wakes its sender on every return), the
+// credits at once, on a link whose sender allows a ramp: credit_ramp_ok), the
 // counters take the whole rest (the window counter its overlap with the
 // window), and the packet is handed over at the tail's cycle.
 bool PacketAssembler::try_stream(Link& rx) {
-  if (!ctx_.streams || !stream_ok_ || !credit_at_once_ || !rx.eager_credit_wake()) return false;
+  if (!ctx_.streams || !stream_ok_ || !credit_at_once_ || !rx.credit_ramp_ok()) return false;
   const Cycle tail = rx.tail_arrival(pkt_.get());
   if (!ctx_.receive_fits(tail)) return false;
   const Cycle first = rx.take_rest(pkt_.get(), next_);

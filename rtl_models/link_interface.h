@@ -37,6 +37,11 @@ class PacketInjector {
   std::function<void(const PacketPtr&, Cycle)> on_sent;
   // A traced owner mirrors every flit sent: it keeps streams off.
   void disable_streams() { stream_ok_ = false; }
+  // Blocked only when the link has no credit (cut-through; a virtual
+  // cut-through head also waits with some): step() then lowers `next` to
+  // next_credit_arrival(), so its link need not wake it on other returns
+  // (Link::wake_blocked_sender_only).
+  bool blocks_only_without_credit() const { return !vct_; }
 
  private:
   bool try_stream(Link& tx, int credits, Cycle now);
@@ -65,8 +70,9 @@ class PacketAssembler {
   PacketAssembler(SimContext& ctx, std::string owner, bool return_credits_at_once)
       : ctx_(ctx), owner_(std::move(owner)), credit_at_once_(return_credits_at_once) {}
   // Take every flit that has arrived by cycle now; on_packet(pkt, now) for
-  // each completed packet. Returns true if any flit arrived; lowers `next`
-  // to the next flit arrival.
+  // each completed packet. Returns true if any flit was taken one by one
+  // (not the tail of a stream taken in one step); lowers `next` to the next
+  // flit arrival.
   // `rx` is a LinkRxIf or, called directly, a Link.
   template <class Rx, class OnPacket> bool step(Rx& rx, Cycle now, Cycle& next, OnPacket&& on_packet);
   bool receiving() const { return pkt_ != nullptr; }
@@ -130,8 +136,10 @@ bool PacketAssembler::step(Rx& rx, Cycle now, Cycle& next, OnPacket&& on_packet)
       next = std::min(next, stream_tail_);
       return false;
     }
+    // Not counted as an arrival for the owner: the cycle after a stream's
+    // tail has nothing the owner must do (its next flit's arrival wakes it),
+    // and only untraced owners stream (rx_valid-style mirrors stay exact).
     finish_stream(now, on_packet);
-    any = true;
   }
   while (rx.has_flit(now)) {
     const Flit f = rx.pop();

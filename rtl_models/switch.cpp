@@ -75,6 +75,10 @@ void Switch::end_of_elaboration() {
       out_bound_[static_cast<std::size_t>(i)] = 1;
       tx_[static_cast<std::size_t>(i)] = as_link(op.operator->(), i);
       op->attach_sender(this);
+      // A cut-through output waits for credits only when it has none, and
+      // then asks next_credit_arrival(); a virtual cut-through head also
+      // waits with some, so it keeps a wake-up per return.
+      if (!vct_) tx_[static_cast<std::size_t>(i)]->wake_blocked_sender_only();
     }
   }
   sched_id_ = start_on_clock(sched_, this, this, wake_.event(), &Switch::tick);
@@ -115,11 +119,8 @@ void Switch::accept_flits(Cycle now, bool& active, Cycle& next) {
 void Switch::accept_port(int i, Cycle now, bool& active, Cycle& next) {
   Cycle& due = in_due_[static_cast<std::size_t>(i)];
   InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
-  if (buf.lazy_before(now + 1)) {   // a received stream's writes (or a read stream's frees) so far
-    buf.settle(now + 1, now);
-    ctx_.flits.extra_copies += buf.take_copies();
-  }
   if (due <= now) {
+    settle_input(buf, now);   // at a received stream's tail: every count settled
     Link* rx = rx_[static_cast<std::size_t>(i)];
     while (rx->has_flit(now)) {
       BufferEntry& e = buf.write(rx->pop(), now);
@@ -132,6 +133,22 @@ void Switch::accept_port(int i, Cycle now, bool& active, Cycle& next) {
     if (due == UINT64_MAX) in_waiting_.erase(i);
   }
   next = std::min(next, due);
+}
+
+// A received stream's writes and a read stream's chunk frees are applied
+// where they are read, not in every evaluation (InputBuffer::settle): at an
+// arrival or the received stream's tail (accept_port: a received stream's
+// tail always has its evaluation, in_due_, so every count is settled there,
+// before the run loop's next stop), before a decode installs its branches
+// (the flit copies of what has arrived), and before a per-flit read
+// (readable, readable_at, read). The rest (decode_candidate: the header is
+// in before a stream is received; tail_write; a stream's start and end;
+// describe_blocked) reads nothing a pending write or free changes, or
+// settles for itself.
+void Switch::settle_input(InputBuffer& buf, Cycle now) {
+  if (!buf.lazy_before(now + 1)) return;
+  buf.settle(now + 1, now);
+  ctx_.flits.extra_copies += buf.take_copies();
 }
 
 // The receiving side of the stream step (docs/performance.md, point 3): when
@@ -174,6 +191,7 @@ void Switch::decode_headers(Cycle now, bool& active, Cycle& next) {
     BufferEntry* e = buf.decode_candidate(p_.route_delay);
     if (!e) continue;
     if (e->ready > now) { next = std::min(next, e->ready); continue; }
+    settle_input(buf, now);
     scratch_.clear();
     decoder_->decode(e->pkt, i, *this, scratch_);
     check_branches(*e);
@@ -247,8 +265,12 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
     if (now < os.stream_tail) {
       next = std::min(next, os.stream_tail);
     } else {
-      finish_stream(o, os, now);
-      active = true;
+      // A stream short of the tail goes on per flit (or with the next
+      // stream) next cycle. After the tail, the freed output matters next
+      // cycle only to a branch waiting for a grant or to a packet still to
+      // be decoded (the decode position its retirement released); the rest
+      // has its own wake-up.
+      if (finish_stream(o, os, now) || undecoded_ > 0 || ungranted_ > 0) active = true;
     }
     return;
   }
@@ -256,6 +278,7 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
   BufferEntry& e = *os.entry;
   Branch& b = e.branches[static_cast<std::size_t>(os.branch)];
   InputBuffer& buf = *buffers_[static_cast<std::size_t>(os.input)];
+  settle_input(buf, now);
   const int credits = tx->credits(now);
   if (credits <= 0 || !buf.readable(e, b, now) || (vct_ && b.next == 0 && credits < b.pkt->length)) {
     next = std::min({next, tx->next_credit_arrival(), buf.readable_at(e, b, now)});
@@ -331,7 +354,7 @@ bool Switch::try_stream(int o, OutputState& os, BufferEntry& e, Branch& b, int c
   return true;
 }
 
-void Switch::finish_stream(int o, OutputState& os, Cycle now) {
+bool Switch::finish_stream(int o, OutputState& os, Cycle now) {
   BufferEntry& e = *os.entry;
   Branch& b = e.branches[static_cast<std::size_t>(os.branch)];
   InputBuffer& buf = *buffers_[static_cast<std::size_t>(os.input)];
@@ -341,10 +364,11 @@ void Switch::finish_stream(int o, OutputState& os, Cycle now) {
   os.stream_flits = 0;
   if (b.next < e.length) {   // short of the tail: its frees applied before the per-flit reads resume
     buf.settle(now + 1, now + 1);
-    return;
+    return true;
   }
   buf.finish_stream(e, b, now);
   release_output(o, os);
+  return false;
 }
 
 std::uint64_t Switch::pending_copies() const {

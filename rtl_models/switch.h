@@ -96,6 +96,7 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   void evaluate_cycle(Cycle now) override;   // one cycle of work
   void accept_flits(Cycle now, bool& active, Cycle& next);
   void accept_port(int i, Cycle now, bool& active, Cycle& next);
+  void settle_input(InputBuffer& buf, Cycle now);
   void receive_stream(InputBuffer& buf, Link& rx);
   void decode_headers(Cycle now, bool& active, Cycle& next);
   void arbitrate(Cycle now, bool& active);
@@ -105,7 +106,7 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   // flits nothing can stop (up to the tail, or fewer under contention);
   // finish it at its last flit's cycle.
   bool try_stream(int o, OutputState& os, BufferEntry& e, Branch& b, int credits, Cycle now);
-  void finish_stream(int o, OutputState& os, Cycle now);
+  bool finish_stream(int o, OutputState& os, Cycle now);   // true: short of the tail, the output still held
   void release_output(int o, OutputState& os);
   void check_branches(const BufferEntry& e) const;
   void link_activity(Cycle at) override { wake_at(at); }   // a credit on an output link

@@ -105,6 +105,18 @@ TEST_CASE("runs with streams give the per-flit results exactly") {
        with({{"traffic.load", "0.2"}, {"switch.buffer", "128"}, {"sim.drain_limit", "3000"}}), true},
       {"a watchdog interval shorter than a packet caps every stream", "",
        with({{"traffic.load", "0.2"}, {"sim.watchdog", "100"}, {"sim.drain_limit", "3000"}}), true},
+      // Senders woken by credit returns only when blocked on credits
+      // (Link::wake_blocked_sender_only) and credit ramps kept as one
+      // record: endpoint buffers smaller than a packet and small switch
+      // buffers make switches wait for ramps and chunk returns (issue 10).
+      {"16-flit packets, 10-flit endpoint and 24-flit switch buffers, 4-flit chunks", "",
+       with({{"traffic.load", "0.06"}, {"traffic.packet_size", "16"}, {"endpoint.rx_buffer", "10"},
+             {"switch.buffer", "24"}, {"switch.chunk", "4"}}),
+       true, true},
+      {"16-flit packets at 256 nodes, load 0.06", "",
+       {{"topology.switches", "64"}, {"topology.nodes", "256"}, {"traffic.load", "0.06"},
+        {"traffic.packet_size", "16"}, {"sim.warmup", "300"}, {"sim.measure", "1200"}, {"sim.drain_limit", "3000"}},
+       true, true},
       {"tree multicast (replicating switches)", "experiments/seed000/tree.yaml", {{"traffic.repetitions", "2"}},
        false},
       {"path-based multicast, greedy", "experiments/seed000/path_greedy.yaml", {{"traffic.repetitions", "2"}},

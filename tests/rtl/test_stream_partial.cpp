@@ -63,6 +63,33 @@ TEST_CASE("a link streams the flits that have a credit by their cycle, returns g
     }
 }
 
+TEST_CASE("stream credits count credit ramps (one credit per cycle) as their single credits") {
+  fresh_kernel();
+  Clock clk(5000);
+  // Ramps given from 20 (3 credits), from 23 (2: its first arrives with the
+  // first ramp's last), one credit at 26, a ramp from 30 (4); each arrives
+  // one cycle later (credit delay 1), one credit per cycle of a ramp.
+  const CreditAccount acc{2, {{21, 1}, {22, 1}, {23, 1}, {24, 1}, {25, 1}, {27, 1},
+                              {31, 1}, {32, 1}, {33, 1}, {34, 1}}};
+  const std::vector<Cycle> starts{15, 18, 20, 21, 22, 23, 24, 26, 29, 31, 33, 40};
+  const std::vector<int> maxes{1, 3, 7, 100};
+  std::vector<std::unique_ptr<Link>> links;
+  for (std::size_t i = 0; i < starts.size() * maxes.size(); ++i)
+    links.push_back(std::make_unique<Link>(("r" + std::to_string(i)).c_str(), clk, LinkParams{}, 2));
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  std::size_t i = 0;
+  for (const Cycle now : starts)
+    for (const int max : maxes) {
+      Link& l = *links[i++];
+      l.return_credit_ramp(3, 20);
+      l.return_credit_ramp(2, 23);
+      l.return_credits(1, 26);
+      l.return_credit_ramp(4, 30);
+      INFO("start " << now << ", at most " << max);
+      CHECK(l.stream_credits(now, max) == acc.run(now, max));
+    }
+}
+
 TEST_CASE("during a stream short of the tail, credits(t) and the next send are the per-flit ones") {
   fresh_kernel();
   Clock clk(5000);

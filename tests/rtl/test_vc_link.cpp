@@ -5,6 +5,7 @@
 
 #include "rtl_models/kernel.h"
 #include "rtl_models/vc_link.h"
+#include "tests/common/wake_log.h"
 
 #include <memory>
 #include <vector>
@@ -125,12 +126,7 @@ TEST_CASE("vc link: owns the packet of every tail flit on it, until the next tai
   CHECK_FALSE(w2.expired());
 }
 
-namespace {
-struct WakeLog final : LinkClient {
-  std::vector<Cycle> at;
-  void link_activity(Cycle c) override { at.push_back(c); }
-};
-}  // namespace
+using test::WakeLog;
 
 // A credit return wakes the sender only when the sender found that VC
 // without credits since it was last woken so: a sender with credits sends
