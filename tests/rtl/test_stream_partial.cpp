@@ -41,53 +41,53 @@ struct CreditAccount {
 
 }  // namespace
 
-TEST_CASE("a link streams the flits that have a credit by their cycle, returns given in advance included") {
+namespace {
+
+// For every start cycle and cap: a fresh link holding acc.held credits, the
+// returns given by `give`, and stream_credits against the per-cycle account.
+template <class Give>
+void check_stream_credits(const CreditAccount& acc, const std::vector<Cycle>& starts, const std::vector<int>& maxes,
+                          Give give) {
   fresh_kernel();
   Clock clk(5000);
-  // Returns given at 20 (2 credits), 23 (1), 30 (4), arriving one cycle later.
-  const std::vector<std::pair<Cycle, int>> given{{20, 2}, {23, 1}, {30, 4}};
-  const CreditAccount acc{3, {{21, 2}, {24, 1}, {31, 4}}};
-  const std::vector<Cycle> starts{15, 19, 20, 21, 22, 25, 28, 40};
-  const std::vector<int> maxes{1, 4, 6, 100};
   std::vector<std::unique_ptr<Link>> links;
   for (std::size_t i = 0; i < starts.size() * maxes.size(); ++i)
-    links.push_back(std::make_unique<Link>(("l" + std::to_string(i)).c_str(), clk, LinkParams{}, 3));
+    links.push_back(std::make_unique<Link>(("l" + std::to_string(i)).c_str(), clk, LinkParams{}, acc.held));
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   std::size_t i = 0;
   for (const Cycle now : starts)
     for (const int max : maxes) {
       Link& l = *links[i++];
-      for (const auto& g : given) l.return_credits(g.second, g.first);
+      give(l);
       INFO("start " << now << ", at most " << max);
       CHECK(l.stream_credits(now, max) == acc.run(now, max));
     }
 }
 
+}  // namespace
+
+TEST_CASE("a link streams the flits that have a credit by their cycle, returns given in advance included") {
+  // Returns given at 20 (2 credits), 23 (1), 30 (4), arriving one cycle later.
+  const CreditAccount acc{3, {{21, 2}, {24, 1}, {31, 4}}};
+  check_stream_credits(acc, {15, 19, 20, 21, 22, 25, 28, 40}, {1, 4, 6, 100}, [](Link& l) {
+    l.return_credits(2, 20);
+    l.return_credits(1, 23);
+    l.return_credits(4, 30);
+  });
+}
+
 TEST_CASE("stream credits count credit ramps (one credit per cycle) as their single credits") {
-  fresh_kernel();
-  Clock clk(5000);
   // Ramps given from 20 (3 credits), from 23 (2: its first arrives with the
   // first ramp's last), one credit at 26, a ramp from 30 (4); each arrives
   // one cycle later (credit delay 1), one credit per cycle of a ramp.
   const CreditAccount acc{2, {{21, 1}, {22, 1}, {23, 1}, {24, 1}, {25, 1}, {27, 1},
                               {31, 1}, {32, 1}, {33, 1}, {34, 1}}};
-  const std::vector<Cycle> starts{15, 18, 20, 21, 22, 23, 24, 26, 29, 31, 33, 40};
-  const std::vector<int> maxes{1, 3, 7, 100};
-  std::vector<std::unique_ptr<Link>> links;
-  for (std::size_t i = 0; i < starts.size() * maxes.size(); ++i)
-    links.push_back(std::make_unique<Link>(("r" + std::to_string(i)).c_str(), clk, LinkParams{}, 2));
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  std::size_t i = 0;
-  for (const Cycle now : starts)
-    for (const int max : maxes) {
-      Link& l = *links[i++];
-      l.return_credit_ramp(3, 20);
-      l.return_credit_ramp(2, 23);
-      l.return_credits(1, 26);
-      l.return_credit_ramp(4, 30);
-      INFO("start " << now << ", at most " << max);
-      CHECK(l.stream_credits(now, max) == acc.run(now, max));
-    }
+  check_stream_credits(acc, {15, 18, 20, 21, 22, 23, 24, 26, 29, 31, 33, 40}, {1, 3, 7, 100}, [](Link& l) {
+    l.return_credit_ramp(3, 20);
+    l.return_credit_ramp(2, 23);
+    l.return_credits(1, 26);
+    l.return_credit_ramp(4, 30);
+  });
 }
 
 TEST_CASE("during a stream short of the tail, credits(t) and the next send are the per-flit ones") {
