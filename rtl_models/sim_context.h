@@ -154,21 +154,19 @@ class SimContext {
   // The clock's activity list (cycle_scheduler.h), when the network made one:
   // modules that may use it register there instead of owning an sc_event.
   CycleScheduler* scheduler = nullptr;
-  // The stream step (docs/performance.md): a switch output may move the
-  // rest of a packet as one record when `streams` is on and the stream
-  // ends at least 3 cycles before `stream_horizon` (the run loop's next
-  // stop, where results may be read) and is shorter than
+  // The stream step (docs/performance.md): a switch output or injector may
+  // move flits of a packet as one record when `streams` is on and the
+  // stream ends at least 3 cycles before `stream_horizon` (the run loop's
+  // next stop, where results may be read) and is shorter than
   // `stream_max_flits` (the watchdog interval: a stream counts its first
-  // flit's move when it starts and the others when it ends).
+  // flit's move when it starts and the others when it ends): stream_room.
   bool streams = false;
   Cycle stream_horizon = 0;
   Cycle stream_max_flits = 0;
   std::uint64_t streamed_flits = 0;   // flit moves made by streams (a speed figure, not a result)
   std::uint64_t received_stream_flits = 0;   // flits written or ejected in closed form (ditto)
-  bool stream_fits(Cycle start, int flits) const {
-    return streams && static_cast<Cycle>(flits) < stream_max_flits && start + static_cast<Cycle>(flits) + 2 < stream_horizon;
-  }
-  // The most flits a stream starting at `start` may move (stream_fits).
+  // The most flits a stream starting at `start` may move under those two
+  // bounds (0: none).
   int stream_room(Cycle start) const {
     if (!streams || stream_max_flits == 0 || start + 3 >= stream_horizon) return 0;
     const Cycle n = std::min(stream_max_flits - 1, stream_horizon - start - 3);
