@@ -120,10 +120,14 @@ void VcRouter::tick() {
 
 void VcRouter::evaluate_cycle(Cycle now) {
   Cycle next = UINT64_MAX;
-  bool active = receive(now, next);
-  active |= route(now, next);
-  active |= allocate_vcs(now);
-  active |= traverse(now, next);
+  // Each stage works on its active set; testing the set here spares most
+  // evaluations the calls of stages with nothing to do (no header to route,
+  // none waiting for a VC). traverse also clears the VCD's per-port valid
+  // flags, so it runs in every evaluated cycle of a traced router.
+  bool active = !rx_pending_.empty() && receive(now, next);
+  if (!unrouted_.empty()) active |= route(now, next);
+  if (!waiting_.empty()) active |= allocate_vcs(now);
+  if (traced_ || !owned_ports_.empty()) active |= traverse(now, next);
   if (active) next = now + 1;
   if (next != UINT64_MAX) wake_at(next);
 }
@@ -333,7 +337,6 @@ void VcRouter::start_tree(InputVc& iv, int c) {
 }
 
 bool VcRouter::route(Cycle now, Cycle& next) {
-  if (unrouted_.empty()) return false;   // most evaluations: no header to route
   bool any = false;
   unrouted_.for_each([&](int c) {
     InputVc& iv = inputs_[static_cast<std::size_t>(c)];
@@ -377,7 +380,6 @@ void VcRouter::release(int oc) {
 // result does not depend on which cycles the router happens to be evaluated
 // in (an evaluation with nothing to do is harmless).
 bool VcRouter::allocate_vcs(Cycle now) {
-  if (waiting_.empty()) return false;    // most evaluations: no header waits for a VC
   bool any = false;
   const int n = static_cast<int>(inputs_.size());
   waiting_.for_each_from(static_cast<int>(now % static_cast<Cycle>(n)), [&](int c) {
