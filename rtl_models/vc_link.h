@@ -138,7 +138,8 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
 
   // Introspection for invariants, statistics and deadlock reports.
   int vcs() const { return static_cast<int>(vcs_.size()); }
-  bool uses_vc(int vc) const { return vc >= 0 && vc < vcs() && (vc_mask_ >> vc & 1u) != 0; }
+  // The constructor refuses mask bits at or beyond the VC count, so the mask alone decides.
+  bool uses_vc(int vc) const { return static_cast<unsigned>(vc) < 32u && (vc_mask_ >> vc & 1u) != 0; }
   int vcs_used() const { return __builtin_popcount(vc_mask_); }
   std::size_t flits_in_flight() const { return flits_.size(); }
   std::uint64_t flits_sent() const { return flits_sent_; }              // all VCs: the wire

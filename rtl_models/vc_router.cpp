@@ -161,13 +161,15 @@ bool VcRouter::receive(Cycle now, Cycle& next) {
     if (due <= now) {
       if (port < ext_ports_) {
         VcLink* rx = in_link_[p];
-        while (rx->has_flit(now)) {
+        // due is the front flit's arrival (input_activity for a flit on an
+        // empty wire, next_flit_arrival after pops), so a flit has arrived.
+        do {
           int vc = 0;
           const Flit f = rx->pop(vc);
           const int ch = channel(port, vc);
           accept(ch, f, now);
           end_receive(ch);
-        }
+        } while (rx->has_flit(now));
         due = rx->next_flit_arrival();
       } else {
         LinkRxIf* rx = local_rx_[p - static_cast<std::size_t>(ext_ports_)];
@@ -472,7 +474,7 @@ bool VcRouter::send_one(int port, int first_ch, int nch, Cycle now, Cycle& next)
     const int oc = first_ch + v;
     if (outputs_[static_cast<std::size_t>(oc)].owner < 0) continue;   // (can_send's first test, without the call)
     if (!can_send(oc, now, next)) continue;
-    send_flit(oc, inputs_[static_cast<std::size_t>(outputs_[static_cast<std::size_t>(oc)].owner)], now);
+    send_flit(oc, now);
     op.rr = v + 1 == nch ? 0 : v + 1;
     op.used = now;
     return true;
@@ -495,7 +497,7 @@ void VcRouter::shared_link_grant(int port, int vc, Cycle now) {
   const int oc = channel(port, vc);
   Cycle ignored = UINT64_MAX;
   if (!can_send(oc, now, ignored)) return;   // cannot happen: nothing ran since the request
-  send_flit(oc, inputs_[static_cast<std::size_t>(outputs_[static_cast<std::size_t>(oc)].owner)], now);
+  send_flit(oc, now);
   wake_at(now + 1);
 }
 
@@ -512,7 +514,9 @@ void VcRouter::share_port(int port, SharedLink* link, int side) {
 
 // Moves the front flit of iv: to output oc, or for IR to the local copy
 // and/or the forwarded worm, renumbered.
-void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
+void VcRouter::send_flit(int oc, Cycle now) {
+  const int in_ch = outputs_[static_cast<std::size_t>(oc)].owner;
+  InputVc& iv = inputs_[static_cast<std::size_t>(in_ch)];
   Segment& s = iv.buf.front();
   Flit f{s.pkt, s.first};
   PacketPtr keep;   // a flit does not own its packet (packet.h): hold it until it is on the link
@@ -521,7 +525,6 @@ void VcRouter::send_flit(int oc, InputVc& iv, Cycle now) {
   --iv.flits;
   iv.last_sent = now;
   const bool tail = f.tail();
-  const int in_ch = outputs_[static_cast<std::size_t>(oc)].owner;
   auto emit = [&](int ch, Flit g) __attribute__((always_inline)) {
     OutputVc& o = outputs_[static_cast<std::size_t>(ch)];
     const bool last = g.tail();

@@ -254,7 +254,7 @@ class VcRouter : public sc_core::sc_module,
   void start_tree(InputVc& iv, int c);
   bool tree_can_send(const InputVc& iv, Cycle now, Cycle& next);
   int port_of(int ch) const { return ch < external_channels() ? ch / vcs_ : ext_ports_ + ch - external_channels(); }
-  void send_flit(int oc, InputVc& iv, Cycle now);
+  void send_flit(int oc, Cycle now);   // the front flit of oc's owner
   topo::VcClass class_of(int in_ch) const;
   std::string channel_name(int ch) const;
   std::string port_name(int port) const;
