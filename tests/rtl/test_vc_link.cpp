@@ -81,6 +81,12 @@ TEST_CASE("vc link: a VC the routing does not use on the channel is refused") {
   CHECK_FALSE(link.uses_vc(1));
   CHECK(link.uses_vc(2));
   CHECK_FALSE(link.uses_vc(3));
+  // Out of range on either side (uses_vc reads the mask only, whose bits the
+  // constructor keeps below the VC count).
+  CHECK_FALSE(link.uses_vc(-1));
+  CHECK_FALSE(link.uses_vc(31));
+  CHECK_FALSE(link.uses_vc(32));
+  CHECK_FALSE(link.uses_vc(1000));
   CHECK(link.vcs_used() == 2);
   CHECK(link.credits(1, 0) == 0);
   CHECK_THROWS_AS(link.send(1, vc_flit(1, 0), 0, 0), std::logic_error);
