@@ -170,13 +170,14 @@ void Switch::receive_stream(InputBuffer& buf, Link& rx) {
 }
 
 void Switch::check_branches(const BufferEntry& e) const {
-  for (std::size_t a = 0; a < scratch_.size(); ++a) {
-    const int o = scratch_[a].out_port;
+  const std::vector<Branch>& br = e.branches;
+  for (std::size_t a = 0; a < br.size(); ++a) {
+    const int o = br[a].out_port;
     if (o < 0 || o >= k_ || !out_bound_[static_cast<std::size_t>(o)])
       throw std::runtime_error(std::string(name()) + ": packet " + std::to_string(e.pkt->id) +
                                " routed to unconnected port " + std::to_string(o));
     for (std::size_t b = 0; b < a; ++b)
-      if (scratch_[b].out_port == o)
+      if (br[b].out_port == o)
         throw std::runtime_error(std::string(name()) + ": packet " + std::to_string(e.pkt->id) +
                                  " replicated twice to port " + std::to_string(o));
   }
@@ -192,10 +193,12 @@ void Switch::decode_headers(Cycle now, bool& active, Cycle& next) {
     if (!e) continue;
     if (e->ready > now) { next = std::min(next, e->ready); continue; }
     settle_input(buf, now);
-    scratch_.clear();
-    decoder_->decode(e->pkt, i, *this, scratch_);
+    // The decoder appends straight to the entry's branches (empty until
+    // decoded), which set_branches then installs in place: no copy of a
+    // Branch and its packet reference per decode.
+    decoder_->decode(e->pkt, i, *this, e->branches);
     check_branches(*e);
-    ctx_.flits.extra_copies += buf.set_branches(*e, scratch_);
+    ctx_.flits.extra_copies += buf.set_branches(*e, e->branches);
     --undecoded_;
     ungranted_ += e->ungranted;
     active = true;

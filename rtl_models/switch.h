@@ -148,7 +148,6 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   std::vector<int> requested_;                // outputs with a request this cycle
   std::vector<BufferEntry*> pending_;         // per input: packet waiting for grants
   std::vector<char> out_requested_;           // per output: in requested_
-  std::vector<Branch> scratch_;
   // Work counters that let a cycle skip a step with nothing to do (the step
   // would find nothing): entries not yet decoded, branches not yet granted,
   // outputs held by a packet.

@@ -99,3 +99,22 @@ TEST_CASE("no legal route (up after down) and multicast headers are decoding err
   m->header.kind = HeaderKind::multicast;
   CHECK_THROWS_WITH(det.decode(m, 2, ports, out), Catch::Contains("multicast"));
 }
+
+// The decoder keeps each input port's arrival phase after its first decode:
+// answers per port must not leak into another port's, in either order, and
+// a port out of range stays an error on every decode.
+TEST_CASE("the arrival phase kept per input port gives each port its own answer on every decode") {
+  fresh_kernel();
+  const auto t = hand_topology();
+  auto r = std::make_shared<const topo::UpDownRouting>(t);
+  UpDownDecoder det("det", 2, r, PortSelection::deterministic, Rng(1));
+  Ports ports;
+  for (int round = 0; round < 2; ++round) {
+    std::vector<Branch> out;
+    det.decode(to(0), 2, ports, out);   // from node1 (may go up): up to sw1, lowest of {1, 3}
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].out_port == 1);
+    CHECK_THROWS_WITH(det.decode(to(0), 0, ports, out), Catch::Contains("no legal up*/down* route"));
+    CHECK_THROWS_AS(det.decode(to(0), 7, ports, out), std::out_of_range);
+  }
+}
