@@ -96,14 +96,21 @@ void Switch::tick() {
 }
 
 void Switch::evaluate_cycle(Cycle now) {
-  bool active = false;
+  bool active = false, started = false;
   Cycle next = UINT64_MAX;
   if (traced_)
     for (auto& o : outputs_) o.valid = o.head = o.tail = false;
   accept_flits(now, active, next);
-  decode_headers(now, active, next);
-  arbitrate(now, active);
+  decode_headers(now, started, next);
+  arbitrate(now, started);
   traverse(now, active, next);
+  // After a decode or a grant (and a stream start, which asks for its tail's
+  // cycle itself), the next cycle has work only for a packet still to be
+  // decoded (e.g. behind a decode position a grant released) or a branch
+  // still to be granted; a granted output that read a flit is `active`, one
+  // blocked on credits asked for next_credit_arrival(), and an arrival has
+  // its own wake-up. So that evaluation is left out when neither waits.
+  if (started && (undecoded_ > 0 || ungranted_ > 0)) active = true;
   if (active) next = now + 1;
   if (next != UINT64_MAX) wake_at(next);
 }
@@ -184,7 +191,7 @@ void Switch::check_branches(const BufferEntry& e) const {
 }
 
 // 2. Decode the header at each FIFO's decode position.
-void Switch::decode_headers(Cycle now, bool& active, Cycle& next) {
+void Switch::decode_headers(Cycle now, bool& decoded, Cycle& next) {
   if (undecoded_ == 0) return;
   for (int i = 0; i < k_; ++i) {
     InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
@@ -201,13 +208,13 @@ void Switch::decode_headers(Cycle now, bool& active, Cycle& next) {
     ctx_.flits.extra_copies += buf.set_branches(*e, e->branches);
     --undecoded_;
     ungranted_ += e->ungranted;
-    active = true;
+    decoded = true;
   }
 }
 
 // 3. Per-output arbitration among the branches waiting for a port, outputs
 //    in ascending order (only outputs someone requests can grant).
-void Switch::arbitrate(Cycle now, bool& active) {
+void Switch::arbitrate(Cycle now, bool& granted) {
   if (ungranted_ == 0) return;
   requested_.clear();
   for (int i = 0; i < k_; ++i) {
@@ -244,7 +251,7 @@ void Switch::arbitrate(Cycle now, bool& active) {
           os.busy = true;
           out_held_.insert(o);
           xbar_->connect(w, o);
-          active = true;
+          granted = true;
           break;
         }
       }
@@ -288,7 +295,7 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
     return;
   }
   if (ctx_.streams && try_stream(o, os, e, b, credits, now)) {
-    active = true;
+    next = std::min(next, os.stream_tail);   // nothing for this output before its tail
     return;
   }
   const int input = os.input;

@@ -98,8 +98,8 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   void accept_port(int i, Cycle now, bool& active, Cycle& next);
   void settle_input(InputBuffer& buf, Cycle now);
   void receive_stream(InputBuffer& buf, Link& rx);
-  void decode_headers(Cycle now, bool& active, Cycle& next);
-  void arbitrate(Cycle now, bool& active);
+  void decode_headers(Cycle now, bool& decoded, Cycle& next);
+  void arbitrate(Cycle now, bool& granted);
   void traverse(Cycle now, bool& active, Cycle& next);
   void traverse_output(int o, Cycle now, bool& active, Cycle& next);
   // The stream step (docs/performance.md): start one for output o over the
