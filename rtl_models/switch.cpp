@@ -216,6 +216,10 @@ void Switch::decode_headers(Cycle now, bool& decoded, Cycle& next) {
 //    in ascending order (only outputs someone requests can grant).
 void Switch::arbitrate(Cycle now, bool& granted) {
   if (ungranted_ == 0) return;
+  if (ungranted_ == 1) {
+    arbitrate_one(now, granted);
+    return;
+  }
   requested_.clear();
   for (int i = 0; i < k_; ++i) {
     InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
@@ -242,15 +246,7 @@ void Switch::arbitrate(Cycle now, bool& granted) {
       BufferEntry* e = w >= 0 ? pending_[static_cast<std::size_t>(w)] : nullptr;
       for (std::size_t b = 0; e && b < e->branches.size(); ++b) {
         if (e->branches[b].out_port == o && !e->branches[b].granted) {
-          buffers_[static_cast<std::size_t>(w)]->grant(*e, e->branches[b], now);
-          --ungranted_;
-          ++connected_;
-          os.entry = e;
-          os.branch = static_cast<int>(b);
-          os.input = w;
-          os.busy = true;
-          out_held_.insert(o);
-          xbar_->connect(w, o);
+          connect_branch(o, w, *e, static_cast<int>(b), now);
           granted = true;
           break;
         }
@@ -259,6 +255,43 @@ void Switch::arbitrate(Cycle now, bool& granted) {
     std::fill(req.begin(), req.end(), 0);
     out_requested_[static_cast<std::size_t>(o)] = 0;
   }
+}
+
+// One branch waits for a grant in the whole switch (most cycles with one
+// below saturation): it is the only request for its output, so that output's
+// arbiter, if the output is free, picks its input (Crossbar::grant_only keeps
+// the arbiter's state as arbitrate() would with that one request), and no
+// request table is built.
+void Switch::arbitrate_one(Cycle now, bool& granted) {
+  for (int i = 0; i < k_; ++i) {
+    InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
+    if (buf.empty()) continue;
+    BufferEntry* e = buf.awaiting_grant();
+    if (!e) continue;
+    if (e->ready > now) return;   // the one waiting branch is e's
+    for (std::size_t b = 0; b < e->branches.size(); ++b) {
+      const int o = e->branches[b].out_port;
+      if (e->branches[b].granted) continue;
+      if (outputs_[static_cast<std::size_t>(o)].entry) return;
+      xbar_->grant_only(o, i);
+      connect_branch(o, i, *e, static_cast<int>(b), now);
+      granted = true;
+      return;
+    }
+  }
+}
+
+void Switch::connect_branch(int o, int input, BufferEntry& e, int branch, Cycle now) {
+  OutputState& os = outputs_[static_cast<std::size_t>(o)];
+  buffers_[static_cast<std::size_t>(input)]->grant(e, e.branches[static_cast<std::size_t>(branch)], now);
+  --ungranted_;
+  ++connected_;
+  os.entry = &e;
+  os.branch = branch;
+  os.input = input;
+  os.busy = true;
+  out_held_.insert(o);
+  xbar_->connect(input, o);
 }
 
 // 4. Crossbar traversal: each connected output moves one flit if the flit

@@ -100,6 +100,8 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   void receive_stream(InputBuffer& buf, Link& rx);
   void decode_headers(Cycle now, bool& decoded, Cycle& next);
   void arbitrate(Cycle now, bool& granted);
+  void arbitrate_one(Cycle now, bool& granted);   // ungranted_ == 1
+  void connect_branch(int o, int input, BufferEntry& e, int branch, Cycle now);
   void traverse(Cycle now, bool& active, Cycle& next);
   void traverse_output(int o, Cycle now, bool& active, Cycle& next);
   // The stream step (docs/performance.md): start one for output o over the
