@@ -25,6 +25,10 @@ class Crossbar : public sc_core::sc_module {
   Cycle delay() const { return delay_; }
   // Choose one of the requesting inputs (req[i] != 0) for `out`; -1 if none.
   int arbitrate(int out, const std::vector<char>& req);
+  // The arbitration for `out` when `in` is its only request: arbitrate()
+  // would return `in` under either policy and remember it as the last
+  // winner; this does the same without a request vector.
+  void grant_only(int out, int in) { last_[static_cast<std::size_t>(out)] = in; }
   // Connection bookkeeping (for statistics and VCD).
   void connect(int in, int out) { conn_[static_cast<std::size_t>(out)] = in; ++grants_[idx(in, out)]; }
   void disconnect(int out) { conn_[static_cast<std::size_t>(out)] = -1; }

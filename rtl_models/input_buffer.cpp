@@ -59,7 +59,7 @@ std::int64_t InputBuffer::set_branches(BufferEntry& e, const std::vector<Branch>
                              std::to_string(b.out_port) + " carries " +
                              std::to_string(b.pkt->length - b.pkt->header_flits) + " payload flits, received " +
                              std::to_string(payload) + " (a decoder may rewrite the header, never the payload)");
-  e.branches.assign(branches.begin(), branches.end());   // keeps a recycled entry's capacity
+  if (&branches != &e.branches) e.branches.assign(branches.begin(), branches.end());   // keeps a recycled entry's capacity
   e.decoded = true;
   e.ungranted = e.unfinished = static_cast<int>(e.branches.size());
   std::fill(e.chunk_count.begin(), e.chunk_count.end(),

@@ -93,6 +93,7 @@ class InputBuffer : public sc_core::sc_module {
   // Its `ready` is set to max(head arrival, release cycle) + route_delay.
   BufferEntry* decode_candidate(Cycle route_delay);
   // Install the decoder's branches: every chunk's count becomes their number.
+  // `branches` may be e.branches itself (filled in place by the decoder).
   // Returns the flit copies this makes of what has arrived: the branches'
   // available flits minus the received ones ((branches - 1) * arrived when
   // every branch emits the received packet). Throws std::logic_error for a

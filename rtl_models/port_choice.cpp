@@ -4,8 +4,7 @@
 
 namespace wormcast::rtl {
 
-std::size_t PortChooser::choose(const std::vector<int>& legal, const OutputPortState& ports) {
-  if (legal.size() <= 1) return 0;
+std::size_t PortChooser::choose_among(const std::vector<int>& legal, const OutputPortState& ports) {
   switch (sel_) {
     case PortSelection::deterministic: return 0;
     case PortSelection::round_robin: return rr_++ % legal.size();

@@ -19,11 +19,15 @@ enum class PortSelection { deterministic, round_robin, random, adaptive };
 class PortChooser {
  public:
   PortChooser(PortSelection sel, Rng rng) : sel_(sel), rng_(rng) {}
-  // Index into `legal` (non-empty, ascending) of the chosen port.
-  std::size_t choose(const std::vector<int>& legal, const OutputPortState& ports);
+  // Index into `legal` (non-empty, ascending) of the chosen port. Inline for
+  // the one-port case (most decodes of a minimal table), which draws nothing.
+  std::size_t choose(const std::vector<int>& legal, const OutputPortState& ports) {
+    return legal.size() <= 1 ? 0 : choose_among(legal, ports);
+  }
   PortSelection selection() const { return sel_; }
 
  private:
+  std::size_t choose_among(const std::vector<int>& legal, const OutputPortState& ports);
   PortSelection sel_;
   Rng rng_;
   unsigned rr_ = 0;

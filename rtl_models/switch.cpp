@@ -96,14 +96,21 @@ void Switch::tick() {
 }
 
 void Switch::evaluate_cycle(Cycle now) {
-  bool active = false;
+  bool active = false, started = false;
   Cycle next = UINT64_MAX;
   if (traced_)
     for (auto& o : outputs_) o.valid = o.head = o.tail = false;
   accept_flits(now, active, next);
-  decode_headers(now, active, next);
-  arbitrate(now, active);
+  decode_headers(now, started, next);
+  arbitrate(now, started);
   traverse(now, active, next);
+  // After a decode or a grant (and a stream start, which asks for its tail's
+  // cycle itself), the next cycle has work only for a packet still to be
+  // decoded (e.g. behind a decode position a grant released) or a branch
+  // still to be granted; a granted output that read a flit is `active`, one
+  // blocked on credits asked for next_credit_arrival(), and an arrival has
+  // its own wake-up. So that evaluation is left out when neither waits.
+  if (started && (undecoded_ > 0 || ungranted_ > 0)) active = true;
   if (active) next = now + 1;
   if (next != UINT64_MAX) wake_at(next);
 }
@@ -170,20 +177,21 @@ void Switch::receive_stream(InputBuffer& buf, Link& rx) {
 }
 
 void Switch::check_branches(const BufferEntry& e) const {
-  for (std::size_t a = 0; a < scratch_.size(); ++a) {
-    const int o = scratch_[a].out_port;
+  const std::vector<Branch>& br = e.branches;
+  for (std::size_t a = 0; a < br.size(); ++a) {
+    const int o = br[a].out_port;
     if (o < 0 || o >= k_ || !out_bound_[static_cast<std::size_t>(o)])
       throw std::runtime_error(std::string(name()) + ": packet " + std::to_string(e.pkt->id) +
                                " routed to unconnected port " + std::to_string(o));
     for (std::size_t b = 0; b < a; ++b)
-      if (scratch_[b].out_port == o)
+      if (br[b].out_port == o)
         throw std::runtime_error(std::string(name()) + ": packet " + std::to_string(e.pkt->id) +
                                  " replicated twice to port " + std::to_string(o));
   }
 }
 
 // 2. Decode the header at each FIFO's decode position.
-void Switch::decode_headers(Cycle now, bool& active, Cycle& next) {
+void Switch::decode_headers(Cycle now, bool& decoded, Cycle& next) {
   if (undecoded_ == 0) return;
   for (int i = 0; i < k_; ++i) {
     InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
@@ -192,20 +200,26 @@ void Switch::decode_headers(Cycle now, bool& active, Cycle& next) {
     if (!e) continue;
     if (e->ready > now) { next = std::min(next, e->ready); continue; }
     settle_input(buf, now);
-    scratch_.clear();
-    decoder_->decode(e->pkt, i, *this, scratch_);
+    // The decoder appends straight to the entry's branches (empty until
+    // decoded), which set_branches then installs in place: no copy of a
+    // Branch and its packet reference per decode.
+    decoder_->decode(e->pkt, i, *this, e->branches);
     check_branches(*e);
-    ctx_.flits.extra_copies += buf.set_branches(*e, scratch_);
+    ctx_.flits.extra_copies += buf.set_branches(*e, e->branches);
     --undecoded_;
     ungranted_ += e->ungranted;
-    active = true;
+    decoded = true;
   }
 }
 
 // 3. Per-output arbitration among the branches waiting for a port, outputs
 //    in ascending order (only outputs someone requests can grant).
-void Switch::arbitrate(Cycle now, bool& active) {
+void Switch::arbitrate(Cycle now, bool& granted) {
   if (ungranted_ == 0) return;
+  if (ungranted_ == 1) {
+    arbitrate_one(now, granted);
+    return;
+  }
   requested_.clear();
   for (int i = 0; i < k_; ++i) {
     InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
@@ -232,16 +246,8 @@ void Switch::arbitrate(Cycle now, bool& active) {
       BufferEntry* e = w >= 0 ? pending_[static_cast<std::size_t>(w)] : nullptr;
       for (std::size_t b = 0; e && b < e->branches.size(); ++b) {
         if (e->branches[b].out_port == o && !e->branches[b].granted) {
-          buffers_[static_cast<std::size_t>(w)]->grant(*e, e->branches[b], now);
-          --ungranted_;
-          ++connected_;
-          os.entry = e;
-          os.branch = static_cast<int>(b);
-          os.input = w;
-          os.busy = true;
-          out_held_.insert(o);
-          xbar_->connect(w, o);
-          active = true;
+          connect_branch(o, w, *e, static_cast<int>(b), now);
+          granted = true;
           break;
         }
       }
@@ -249,6 +255,43 @@ void Switch::arbitrate(Cycle now, bool& active) {
     std::fill(req.begin(), req.end(), 0);
     out_requested_[static_cast<std::size_t>(o)] = 0;
   }
+}
+
+// One branch waits for a grant in the whole switch (most cycles with one
+// below saturation): it is the only request for its output, so that output's
+// arbiter, if the output is free, picks its input (Crossbar::grant_only keeps
+// the arbiter's state as arbitrate() would with that one request), and no
+// request table is built.
+void Switch::arbitrate_one(Cycle now, bool& granted) {
+  for (int i = 0; i < k_; ++i) {
+    InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
+    if (buf.empty()) continue;
+    BufferEntry* e = buf.awaiting_grant();
+    if (!e) continue;
+    if (e->ready > now) return;   // the one waiting branch is e's
+    for (std::size_t b = 0; b < e->branches.size(); ++b) {
+      const int o = e->branches[b].out_port;
+      if (e->branches[b].granted) continue;
+      if (outputs_[static_cast<std::size_t>(o)].entry) return;
+      xbar_->grant_only(o, i);
+      connect_branch(o, i, *e, static_cast<int>(b), now);
+      granted = true;
+      return;
+    }
+  }
+}
+
+void Switch::connect_branch(int o, int input, BufferEntry& e, int branch, Cycle now) {
+  OutputState& os = outputs_[static_cast<std::size_t>(o)];
+  buffers_[static_cast<std::size_t>(input)]->grant(e, e.branches[static_cast<std::size_t>(branch)], now);
+  --ungranted_;
+  ++connected_;
+  os.entry = &e;
+  os.branch = branch;
+  os.input = input;
+  os.busy = true;
+  out_held_.insert(o);
+  xbar_->connect(input, o);
 }
 
 // 4. Crossbar traversal: each connected output moves one flit if the flit
@@ -285,7 +328,7 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
     return;
   }
   if (ctx_.streams && try_stream(o, os, e, b, credits, now)) {
-    active = true;
+    next = std::min(next, os.stream_tail);   // nothing for this output before its tail
     return;
   }
   const int input = os.input;

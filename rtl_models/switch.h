@@ -98,8 +98,10 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   void accept_port(int i, Cycle now, bool& active, Cycle& next);
   void settle_input(InputBuffer& buf, Cycle now);
   void receive_stream(InputBuffer& buf, Link& rx);
-  void decode_headers(Cycle now, bool& active, Cycle& next);
-  void arbitrate(Cycle now, bool& active);
+  void decode_headers(Cycle now, bool& decoded, Cycle& next);
+  void arbitrate(Cycle now, bool& granted);
+  void arbitrate_one(Cycle now, bool& granted);   // ungranted_ == 1
+  void connect_branch(int o, int input, BufferEntry& e, int branch, Cycle now);
   void traverse(Cycle now, bool& active, Cycle& next);
   void traverse_output(int o, Cycle now, bool& active, Cycle& next);
   // The stream step (docs/performance.md): start one for output o over the
@@ -148,7 +150,6 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   std::vector<int> requested_;                // outputs with a request this cycle
   std::vector<BufferEntry*> pending_;         // per input: packet waiting for grants
   std::vector<char> out_requested_;           // per output: in requested_
-  std::vector<Branch> scratch_;
   // Work counters that let a cycle skip a step with nothing to do (the step
   // would find nothing): entries not yet decoded, branches not yet granted,
   // outputs held by a packet.

@@ -7,8 +7,10 @@
 // credits, idle ports first, ties to the lowest port).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "rtl_models/decoder.h"
 #include "rtl_models/port_choice.h"
@@ -25,9 +27,14 @@ class UpDownDecoder : public Decoder {
               std::vector<Branch>& out) override;
 
  private:
+  topo::Phase arrival_phase(int in_port);
   int sw_;
   std::shared_ptr<const topo::UpDownRouting> routing_;
   PortChooser chooser_;
+  // The arrival phase of each input port, asked of the routing once (a
+  // search among the switch's link ends) instead of at every decode; -1 not
+  // yet asked. The routing is immutable, so the answer cannot change.
+  std::vector<std::int8_t> phase_;
 };
 
 }  // namespace wormcast::rtl

@@ -42,3 +42,22 @@ TEST_CASE("fixed priority always grants the lowest requesting input, none reques
   for (int n = 0; n < 10; ++n) CHECK(x.arbitrate(0, req) == 1);
   CHECK(x.arbitrate(0, std::vector<char>(4, 0)) == -1);
 }
+
+// The switch grants a lone request with grant_only instead of arbitrate():
+// afterwards every later arbitration must go as after arbitrate() with that
+// one request. Two crossbars, one per way, over all single requests and
+// then a few rounds with every input requesting, under both policies.
+TEST_CASE("grant_only leaves the arbiter as arbitrate() with a single request does") {
+  fresh_kernel();
+  for (const Arbitration pol : {Arbitration::round_robin, Arbitration::fixed_priority}) {
+    for (int in = 0; in < 5; ++in) {
+      Crossbar a("a", 5, pol, 1), b("b", 5, pol, 1);
+      std::vector<char> one(5, 0);
+      one[static_cast<std::size_t>(in)] = 1;
+      REQUIRE(a.arbitrate(3, one) == in);
+      b.grant_only(3, in);
+      const std::vector<char> all(5, 1);
+      for (int n = 0; n < 7; ++n) CHECK(a.arbitrate(3, all) == b.arbitrate(3, all));
+    }
+  }
+}

@@ -24,6 +24,13 @@ topo::Topology hand_topology() {
   return t;
 }
 
+// A fresh kernel and the up*/down* routing of hand_topology() (the routing
+// keeps its own copy of what it needs from the topology).
+std::shared_ptr<const topo::UpDownRouting> hand_routing() {
+  fresh_kernel();
+  return std::make_shared<const topo::UpDownRouting>(hand_topology());
+}
+
 struct Ports : OutputPortState {
   std::vector<int> credits{0, 0, 0, 0};
   int free_credits(int o) const override { return credits[static_cast<std::size_t>(o)]; }
@@ -39,9 +46,7 @@ PacketPtr to(int dest) {
 }  // namespace
 
 TEST_CASE("deterministic selection takes the lowest legal port, adaptive the one with most credits") {
-  fresh_kernel();
-  const auto t = hand_topology();
-  auto r = std::make_shared<const topo::UpDownRouting>(t);
+  auto r = hand_routing();
   UpDownDecoder det("det", 1, r, PortSelection::deterministic, Rng(1));
   UpDownDecoder ada("ada", 1, r, PortSelection::adaptive, Rng(1));
   Ports ports;
@@ -60,9 +65,7 @@ TEST_CASE("deterministic selection takes the lowest legal port, adaptive the one
 }
 
 TEST_CASE("random selection stays within the legal ports and uses all of them") {
-  fresh_kernel();
-  const auto t = hand_topology();
-  auto r = std::make_shared<const topo::UpDownRouting>(t);
+  auto r = hand_routing();
   UpDownDecoder rnd("rnd", 1, r, PortSelection::random, Rng(42));
   Ports ports;
   int seen1 = 0, seen3 = 0;
@@ -77,9 +80,7 @@ TEST_CASE("random selection stays within the legal ports and uses all of them") 
 }
 
 TEST_CASE("the local node's port is chosen at the destination switch") {
-  fresh_kernel();
-  const auto t = hand_topology();
-  auto r = std::make_shared<const topo::UpDownRouting>(t);
+  auto r = hand_routing();
   UpDownDecoder det("det", 2, r, PortSelection::deterministic, Rng(1));
   Ports ports;
   std::vector<Branch> out;
@@ -88,9 +89,7 @@ TEST_CASE("the local node's port is chosen at the destination switch") {
 }
 
 TEST_CASE("no legal route (up after down) and multicast headers are decoding errors") {
-  fresh_kernel();
-  const auto t = hand_topology();
-  auto r = std::make_shared<const topo::UpDownRouting>(t);
+  auto r = hand_routing();
   UpDownDecoder det("det", 2, r, PortSelection::deterministic, Rng(1));
   Ports ports;
   std::vector<Branch> out;
@@ -98,4 +97,21 @@ TEST_CASE("no legal route (up after down) and multicast headers are decoding err
   auto m = to(0);
   m->header.kind = HeaderKind::multicast;
   CHECK_THROWS_WITH(det.decode(m, 2, ports, out), Catch::Contains("multicast"));
+}
+
+// The decoder keeps each input port's arrival phase after its first decode:
+// answers per port must not leak into another port's, in either order, and
+// a port out of range stays an error on every decode.
+TEST_CASE("the arrival phase kept per input port gives each port its own answer on every decode") {
+  auto r = hand_routing();
+  UpDownDecoder det("det", 2, r, PortSelection::deterministic, Rng(1));
+  Ports ports;
+  for (int round = 0; round < 2; ++round) {
+    std::vector<Branch> out;
+    det.decode(to(0), 2, ports, out);   // from node1 (may go up): up to sw1, lowest of {1, 3}
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].out_port == 1);
+    CHECK_THROWS_WITH(det.decode(to(0), 0, ports, out), Catch::Contains("no legal up*/down* route"));
+    CHECK_THROWS_AS(det.decode(to(0), 7, ports, out), std::out_of_range);
+  }
 }
