@@ -27,6 +27,11 @@ void Endpoint::end_of_elaboration() {
   out_link_ = out.size() > 0 ? dynamic_cast<Link*>(out.operator->()) : nullptr;
   in_link_ = in.size() > 0 ? dynamic_cast<Link*>(in.operator->()) : nullptr;
   if (out_link_ && injector_.blocks_only_without_credit()) out_link_->wake_blocked_sender_only();
+  defer_ = in_link_ && in_link_->deferred_receive_ok() && ctx_.streams && !traced_ && source_;
+  if (defer_) {
+    in_client_.ep = this;
+    in_link_->attach_receiver(&in_client_);
+  }
   sched_->at(sched_id_, 0);
 }
 
@@ -44,6 +49,7 @@ void Endpoint::admit(PacketPtr p, Cycle now) {
 
 void Endpoint::inject(PacketPtr p) {
   const Cycle now = ctx_.clock.now();
+  if (defer_) throw std::logic_error(std::string(name()) + ": inject() on an endpoint that defers receiving");
   admit(std::move(p), now);
   // Before the end of elaboration a scheduler client is not registered yet:
   // registration wakes it for cycle 0, which sends what was queued.
@@ -92,8 +98,11 @@ void Endpoint::evaluate_cycle(Cycle now) {
     ctx_.on_delivered(*p, id_, at);
     if (on_receive) on_receive(*p, at);
   };
-  if (in_link_ ? assembler_.step(*in_link_, now, next, delivered)
-               : in.size() > 0 && assembler_.step(*in.operator->(), now, next, delivered)) {
+  if (defer_) {
+    // Untraced (rx_valid_ is not mirrored): no wake-up for the next cycle.
+    rx_valid_ = assembler_.step_deferred(*in_link_, now, settle_cycle(), next, delivered);
+  } else if (in_link_ ? assembler_.step(*in_link_, now, next, delivered)
+                      : in.size() > 0 && assembler_.step(*in.operator->(), now, next, delivered)) {
     rx_valid_ = true;
     active = true;
   }
@@ -103,7 +112,27 @@ void Endpoint::evaluate_cycle(Cycle now) {
   if (next != UINT64_MAX) wake_at(next);
 }
 
-std::string Endpoint::describe(Cycle) const {
+// A flit put on a deferring in-link, arriving at `at`: its credit goes back
+// now as the sink's pop at `at` would return it; the endpoint is woken at
+// `at` for a tail or a flit after the settle cycle, else at the settle cycle
+// (a request for a cycle it is already due by costs nothing: CycleScheduler::at).
+void Endpoint::flit_sent(Cycle at) {
+  in_link_->return_credits(1, at);
+  const Cycle settle = settle_cycle();
+  wake_at(at > settle || !in_link_->last_sent_is_body() ? at : settle);
+}
+
+void Endpoint::settle_before(Cycle now) const {
+  if (!defer_ || now == 0) return;
+  Cycle next = UINT64_MAX;
+  // Tails are taken at their arrival (always woken), so none is left here.
+  assembler_.step_deferred(*in_link_, now - 1, settle_cycle(), next, [this](const PacketPtr&, Cycle) {
+    throw std::logic_error(std::string(name()) + ": a deferred tail was missed");
+  });
+}
+
+std::string Endpoint::describe(Cycle now) const {
+  settle_before(now);
   std::string s = std::string(name()) + ": " + injector_.describe();
   if (assembler_.receiving()) s += ", " + assembler_.describe();
   return s;

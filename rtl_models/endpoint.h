@@ -64,6 +64,23 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
   void tick();                                // the SC_METHOD without a scheduler
   void evaluate_cycle(Cycle now) override;   // one cycle of work
   void link_activity(Cycle at) override { wake_at(at); }
+  // Deferred receiving (Link::allow_deferred_receive; docs/performance.md,
+  // issue 11): on a link that allows it, with streams on and untraced, the
+  // endpoint is not woken for a body flit arriving by `settle` (3 cycles
+  // before the run loop's next stop, where results are read: the receive
+  // rule of sim_context.h) but takes it with the packet's tail, or at settle;
+  // each credit is returned when its flit is sent, for its arrival. Only for
+  // endpoints fed by a synthetic source: inject() asks whether this cycle
+  // was evaluated, which the skipped evaluations would change.
+  struct InClient final : LinkClient {
+    Endpoint* ep = nullptr;
+    void link_activity(Cycle at) override { ep->flit_sent(at); }
+  };
+  void flit_sent(Cycle at);
+  Cycle settle_cycle() const { return ctx_.stream_horizon >= 3 ? ctx_.stream_horizon - 3 : 0; }
+  // Take the body flits that arrived before cycle now off a deferring link
+  // (a deadlock report reads what a per-flit sink would have taken).
+  void settle_before(Cycle now) const;
   void wake_at(Cycle c) {
     if (sched_) sched_->at(sched_id_, c);
     else wake_.at(c);
@@ -77,7 +94,7 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
   std::size_t queue_limit_ = SIZE_MAX;
   bool overflowed_ = false;
   PacketInjector injector_;
-  PacketAssembler assembler_;
+  mutable PacketAssembler assembler_;   // mutable: settle_before()
   std::uint64_t received_ = 0;
   bool tx_valid_ = false, rx_valid_ = false;
   int traced_queue_ = 0;
@@ -87,6 +104,8 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
   int sched_id_ = -1;
   Link* out_link_ = nullptr;          // the bound links, when they are rtl::Link (scheduler runs)
   Link* in_link_ = nullptr;
+  InClient in_client_;
+  bool defer_ = false;                // deferred receiving on in_link_
 };
 
 }  // namespace wormcast::rtl

@@ -11,6 +11,7 @@
 // own: it costs nothing while idle.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <systemc>
 
@@ -106,6 +107,32 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     lazy_credit_wake_ = true;
     ramp_ok_ = true;
   }
+  // Deferred receiving (issue 11, docs/performance.md): a link whose sender
+  // can never find it without a credit while the receiver returns each
+  // credit at its flit's arrival (a lazy link with more credits than a
+  // flit's round trip: DirectNetwork::bind_pair), and whose sender puts
+  // single flits on it (never streams). A sink receiver may then return each
+  // credit when the flit is sent, for its arrival (the same returns, so the
+  // sender's counts are those of pops at arrival), and take body flits off
+  // later, counting each at its arrival (PacketAssembler::step_deferred).
+  // Call during elaboration, after wake_sender_only_when_starved().
+  void allow_deferred_receive() { deferred_ok_ = lazy_credit_wake_ && !ramp_ok_; }
+  bool deferred_receive_ok() const { return deferred_ok_; }
+  // Is the flit last put on the link a single body (not tail) flit?
+  bool last_sent_is_body() const { return rec_count_ == 0 && !flits_.empty() && !flits_.back().flit.tail(); }
+  // The first cycle a deferring receiver must take flits off: a tail's
+  // arrival, the arrival of a flit after `settle`, or `settle` for body
+  // flits arriving by then (UINT64_MAX: the link is empty).
+  Cycle deferred_due(Cycle settle) const {
+    Cycle due = UINT64_MAX;
+    for (std::size_t i = 0; i < flits_.size(); ++i) {
+      const InFlight& e = flits_.at(i);
+      if (e.arrival > settle) return std::min(due, e.arrival);
+      if (e.flit.tail()) return e.arrival;
+      due = settle;
+    }
+    return rec_count_ > 0 ? std::min(due, rec_arrival_) : due;
+  }
   void send(Flit f, Cycle now, Cycle extra_delay) override {
     if (last_send_ == now || now < stream_end_) fail("two flits sent in one cycle");
     // credits_ only grows when returns are collected, so a positive count
@@ -131,6 +158,7 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   void send_stream(Flit first, int count, Cycle now, Cycle extra_delay) {
     if (last_send_ == now || now < stream_end_) fail("stream started in a cycle with a flit sent");
     if (stream_credits(now, count) < count) fail("stream started without a credit for each flit");
+    if (deferred_ok_) fail("stream on a link with deferred receiving");
     credits_ -= count;
     stream_end_ = now + static_cast<Cycle>(count);
     last_send_ = stream_end_ - 1;
@@ -344,6 +372,7 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   bool starved_ = false;            // credits() found none since the sender was last woken by a return
   bool lazy_credit_wake_ = false;   // wake_sender_only_when_starved(), wake_blocked_sender_only()
   bool ramp_ok_ = false;            // wake_blocked_sender_only()
+  bool deferred_ok_ = false;        // allow_deferred_receive()
   LinkClient* tx_client_ = nullptr;
   LinkClient* rx_client_ = nullptr;
 };

@@ -75,6 +75,12 @@ class PacketAssembler {
   // flit arrival.
   // `rx` is a LinkRxIf or, called directly, a Link.
   template <class Rx, class OnPacket> bool step(Rx& rx, Cycle now, Cycle& next, OnPacket&& on_packet);
+  // Deferred receiving (Link::allow_deferred_receive; the owner returned
+  // each flit's credit when it was sent): take every flit that has arrived
+  // by cycle now, each counted at its own arrival, and lower `next` to the
+  // link's deferred_due(settle). Returns true if any flit was taken.
+  // Flits taken after their arrival count as received_stream_flits.
+  template <class OnPacket> bool step_deferred(Link& rx, Cycle now, Cycle settle, Cycle& next, OnPacket&& on_packet);
   bool receiving() const { return pkt_ != nullptr; }
   std::string describe() const;
   // A traced owner mirrors every flit received: it keeps streams off.
@@ -83,6 +89,8 @@ class PacketAssembler {
  private:
   [[noreturn]] void out_of_order(const Flit& f, bool head_inside) const;   // throws InvariantViolation
   bool try_stream(Link& rx);
+  // One flit taken off the link, arrived at cycle `at`: counts and checks.
+  template <class OnPacket> void take(const Flit& f, Cycle at, OnPacket&& on_packet);
   template <class OnPacket> void finish_stream(Cycle now, OnPacket&& on_packet);
   SimContext& ctx_;
   std::string owner_;
@@ -144,21 +152,8 @@ bool PacketAssembler::step(Rx& rx, Cycle now, Cycle& next, OnPacket&& on_packet)
   while (rx.has_flit(now)) {
     const Flit f = rx.pop();
     if (credit_at_once_) rx.return_credits(1, now);
-    ++ctx_.flits.ejected;
-    if (ctx_.window.contains(now)) ++ctx_.stats.window_flits_ejected;
-    if (f.head()) {
-      if (pkt_) out_of_order(f, true);
-      pkt_ = f.pkt;   // an owning reference (packet.h)
-      next_ = 0;
-    }
-    if (!pkt_ || f.pkt != pkt_ || f.index != next_) out_of_order(f, false);
-    ++next_;
+    take(f, now, on_packet);
     any = true;
-    if (f.tail()) {
-      PacketPtr done = std::move(pkt_);
-      pkt_.reset();
-      on_packet(done, now);
-    }
   }
   if constexpr (std::is_same_v<Rx, Link>) {
     if (pkt_ && try_stream(rx)) {
@@ -167,6 +162,37 @@ bool PacketAssembler::step(Rx& rx, Cycle now, Cycle& next, OnPacket&& on_packet)
     }
   }
   next = std::min(next, rx.next_flit_arrival());
+  return any;
+}
+
+template <class OnPacket>
+void PacketAssembler::take(const Flit& f, Cycle at, OnPacket&& on_packet) {
+  ++ctx_.flits.ejected;
+  if (ctx_.window.contains(at)) ++ctx_.stats.window_flits_ejected;
+  if (f.head()) {
+    if (pkt_) out_of_order(f, true);
+    pkt_ = f.pkt;   // an owning reference (packet.h)
+    next_ = 0;
+  }
+  if (!pkt_ || f.pkt != pkt_ || f.index != next_) out_of_order(f, false);
+  ++next_;
+  if (f.tail()) {
+    PacketPtr done = std::move(pkt_);
+    pkt_.reset();
+    on_packet(done, at);
+  }
+}
+
+template <class OnPacket>
+bool PacketAssembler::step_deferred(Link& rx, Cycle now, Cycle settle, Cycle& next, OnPacket&& on_packet) {
+  bool any = false;
+  while (rx.has_flit(now)) {
+    const Cycle at = rx.next_flit_arrival();
+    if (at < now) ++ctx_.received_stream_flits;   // taken after its arrival (a speed figure)
+    take(rx.pop(), at, on_packet);
+    any = true;
+  }
+  next = std::min(next, rx.deferred_due(settle));
   return any;
 }
 

@@ -131,6 +131,11 @@ void DirectNetwork::bind_pair(const DirectNetworkParams& p, rtl::NodeHardware& n
                                               p.link, node.receive_credits()));
   r.local_out[static_cast<std::size_t>(l)]->bind(*links.back());
   links.back()->wake_sender_only_when_starved();   // its sender is the router (vc_link.h, "starved")
+  // A flit's credit comes back crossbar + latency + credit delay cycles after
+  // it leaves, one flit per cycle: with more credits than that the router
+  // never finds none, so a sink may defer taking body flits off (link.h).
+  if (static_cast<Cycle>(node.receive_credits()) > p.router.crossbar_delay + p.link.latency + p.link.credit_delay)
+    links.back()->allow_deferred_receive();
   node.pair_in(l).bind(*links.back());
 }
 

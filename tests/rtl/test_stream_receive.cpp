@@ -181,3 +181,65 @@ TEST_CASE("an assembler takes a stream's rest in one step, delivers at the tail 
   CHECK(delivered[0] == std::make_pair(PacketId{3}, Cycle{15}));
   CHECK(rx.describe().empty());
 }
+
+// Deferred receiving (Link::allow_deferred_receive, issue 11): the sink
+// returns each credit when its flit is sent, for the flit's arrival, and
+// takes body flits off with the tail or at the settle cycle. The expected
+// wake-ups, counts and credits come from the send cycles alone: a flit sent
+// at s arrives at s + 1 and its credit is back at s + 2 (latency and credit
+// delay 1), as a sink popping every flit at its arrival would have it.
+TEST_CASE("a deferring sink: woken for tails and at the settle cycle, counts and credits as per-flit pops") {
+  fresh_kernel();
+  Clock clk(5000);
+  SimContext ctx(5000);
+  ctx.streams = true;
+  ctx.window = MeasureWindow{12, 16};
+  const int initial = 8;
+  Link link("l", clk, LinkParams{}, initial);
+  link.wake_sender_only_when_starved();
+  link.allow_deferred_receive();
+  REQUIRE(link.deferred_receive_ok());
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  PacketAssembler rx(ctx, "node 0", false);
+  auto p = packet(6);
+  const std::vector<Cycle> sent = {10, 11, 13, 14, 17, 18};   // gaps, as behind other VCs
+  // Credits at cycle t, before that cycle's send, from the send cycles alone.
+  const auto expected_credits = [&](Cycle t) {
+    int c = initial;
+    for (Cycle s : sent) {
+      if (s < t) --c;       // sent before t
+      if (s + 2 <= t) ++c;  // its credit back by t
+    }
+    return c;
+  };
+  for (std::size_t k = 0; k < sent.size(); ++k) {
+    const Cycle s = sent[k];
+    CHECK(link.credits(s) == expected_credits(s));
+    link.send(Flit{p, static_cast<int>(k)}, s, 0);
+    link.return_credits(1, s + 1);   // the sink's return, for the arrival
+    CHECK(link.last_sent_is_body() == (k + 1 < sent.size()));
+    // Woken for the tail; body flits wait for it or the settle cycle, unless
+    // they arrive after it.
+    CHECK(link.deferred_due(100) == (k + 1 < sent.size() ? 100 : 19));
+    CHECK(link.deferred_due(12) == 12);   // the flits arriving at 11 and 12 wait for the settle
+  }
+  for (Cycle t = 19; t < 24; ++t) CHECK(link.credits(t) == expected_credits(t));
+  std::vector<std::pair<PacketId, Cycle>> delivered;
+  auto on_packet = [&](const PacketPtr& done, Cycle now) { delivered.emplace_back(done->id, now); };
+  Cycle next = UINT64_MAX;
+  CHECK(rx.step_deferred(link, 12, 100, next, on_packet));   // a settle: the two flits arrived by 12
+  CHECK(ctx.flits.ejected == 2);
+  CHECK(next == 19);
+  CHECK(link.deferred_due(12) == 14);   // the rest arrives after a settle at 12: per flit
+  CHECK(rx.describe() == "receiving packet 3 (2 flits in)");
+  next = UINT64_MAX;
+  CHECK(rx.step_deferred(link, 19, 100, next, on_packet));
+  CHECK(next == UINT64_MAX);
+  REQUIRE(delivered.size() == 1);
+  CHECK(delivered[0] == std::make_pair(PacketId{3}, Cycle{19}));
+  CHECK(ctx.flits.ejected == 6);
+  // Arrivals 11, 12, 14, 15, 18, 19: three in the window [12, 16).
+  CHECK(ctx.stats.window_flits_ejected == 3);
+  CHECK(ctx.received_stream_flits == 4);   // taken after their arrival: 11 (at 12); 14, 15, 18 (at 19)
+  CHECK(link.flits_in_flight() == 0);
+}
