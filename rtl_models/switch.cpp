@@ -213,7 +213,11 @@ void Switch::decode_headers(Cycle now, bool& decoded, Cycle& next) {
 }
 
 // 3. Per-output arbitration among the branches waiting for a port, outputs
-//    in ascending order (only outputs someone requests can grant).
+//    in ascending order. Only a free output someone requests can grant: a
+//    held output is not arbitrated, so its requests are not even collected
+//    (a grant in this pass holds only the output it grants, and no output
+//    is freed here). In a saturated network most waiting branches want a
+//    held output, and the pass then ends before sorting anything.
 void Switch::arbitrate(Cycle now, bool& granted) {
   if (ungranted_ == 0) return;
   if (ungranted_ == 1) {
@@ -229,7 +233,7 @@ void Switch::arbitrate(Cycle now, bool& granted) {
     pending_[static_cast<std::size_t>(i)] = e;
     if (!e || e->ready > now) continue;
     for (const Branch& b : e->branches)
-      if (!b.granted) {
+      if (!b.granted && !outputs_[static_cast<std::size_t>(b.out_port)].entry) {
         char& flag = out_requested_[static_cast<std::size_t>(b.out_port)];
         if (!flag) requested_.push_back(b.out_port);
         flag = 1;
