@@ -244,16 +244,15 @@ void Switch::arbitrate(Cycle now, bool& granted) {
   std::sort(requested_.begin(), requested_.end());
   for (const int o : requested_) {
     auto& req = requests_[static_cast<std::size_t>(o)];
-    OutputState& os = outputs_[static_cast<std::size_t>(o)];
-    if (!os.entry) {
-      const int w = xbar_->arbitrate(o, req);
-      BufferEntry* e = w >= 0 ? pending_[static_cast<std::size_t>(w)] : nullptr;
-      for (std::size_t b = 0; e && b < e->branches.size(); ++b) {
-        if (e->branches[b].out_port == o && !e->branches[b].granted) {
-          connect_branch(o, w, *e, static_cast<int>(b), now);
-          granted = true;
-          break;
-        }
+    // o was free when its requests were collected, and only a grant for o
+    // itself (each output comes once) could have taken it since.
+    const int w = xbar_->arbitrate(o, req);
+    BufferEntry* e = w >= 0 ? pending_[static_cast<std::size_t>(w)] : nullptr;
+    for (std::size_t b = 0; e && b < e->branches.size(); ++b) {
+      if (e->branches[b].out_port == o && !e->branches[b].granted) {
+        connect_branch(o, w, *e, static_cast<int>(b), now);
+        granted = true;
+        break;
       }
     }
     std::fill(req.begin(), req.end(), 0);
