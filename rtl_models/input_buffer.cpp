@@ -69,9 +69,11 @@ std::int64_t InputBuffer::set_branches(BufferEntry& e, const std::vector<Branch>
   return copies;
 }
 
-void InputBuffer::grant(BufferEntry& e, Branch& b, Cycle now) {
+bool InputBuffer::grant(BufferEntry& e, Branch& b, Cycle now) {
   b.granted = true;
-  if (--e.ungranted == 0 && rule_ == NextHeader::after_grant) released_at_ = now;
+  if (--e.ungranted > 0 || rule_ != NextHeader::after_grant) return false;
+  released_at_ = now;
+  return true;
 }
 
 // Received flits a branch with a rewritten header is done with after reading

@@ -109,8 +109,10 @@ class InputBuffer : public sc_core::sc_module {
     for (const auto& b : e.branches) n += available(e, b, e.arrived) - available(e, b, e.arrived - 1);
     return n;
   }
-  // Record that branch b of e won its output port at cycle now.
-  void grant(BufferEntry& e, Branch& b, Cycle now);
+  // Record that branch b of e won its output port at cycle now. Returns
+  // true when the grant released the decode position (after_grant: e's last
+  // branch granted), so the entry behind e may now be decoded.
+  bool grant(BufferEntry& e, Branch& b, Cycle now);
 
   // Can branch b read its next flit at cycle now? (flits written this cycle
   // are readable from the next cycle on)
