@@ -34,8 +34,8 @@ BufferEntry& InputBuffer::write_other(Flit f, Cycle now) {
 }
 
 BufferEntry* InputBuffer::decode_candidate(Cycle route_delay) {
-  for (auto& up : entries_) {
-    BufferEntry& e = *up;
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    BufferEntry& e = *entries_.at(i);
     if (!e.decoded) {
       // A decoder sees its whole header: decoding starts when the last
       // header flit is in (the head flit for a one-flit header).
@@ -122,13 +122,13 @@ Flit InputBuffer::read(BufferEntry& e, Branch& b, Cycle now, int& freed) {
 
 void InputBuffer::retire(BufferEntry& e, Branch& b, Cycle now) {
   if (rule_ == NextHeader::after_drain) released_at_ = now;
-  auto it = std::find_if(entries_.begin(), entries_.end(),
-                         [&](const std::unique_ptr<BufferEntry>& p) { return p.get() == &e; });
+  std::size_t i = 0;   // the front entry, but for a later packet that drained first (after_grant)
+  while (entries_.at(i).get() != &e) ++i;
   // The flit returned may be its packet's last reference until the caller
   // puts it on a link (packet.h): keep the packet until the next retirement.
   last_read_owner_ = std::move(b.pkt);
-  recycle(std::move(*it));
-  entries_.erase(it);
+  recycle(std::move(entries_.at(i)));
+  entries_.erase(i);
 }
 
 void InputBuffer::settle(Cycle write_upto, Cycle free_upto) {
@@ -220,14 +220,14 @@ void InputBuffer::recycle(std::unique_ptr<BufferEntry> e) {
 
 std::uint64_t InputBuffer::pending_copies() const {
   std::uint64_t n = 0;
-  for (const auto& e : entries_) {
-    if (!e->decoded) {
-      n += static_cast<std::uint64_t>(e->arrived);
+  for_each_entry([&](const BufferEntry& e) {
+    if (!e.decoded) {
+      n += static_cast<std::uint64_t>(e.arrived);
     } else {
-      for (const auto& b : e->branches)
-        n += static_cast<std::uint64_t>(std::max(0, available(*e, b, e->arrived) - b.next));
+      for (const auto& b : e.branches)
+        n += static_cast<std::uint64_t>(std::max(0, available(e, b, e.arrived) - b.next));
     }
-  }
+  });
   return n;
 }
 
