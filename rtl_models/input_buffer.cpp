@@ -25,6 +25,7 @@ BufferEntry& InputBuffer::write_other(Flit f, Cycle now) {
     e->head_write = now;
     const int chunks = (e->length + chunk_ - 1) / chunk_;
     e->chunk_count.assign(static_cast<std::size_t>(chunks), 0);
+    last_ = e.get();
     entries_.push_back(std::move(e));
   } else if (entries_.empty() || entries_.back()->pkt != f.pkt ||
              entries_.back()->arrived != f.index) {
@@ -129,6 +130,7 @@ void InputBuffer::retire(BufferEntry& e, Branch& b, Cycle now) {
   last_read_owner_ = std::move(b.pkt);
   recycle(std::move(entries_.at(i)));
   entries_.erase(i);
+  last_ = entries_.empty() ? nullptr : entries_.back().get();
 }
 
 void InputBuffer::settle(Cycle write_upto, Cycle free_upto) {

@@ -74,8 +74,8 @@ class InputBuffer : public sc_core::sc_module {
   // the inline path; heads and every error go through write_other().
   BufferEntry& write(Flit f, Cycle now) {
     if (lazy_at_ < now) settle(now, now);
-    if (!f.head() && occupancy_ < capacity_ && !entries_.empty()) {
-      BufferEntry& e = *entries_.back();
+    if (!f.head() && occupancy_ < capacity_ && last_) {
+      BufferEntry& e = *last_;
       if (e.pkt.get() == f.pkt.get() && e.arrived == f.index) return add_flit(e, now);
     }
     return write_other(f, now);
@@ -198,7 +198,7 @@ class InputBuffer : public sc_core::sc_module {
   // Flit copies waiting in this buffer (undecoded: arrived; decoded: unread
   // flits per branch), for the flit-conservation invariant.
   std::uint64_t pending_copies() const;
-  const BufferEntry& last_entry() const { return *entries_.back(); }   // not empty()
+  const BufferEntry& last_entry() const { return *last_; }   // not empty()
   template <class F> void for_each_entry(F f) const {
     entries_.for_each([&](const std::unique_ptr<BufferEntry>& e) { f(*e); });
   }
@@ -242,6 +242,7 @@ class InputBuffer : public sc_core::sc_module {
   // allocation at construction (a deque allocates a block per buffer, which
   // was a visible share of setting up 8192 buffers).
   Ring<std::unique_ptr<BufferEntry>> entries_;
+  BufferEntry* last_ = nullptr;   // entries_.back() (nullptr: empty), read per written flit
   std::vector<std::unique_ptr<BufferEntry>> spare_;   // retired entries for reuse
   PacketPtr last_read_owner_;   // packet of the last flit read from a retired entry
   int occupancy_ = 0, peak_ = 0;
