@@ -25,6 +25,7 @@ BufferEntry& InputBuffer::write_other(Flit f, Cycle now) {
     e->head_write = now;
     const int chunks = (e->length + chunk_ - 1) / chunk_;
     e->chunk_count.assign(static_cast<std::size_t>(chunks), 0);
+    last_ = e.get();
     entries_.push_back(std::move(e));
   } else if (entries_.empty() || entries_.back()->pkt != f.pkt ||
              entries_.back()->arrived != f.index) {
@@ -34,8 +35,8 @@ BufferEntry& InputBuffer::write_other(Flit f, Cycle now) {
 }
 
 BufferEntry* InputBuffer::decode_candidate(Cycle route_delay) {
-  for (auto& up : entries_) {
-    BufferEntry& e = *up;
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    BufferEntry& e = *entries_.at(i);
     if (!e.decoded) {
       // A decoder sees its whole header: decoding starts when the last
       // header flit is in (the head flit for a one-flit header).
@@ -69,9 +70,11 @@ std::int64_t InputBuffer::set_branches(BufferEntry& e, const std::vector<Branch>
   return copies;
 }
 
-void InputBuffer::grant(BufferEntry& e, Branch& b, Cycle now) {
+bool InputBuffer::grant(BufferEntry& e, Branch& b, Cycle now) {
   b.granted = true;
-  if (--e.ungranted == 0 && rule_ == NextHeader::after_grant) released_at_ = now;
+  if (--e.ungranted > 0 || rule_ != NextHeader::after_grant) return false;
+  released_at_ = now;
+  return true;
 }
 
 // Received flits a branch with a rewritten header is done with after reading
@@ -120,13 +123,14 @@ Flit InputBuffer::read(BufferEntry& e, Branch& b, Cycle now, int& freed) {
 
 void InputBuffer::retire(BufferEntry& e, Branch& b, Cycle now) {
   if (rule_ == NextHeader::after_drain) released_at_ = now;
-  auto it = std::find_if(entries_.begin(), entries_.end(),
-                         [&](const std::unique_ptr<BufferEntry>& p) { return p.get() == &e; });
+  std::size_t i = 0;   // the front entry, but for a later packet that drained first (after_grant)
+  while (entries_.at(i).get() != &e) ++i;
   // The flit returned may be its packet's last reference until the caller
   // puts it on a link (packet.h): keep the packet until the next retirement.
   last_read_owner_ = std::move(b.pkt);
-  recycle(std::move(*it));
-  entries_.erase(it);
+  recycle(std::move(entries_.at(i)));
+  entries_.erase(i);
+  last_ = entries_.empty() ? nullptr : entries_.back().get();
 }
 
 void InputBuffer::settle(Cycle write_upto, Cycle free_upto) {
@@ -218,14 +222,14 @@ void InputBuffer::recycle(std::unique_ptr<BufferEntry> e) {
 
 std::uint64_t InputBuffer::pending_copies() const {
   std::uint64_t n = 0;
-  for (const auto& e : entries_) {
-    if (!e->decoded) {
-      n += static_cast<std::uint64_t>(e->arrived);
+  for_each_entry([&](const BufferEntry& e) {
+    if (!e.decoded) {
+      n += static_cast<std::uint64_t>(e.arrived);
     } else {
-      for (const auto& b : e->branches)
-        n += static_cast<std::uint64_t>(std::max(0, available(*e, b, e->arrived) - b.next));
+      for (const auto& b : e.branches)
+        n += static_cast<std::uint64_t>(std::max(0, available(e, b, e.arrived) - b.next));
     }
-  }
+  });
   return n;
 }
 

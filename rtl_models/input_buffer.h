@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "rtl_models/packet.h"
+#include "rtl_models/ring.h"
 
 namespace wormcast::rtl {
 
@@ -73,17 +74,18 @@ class InputBuffer : public sc_core::sc_module {
   // the inline path; heads and every error go through write_other().
   BufferEntry& write(Flit f, Cycle now) {
     if (lazy_at_ < now) settle(now, now);
-    if (!f.head() && occupancy_ < capacity_ && !entries_.empty()) {
-      BufferEntry& e = *entries_.back();
+    if (!f.head() && occupancy_ < capacity_ && last_) {
+      BufferEntry& e = *last_;
       if (e.pkt.get() == f.pkt.get() && e.arrived == f.index) return add_flit(e, now);
     }
     return write_other(f, now);
   }
   // The decoded packet whose branches still wait for output ports, if any.
   BufferEntry* awaiting_grant() {
-    for (auto& e : entries_) {
-      if (!e->decoded) return nullptr;
-      if (e->ungranted > 0) return e.get();
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      BufferEntry& e = *entries_.at(i);
+      if (!e.decoded) return nullptr;
+      if (e.ungranted > 0) return &e;
     }
     return nullptr;
   }
@@ -109,8 +111,10 @@ class InputBuffer : public sc_core::sc_module {
     for (const auto& b : e.branches) n += available(e, b, e.arrived) - available(e, b, e.arrived - 1);
     return n;
   }
-  // Record that branch b of e won its output port at cycle now.
-  void grant(BufferEntry& e, Branch& b, Cycle now);
+  // Record that branch b of e won its output port at cycle now. Returns
+  // true when the grant released the decode position (after_grant: e's last
+  // branch granted), so the entry behind e may now be decoded.
+  bool grant(BufferEntry& e, Branch& b, Cycle now);
 
   // Can branch b read its next flit at cycle now? (flits written this cycle
   // are readable from the next cycle on)
@@ -194,9 +198,9 @@ class InputBuffer : public sc_core::sc_module {
   // Flit copies waiting in this buffer (undecoded: arrived; decoded: unread
   // flits per branch), for the flit-conservation invariant.
   std::uint64_t pending_copies() const;
-  const BufferEntry& last_entry() const { return *entries_.back(); }   // not empty()
+  const BufferEntry& last_entry() const { return *last_; }   // not empty()
   template <class F> void for_each_entry(F f) const {
-    for (const auto& e : entries_) f(*e);
+    entries_.for_each([&](const std::unique_ptr<BufferEntry>& e) { f(*e); });
   }
   // Time-weighted occupancy integral (flit-cycles) up to `now`.
   double occupancy_integral(Cycle now) const {
@@ -232,11 +236,13 @@ class InputBuffer : public sc_core::sc_module {
   void recycle(std::unique_ptr<BufferEntry> e);
   int capacity_, chunk_;
   NextHeader rule_;
-  // Packets in arrival order. A vector, not a deque: a buffer holds few
-  // packets (retiring one shifts a few pointers), and an empty vector costs
-  // no allocation at construction (a deque allocates a block per buffer,
-  // which was a visible share of setting up 8192 buffers).
-  std::vector<std::unique_ptr<BufferEntry>> entries_;
+  // Packets in arrival order. A Ring, not a vector: a saturated buffer
+  // holds tens of packets, and retiring the front one shifted all their
+  // pointers (a third of retire()); not a deque: an empty Ring costs no
+  // allocation at construction (a deque allocates a block per buffer, which
+  // was a visible share of setting up 8192 buffers).
+  Ring<std::unique_ptr<BufferEntry>> entries_;
+  BufferEntry* last_ = nullptr;   // entries_.back() (nullptr: empty), read per written flit
   std::vector<std::unique_ptr<BufferEntry>> spare_;   // retired entries for reuse
   PacketPtr last_read_owner_;   // packet of the last flit read from a retired entry
   int occupancy_ = 0, peak_ = 0;

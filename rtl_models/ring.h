@@ -21,6 +21,7 @@ class Ring {
   T& back() { return slots_[(head_ + size_ - 1) & mask_]; }
   const T& back() const { return slots_[(head_ + size_ - 1) & mask_]; }
   const T& at(std::size_t i) const { return slots_[(head_ + i) & mask_]; }   // i < size(): i-th from the front
+  T& at(std::size_t i) { return slots_[(head_ + i) & mask_]; }
   void push_back(T v) {
     if (size_ == slots_.size()) grow();
     slots_[(head_ + size_) & mask_] = std::move(v);
@@ -31,6 +32,13 @@ class Ring {
   void pop_front() {
     head_ = (head_ + 1) & mask_;
     --size_;
+  }
+  // Drops the i-th value from the front (i < size()): the values ahead of
+  // it move back one slot, so removing the front (the common case) costs a
+  // pop_front. The freed slot keeps the moved-from front value.
+  void erase(std::size_t i) {
+    for (; i > 0; --i) at(i) = std::move(at(i - 1));
+    pop_front();
   }
   // Drops every value (as pop_front does, slot by slot).
   void clear() { head_ = size_ = 0; }

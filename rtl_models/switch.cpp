@@ -29,6 +29,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
   if (ports < 1) throw std::invalid_argument(std::string(this->name()) + ": a switch needs >= 1 port");
   in_waiting_.resize(ports);
   out_held_.resize(ports);
+  decode_check_.resize(ports);
   if (p.admission != "cut_through" && !vct_)
     throw std::invalid_argument("unknown admission rule '" + p.admission + "'");
   const NextHeader rule = parse_next_header(p.next_header);
@@ -132,6 +133,7 @@ void Switch::accept_port(int i, Cycle now, bool& active, Cycle& next) {
     while (rx->has_flit(now)) {
       BufferEntry& e = buf.write(rx->pop(), now);
       if (e.arrived == 1) ++undecoded_;
+      if (e.arrived == e.header_flits) decode_check_.insert(i);   // a header complete: may be decodable
       ctx_.flits.extra_copies += buf.copies_per_write(e);
       active = true;
     }
@@ -190,26 +192,40 @@ void Switch::check_branches(const BufferEntry& e) const {
   }
 }
 
-// 2. Decode the header at each FIFO's decode position.
+// 2. Decode the header at each FIFO's decode position. Only the inputs in
+//    decode_check_ are visited, in ascending order as a full scan would: an
+//    input's decode_candidate() changes only when a header there completes,
+//    when its decode position is released (a grant under after_grant, a
+//    retirement under after_drain: marked at every tail read) or when it
+//    decodes. An input whose candidate is none or just decoded leaves the
+//    set until one of these; one whose candidate waits for its `ready`
+//    stays. (A saturated switch re-scanned all inputs in every cycle it
+//    moved a flit, for headers waiting behind undrained packets.)
 void Switch::decode_headers(Cycle now, bool& decoded, Cycle& next) {
   if (undecoded_ == 0) return;
-  for (int i = 0; i < k_; ++i) {
-    InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
-    if (buf.empty()) continue;
-    BufferEntry* e = buf.decode_candidate(p_.route_delay);
-    if (!e) continue;
-    if (e->ready > now) { next = std::min(next, e->ready); continue; }
-    settle_input(buf, now);
-    // The decoder appends straight to the entry's branches (empty until
-    // decoded), which set_branches then installs in place: no copy of a
-    // Branch and its packet reference per decode.
-    decoder_->decode(e->pkt, i, *this, e->branches);
-    check_branches(*e);
-    ctx_.flits.extra_copies += buf.set_branches(*e, e->branches);
-    --undecoded_;
-    ungranted_ += e->ungranted;
-    decoded = true;
+  decode_check_.for_each([&](int i) { decode_input(i, now, decoded, next); });
+}
+
+void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
+  InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
+  BufferEntry* e = buf.empty() ? nullptr : buf.decode_candidate(p_.route_delay);
+  if (e && e->ready > now) {
+    next = std::min(next, e->ready);
+    return;
   }
+  decode_check_.erase(i);
+  if (!e) return;
+  settle_input(buf, now);
+  // The decoder appends straight to the entry's branches (empty until
+  // decoded), which set_branches then installs in place: no copy of a
+  // Branch and its packet reference per decode.
+  decoder_->decode(e->pkt, i, *this, e->branches);
+  check_branches(*e);
+  ctx_.flits.extra_copies += buf.set_branches(*e, e->branches);
+  --undecoded_;
+  ungranted_ += e->ungranted;
+  arb_idle_ = false;   // new branches to arbitrate
+  decoded = true;
 }
 
 // 3. Per-output arbitration among the branches waiting for a port, outputs
@@ -218,20 +234,29 @@ void Switch::decode_headers(Cycle now, bool& decoded, Cycle& next) {
 //    (a grant in this pass holds only the output it grants, and no output
 //    is freed here). In a saturated network most waiting branches want a
 //    held output, and the pass then ends before sorting anything.
+//    A pass that found no request (arb_idle_) grants nothing and calls no
+//    arbiter, and its outcome can change only when an output is released
+//    or a decode adds branches (a retirement removes only fully granted
+//    packets; decoded entries are `ready`): until then the pass is left out.
 void Switch::arbitrate(Cycle now, bool& granted) {
-  if (ungranted_ == 0) return;
+  if (ungranted_ == 0 || arb_idle_) return;
   if (ungranted_ == 1) {
     arbitrate_one(now, granted);
     return;
   }
   requested_.clear();
+  bool waiting = false;
   for (int i = 0; i < k_; ++i) {
     InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
     pending_[static_cast<std::size_t>(i)] = nullptr;
     if (buf.empty()) continue;
     BufferEntry* e = buf.awaiting_grant();
     pending_[static_cast<std::size_t>(i)] = e;
-    if (!e || e->ready > now) continue;
+    if (!e) continue;
+    if (e->ready > now) {   // not seen in a fruitless pass: do not call it idle
+      waiting = true;
+      continue;
+    }
     for (const Branch& b : e->branches)
       if (!b.granted && !outputs_[static_cast<std::size_t>(b.out_port)].entry) {
         char& flag = out_requested_[static_cast<std::size_t>(b.out_port)];
@@ -240,7 +265,10 @@ void Switch::arbitrate(Cycle now, bool& granted) {
         requests_[static_cast<std::size_t>(b.out_port)][static_cast<std::size_t>(i)] = 1;
       }
   }
-  if (requested_.empty()) return;
+  if (requested_.empty()) {
+    arb_idle_ = !waiting;
+    return;
+  }
   std::sort(requested_.begin(), requested_.end());
   for (const int o : requested_) {
     auto& req = requests_[static_cast<std::size_t>(o)];
@@ -275,7 +303,10 @@ void Switch::arbitrate_one(Cycle now, bool& granted) {
     for (std::size_t b = 0; b < e->branches.size(); ++b) {
       const int o = e->branches[b].out_port;
       if (e->branches[b].granted) continue;
-      if (outputs_[static_cast<std::size_t>(o)].entry) return;
+      if (outputs_[static_cast<std::size_t>(o)].entry) {
+        arb_idle_ = true;   // its output held: nothing to grant until one is released
+        return;
+      }
       xbar_->grant_only(o, i);
       connect_branch(o, i, *e, static_cast<int>(b), now);
       granted = true;
@@ -286,7 +317,8 @@ void Switch::arbitrate_one(Cycle now, bool& granted) {
 
 void Switch::connect_branch(int o, int input, BufferEntry& e, int branch, Cycle now) {
   OutputState& os = outputs_[static_cast<std::size_t>(o)];
-  buffers_[static_cast<std::size_t>(input)]->grant(e, e.branches[static_cast<std::size_t>(branch)], now);
+  if (buffers_[static_cast<std::size_t>(input)]->grant(e, e.branches[static_cast<std::size_t>(branch)], now))
+    decode_check_.insert(input);   // the decode position released
   --ungranted_;
   ++connected_;
   os.entry = &e;
@@ -348,11 +380,15 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
   ++ctx_.flits.moves;
   ++ctx_.flits.hops;
   if (freed > 0) rx_[static_cast<std::size_t>(input)]->return_credits(freed, now);
-  if (tail) release_output(o, os);
+  if (tail) {
+    decode_check_.insert(input);   // the packet may have retired: its decode position released
+    release_output(o, os);
+  }
   active = true;
 }
 
 void Switch::release_output(int o, OutputState& os) {
+  arb_idle_ = false;   // a free output to arbitrate
   --connected_;
   os.entry = nullptr;
   os.busy = false;
@@ -413,6 +449,7 @@ bool Switch::finish_stream(int o, OutputState& os, Cycle now) {
     return true;
   }
   buf.finish_stream(e, b, now);
+  decode_check_.insert(os.input);   // as a per-flit tail read (traverse_output)
   release_output(o, os);
   return false;
 }

@@ -99,6 +99,7 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   void settle_input(InputBuffer& buf, Cycle now);
   void receive_stream(InputBuffer& buf, Link& rx);
   void decode_headers(Cycle now, bool& decoded, Cycle& next);
+  void decode_input(int i, Cycle now, bool& decoded, Cycle& next);
   void arbitrate(Cycle now, bool& granted);
   void arbitrate_one(Cycle now, bool& granted);   // ungranted_ == 1
   void connect_branch(int o, int input, BufferEntry& e, int branch, Cycle now);
@@ -157,6 +158,11 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   // The inputs whose link holds a flit and the outputs held by a packet, so
   // a cycle visits only those.
   ChannelSet in_waiting_, out_held_;
+  // Inputs whose decode position may hold a decodable header (decode_headers),
+  // and whether the last arbitration pass found no request and nothing since
+  // can have given it one (arbitrate).
+  ChannelSet decode_check_;
+  bool arb_idle_ = false;
   bool traced_ = false;
   Wakeup wake_;
   CycleScheduler* sched_ = nullptr;

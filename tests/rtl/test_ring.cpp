@@ -1,6 +1,7 @@
 // The FIFO ring under Link's flits and credit returns (rtl_models/ring.h).
 #include <catch2/catch.hpp>
 
+#include <cstddef>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -51,4 +52,34 @@ TEST_CASE("ring moves values: a popped shared_ptr moved out leaves no owner behi
     r.pop_front();
   }
   CHECK(p.use_count() == 1);
+}
+
+TEST_CASE("ring erase removes the i-th value, front, middle or back, across wrap-around") {
+  // Against std::deque::erase as the reference, with the live range wrapped
+  // (pops before the pushes move the head); every erased value is moved
+  // out first, as InputBuffer::retire does, and no other owner is lost.
+  for (std::size_t pos = 0; pos < 6; ++pos) {
+    Ring<std::unique_ptr<int>> r;
+    std::deque<int> ref;
+    for (int v = 0; v < 5; ++v) r.push_back(std::make_unique<int>(v));
+    for (int v = 0; v < 3; ++v) r.pop_front();   // head at slot 3 of 8
+    for (int v = 3; v < 5; ++v) ref.push_back(v);
+    for (int v = 5; v < 9; ++v) {                 // wraps past the end of the slots
+      r.push_back(std::make_unique<int>(v));
+      ref.push_back(v);
+    }
+    REQUIRE(r.size() == 6);
+    std::unique_ptr<int> out = std::move(r.at(pos));
+    r.erase(pos);
+    CHECK(*out == ref[pos]);
+    ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(pos));
+    REQUIRE(r.size() == ref.size());
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+      REQUIRE(r.at(i) != nullptr);
+      CHECK(*r.at(i) == ref[i]);
+    }
+    r.push_back(std::make_unique<int>(9));   // the freed slot is reused
+    CHECK(*r.back() == 9);
+    CHECK(*r.front() == (pos == 0 ? 4 : 3));
+  }
 }
