@@ -61,6 +61,18 @@ class VcLinkRxIf : public virtual sc_core::sc_interface {
   virtual void attach_receiver(LinkClient* c) = 0;
 };
 
+// The receive step folded into the send (docs/performance.md, helper/vcrecv):
+// a receiver that can take a flit into its buffer when it is sent, with its
+// arrival cycle, instead of popping it off the wire at the arrival. deposit()
+// returns false to refuse one flit (it then travels on the wire as before).
+class VcFoldReceiver {
+ public:
+  virtual bool deposit(int vc, Flit f, Cycle arrival) = 0;
+
+ protected:
+  ~VcFoldReceiver() = default;
+};
+
 class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLinkRxIf {
  public:
   // `vc_mask`: bit v set when VC v exists on this channel (1..31 VCs).
@@ -86,6 +98,9 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
     last_send_ = now;
     ++flits_sent_;
     const Cycle arrival = now + extra_delay + p_.latency;
+    // Deposited only on an empty wire: a flit already in flight arrives
+    // first and must enter the buffer first (arrivals are in order).
+    if (fold_ && flits_.empty() && fold_->deposit(vc, f, arrival)) return;
     if (f.tail()) tail_owners_.push_back(f.pkt);   // an owning reference (packet.h)
     // The receiver is told of the first flit on an empty wire only: with
     // flits in flight it has asked for the front one's arrival
@@ -135,6 +150,10 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   }
   Cycle next_flit_arrival() const override { return flits_.empty() ? UINT64_MAX : flits_.front().arrival; }
   void attach_receiver(LinkClient* c) override { rx_client_ = c; }
+  // Flits the receiver accepts are deposited at send (VcFoldReceiver) and
+  // never on the wire: flits_in_flight() and for_each_flit() see only the
+  // others; the receiver counts the deposited ones as buffered.
+  void attach_fold(VcFoldReceiver* r) { fold_ = r; }
 
   // Introspection for invariants, statistics and deadlock reports.
   int vcs() const { return static_cast<int>(vcs_.size()); }
@@ -186,6 +205,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   std::uint64_t flits_sent_ = 0;
   LinkClient* tx_client_ = nullptr;
   LinkClient* rx_client_ = nullptr;
+  VcFoldReceiver* fold_ = nullptr;
 };
 
 // Ports of a router on a physical channel; unbound where the channel does

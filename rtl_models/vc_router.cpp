@@ -88,7 +88,10 @@ void VcRouter::end_of_elaboration() {
     in_clients_[static_cast<std::size_t>(p)].port = p;
   }
   for (int p = 0; p < ext_ports_; ++p) {
-    if (VcLink* l = in_link_[static_cast<std::size_t>(p)]) l->attach_receiver(&in_clients_[static_cast<std::size_t>(p)]);
+    if (VcLink* l = in_link_[static_cast<std::size_t>(p)]) {
+      l->attach_receiver(&in_clients_[static_cast<std::size_t>(p)]);
+      l->attach_fold(&in_clients_[static_cast<std::size_t>(p)]);
+    }
     if (VcLink* l = out_link_[static_cast<std::size_t>(p)]) l->attach_sender(this);
   }
   for (int l = 0; l < local_ports_; ++l) {
@@ -125,6 +128,7 @@ void VcRouter::evaluate_cycle(Cycle now) {
   // none waiting for a VC). traverse also clears the VCD's per-port valid
   // flags, so it runs in every evaluated cycle of a traced router.
   bool active = !rx_pending_.empty() && receive(now, next);
+  if (!deposits_.empty()) active |= arrive(now, next);
   if (!unrouted_.empty()) active |= route(now, next);
   if (!waiting_.empty()) active |= allocate_vcs(now);
   if (traced_ || !owned_ports_.empty()) active |= traverse(now, next);
@@ -132,22 +136,71 @@ void VcRouter::evaluate_cycle(Cycle now) {
   if (next != UINT64_MAX) wake_at(next);
 }
 
-// Flit f enters input VC ch's buffer.
-__attribute__((always_inline)) inline void VcRouter::accept(int ch, Flit f, Cycle now) {
-  InputVc& iv = inputs_[static_cast<std::size_t>(ch)];
+// Flit f takes its place at the back of iv's buffer.
+__attribute__((always_inline)) inline void VcRouter::append(InputVc& iv, Flit f) {
   if (!iv.buf.empty() && iv.buf.back().pkt == f.pkt && iv.buf.back().first + iv.buf.back().count == f.index)
     ++iv.buf.back().count;
   else
     iv.buf.push_back(Segment{f.pkt, f.index, 1});
+}
+
+// The flit after iv's arrived ones has arrived.
+__attribute__((always_inline)) inline void VcRouter::count_arrival(InputVc& iv, Cycle now) {
   ++iv.flits;
   iv.last_write = now;
   peak_ = std::max(peak_, iv.flits);
 }
 
+// Flit f enters input VC ch's buffer.
+__attribute__((always_inline)) inline void VcRouter::accept(int ch, Flit f, Cycle now) {
+  InputVc& iv = inputs_[static_cast<std::size_t>(ch)];
+  append(iv, f);
+  count_arrival(iv, now);
+}
+
+// The receive step folded into the send: the flit takes its place in the
+// buffer of VC vc of input port `port` when it is sent, and is counted there
+// (flits, last_write, the peak, a header to route: what receive does) only
+// at its arrival, in arrive(), in the same evaluated cycle as a receive
+// from the wire would: every reader sees what it saw before. The buffer
+// order is the arrival order because the link deposits only while its wire
+// is empty (a flit in flight arrives first) and arrivals on all of a
+// router's input links come one delay (crossbar + link latency, the same
+// for the whole network) after the send, in send order; a later arrival
+// ahead of an earlier one is refused, to be safe. Refused for the per-flit
+// oracle (sim.streams off): such flits go on the wire.
+bool VcRouter::deposit(int port, int vc, Flit f, Cycle arrival) {
+  if (!ctx_.streams || (!deposits_.empty() && arrival < deposits_.back().arrival)) return false;
+  const int ch = channel(port, vc);
+  append(inputs_[static_cast<std::size_t>(ch)], f);
+  deposits_.push_back(Deposit{arrival, ch});
+  ++ctx_.received_stream_flits;   // a speed figure: flits written before their arrival
+  // Later deposits arrive no earlier than the front, whose arrival arrive()
+  // asks for in every evaluation.
+  if (deposits_.size() == 1) wake_at(arrival);
+  return true;
+}
+
+
 __attribute__((always_inline)) inline void VcRouter::end_receive(int ch) {
   InputVc& iv = inputs_[static_cast<std::size_t>(ch)];
   if (iv.state == InState::idle) unrouted_.insert(ch);
   if (traced_) iv.traced_occupancy = iv.flits;
+}
+
+// Deposited flits whose arrival is now are counted as received (each
+// evaluation asks for the next arrival, so none is late).
+bool VcRouter::arrive(Cycle now, Cycle& next) {
+  bool any = false;
+  while (!deposits_.empty() && deposits_.front().arrival <= now) {
+    const int ch = deposits_.front().ch;
+    deposits_.pop_front();
+    count_arrival(inputs_[static_cast<std::size_t>(ch)], now);
+    end_receive(ch);
+    any = true;
+  }
+  if (!deposits_.empty()) next = std::min(next, deposits_.front().arrival);
+  return any;
 }
 
 // Only input ports whose link holds a flit (rx_pending_); in_due_ is the
@@ -342,7 +395,7 @@ bool VcRouter::route(Cycle now, Cycle& next) {
   bool any = false;
   unrouted_.for_each([&](int c) {
     InputVc& iv = inputs_[static_cast<std::size_t>(c)];
-    if (iv.state == InState::idle && !iv.buf.empty()) {
+    if (iv.state == InState::idle && iv.flits > 0) {   // buf may hold deposited flits only
       route_header(iv, c);
       // A header is seen here in the cycle it is written, or in the cycle
       // after the tail ahead of it left (both evaluated cycles).
@@ -573,7 +626,8 @@ void VcRouter::send_flit(int oc, Cycle now) {
 std::uint64_t VcRouter::buffered_flits() const {
   std::uint64_t n = 0;
   for (const auto& iv : inputs_) n += static_cast<std::uint64_t>(iv.flits);
-  return n;
+  // Deposited flits too: they are no longer on the wire (VcLink::flits_in_flight).
+  return n + deposits_.size();
 }
 
 std::vector<std::string> VcRouter::describe_blocked(Cycle now) const {
@@ -585,12 +639,17 @@ std::vector<std::string> VcRouter::describe_blocked(Cycle now) const {
     std::string s = std::string(name()) + " " + t.name(id_) + " in " + channel_name(static_cast<int>(c)) + " (class " +
                     topo::to_string(class_of(static_cast<int>(c))) + "): " + std::to_string(iv.flits) + "/" +
                     std::to_string(p_.buffer_flits) + " flits;";
-    for (const Segment& seg : iv.buf)
+    int left = iv.flits;   // the arrived flits only; deposited ones are still on the wire
+    for (const Segment& seg : iv.buf) {
+      if (left == 0) break;
+      const int count = std::min(seg.count, left);
+      left -= count;
       s += " [packet " + std::to_string(seg.pkt->id) + " " + t.name(seg.pkt->src) + "->" +
            (t.valid_node(target_of(*seg.pkt)) ? t.name(target_of(*seg.pkt)) : "?") +
            (is_ir_worm(*seg.pkt) ? " (IR worm, " +
                 std::to_string(seg.pkt->header.dests.size()) + " addresses left)" : std::string()) + " flits " + std::to_string(seg.first) + ".." +
-           std::to_string(seg.first + seg.count - 1) + "]";
+           std::to_string(seg.first + count - 1) + "]";
+    }
     if (iv.out >= 0) {
       const OutputVc& ov = outputs_[static_cast<std::size_t>(iv.out)];
       s += " -> " + channel_name(iv.out);

@@ -14,7 +14,9 @@
 // Per evaluated cycle, in this order:
 //  1. Receive: flits that have arrived on each input VC enter its buffer
 //     (`buffer` flits per VC, credit flow control); a flit is readable from
-//     the cycle after it is written.
+//     the cycle after it is written. (With sim.streams on, a flit sent on an
+//     empty wire is put in the buffer at its send and counted at its
+//     arrival: deposit / arrive.)
 //  2. Route: the header at the front of an idle input VC is routed by the
 //     routing function (topo::DirectRouting::next_hop, with the class of the
 //     VC it arrived on), ready `route_delay` cycles after it was written.
@@ -152,8 +154,10 @@ class VcRouter : public sc_core::sc_module,
     int first = 0, count = 0;
   };
   struct InputVc {
-    std::vector<Segment> buf;   // front first; empty when idle (memory follows traffic)
-    int flits = 0;
+    // Front first; empty when idle (memory follows traffic). Flits deposited
+    // at their send (deposit) are at the back until they arrive.
+    std::vector<Segment> buf;
+    int flits = 0;              // arrived flits: the first `flits` of buf
     Cycle last_write = UINT64_MAX;
     Cycle last_sent = UINT64_MAX;   // at most one flit leaves an input VC per cycle
     InState state = InState::idle;
@@ -197,11 +201,14 @@ class VcRouter : public sc_core::sc_module,
     rx_pending_.insert(port);
     wake_at(at);
   }
-  struct InputClient final : LinkClient {
+  struct InputClient final : LinkClient, VcFoldReceiver {
     VcRouter* router = nullptr;
     int port = -1;
     void link_activity(Cycle at) override { router->input_activity(port, at); }
+    bool deposit(int vc, Flit f, Cycle arrival) override { return router->deposit(port, vc, f, arrival); }
   };
+  bool deposit(int port, int vc, Flit f, Cycle arrival);
+  bool arrive(Cycle now, Cycle& next);
   // Where output channel c's flits and input channel c's credits go: VC `vc`
   // of a physical link (external) or an internal channel's rtl::Link.
   struct OutEnd {
@@ -233,6 +240,8 @@ class VcRouter : public sc_core::sc_module,
     else e.local->return_credits(1, now);
   }
   void accept(int ch, Flit f, Cycle now);
+  static void append(InputVc& iv, Flit f);
+  void count_arrival(InputVc& iv, Cycle now);
   void end_receive(int ch);
   void set_owner(int oc, int in_ch);
   void release(int oc);
@@ -281,6 +290,13 @@ class VcRouter : public sc_core::sc_module,
   std::vector<Cycle> in_due_;              // per input port: arrival of the first flit on its link
   std::vector<InputClient> in_clients_;    // per input port: the receiver its link calls
   ChannelSet rx_pending_;                  // input ports whose link has flits in flight
+  // Flits deposited into input VC `ch`'s buffer at their send, not yet
+  // arrived, in arrival order (the receive step folded into the send).
+  struct Deposit {
+    Cycle arrival;
+    int ch;
+  };
+  Ring<Deposit> deposits_;
   ChannelSet unrouted_;                    // input VCs with a header to route or being routed
   ChannelSet waiting_;                     // input VCs whose routed header waits for its output VC
   std::vector<int> port_owned_;            // per physical output: its output VCs held by a worm

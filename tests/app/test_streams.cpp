@@ -170,3 +170,51 @@ TEST_CASE("direct networks: endpoints that defer receiving give the per-flit res
   };
   for (const Case& c : cases) check_same(c);
 }
+
+TEST_CASE("direct networks: the VC router's receive folded into the send gives the per-flit results exactly") {
+  // Routers take a flit from a VcLink into the downstream VC buffer when it
+  // is sent (VcRouter::deposit; received_stream_flits counts those flits and
+  // the endpoints' deferred ones). What must stay exact: the readable count
+  // (1- and 2-flit VC buffers, where a flit leaves the cycle after it
+  // arrives), several deposited flits per VC in flight (link latency 3,
+  // crossbar 2), credit delays, VCs interleaved on one link, headers right
+  // behind a tail (2-flit packets, saturated), class changes at the
+  // dateline, the "3-way" shared wire, processor nodes, run loop stops
+  // cutting worms, and links with flits both deposited and on the wire (a
+  // flit sent while one is in flight goes on the wire and is received at its
+  // arrival, behind the deposited ones).
+  const std::vector<Override> cut = {{"sim.warmup", "37"}, {"sim.measure", "1501"}};
+  auto more = [&](std::vector<Override> o) {
+    o.insert(o.end(), cut.begin(), cut.end());
+    return o;
+  };
+  const std::vector<Case> cases = {
+      {"mesh, 1-flit VC buffers, 2 VCs", "experiments/direct_mesh_8x8.yaml",
+       more({{"router.buffer", "1flits"}, {"router.vcs", "2"}, {"traffic.load", "0.3"}}), false, true},
+      {"mesh, 2-flit VC buffers, 2-flit packets, saturated (headers behind tails)", "experiments/direct_mesh_8x8.yaml",
+       more({{"router.buffer", "2flits"}, {"traffic.packet_size", "2flits"}, {"traffic.load", "0.6"},
+             {"sim.drain_limit", "3000"}}),
+       false, true},
+      {"mesh, 4 VCs on each link, 3-flit packets", "experiments/direct_mesh_8x8.yaml",
+       more({{"router.vcs", "4"}, {"traffic.packet_size", "3flits"}, {"traffic.load", "0.4"}}), false, true},
+      {"torus, link latency 3, crossbar 2, credit delay 3, 3-flit buffers", "experiments/direct_torus_8x8.yaml",
+       more({{"link.latency", "3"}, {"router.crossbar_delay", "2"}, {"link.credit_delay", "3"},
+             {"router.buffer", "3flits"}, {"traffic.load", "0.2"}, {"router.route_delay", "2"}}),
+       false, true},
+      {"torus, dateline routing, 4 VCs, 2-flit buffers", "experiments/direct_torus_8x8.yaml",
+       more({{"routing.function", "dateline"}, {"router.vcs", "4"}, {"router.buffer", "2flits"},
+             {"traffic.load", "0.3"}}),
+       false, true},
+      {"unidirectional torus, UTR, saturated", "experiments/direct_torus_8x8.yaml",
+       more({{"topology.direction", "unidirectional"}, {"routing.function", "utr"}, {"traffic.load", "0.5"},
+             {"router.buffer", "2flits"}, {"sim.drain_limit", "3000"}}),
+       false, true},
+      {"torus, bidirectional link sharing (3-way)", "experiments/direct_torus_8x8.yaml",
+       more({{"router.link_sharing", "bidirectional"}, {"traffic.load", "0.3"}}), false, true},
+      {"torus, processor nodes, all-port", "experiments/direct_torus_8x8.yaml",
+       {{"node.model", "processor"}, {"router.ports", "all_port"}, {"traffic.load", "0.004"},
+        {"message.size", "64"}, {"sim.warmup", "37"}, {"sim.measure", "3001"}},
+       false, true},
+  };
+  for (const Case& c : cases) check_same(c);
+}

@@ -207,3 +207,43 @@ TEST_CASE("vc link: the receiver is told of a flit only when the wire was empty"
   link.send(0, vc_flit(3, 1), 5, 0);   // empty again: told, arrival 7
   CHECK(rx.at == std::vector<Cycle>{2, 7});
 }
+
+TEST_CASE("vc link: a folding receiver takes flits at their send, only while the wire is empty") {
+  fresh_kernel();
+  LinkParams lp;
+  lp.latency = 2;
+  VcLink link("l", lp, 2, 0b11, 4);
+  struct Fold final : VcFoldReceiver {
+    bool accept = true;
+    std::vector<std::pair<int, Cycle>> got;   // (vc, arrival)
+    bool deposit(int vc, Flit, Cycle arrival) override {
+      if (accept) got.emplace_back(vc, arrival);
+      return accept;
+    }
+  } fold;
+  link.attach_fold(&fold);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  link.send(1, vc_flit(3, 0), 10, 1);   // deposited, arrival 10 + 1 + 2
+  CHECK(link.flits_in_flight() == 0);
+  fold.accept = false;
+  link.send(0, vc_flit(3, 0), 11, 1);   // refused: on the wire, arrives 14
+  fold.accept = true;
+  link.send(1, vc_flit(3, 1), 12, 1);   // the wire holds a flit that arrives first: not offered
+  CHECK(link.flits_in_flight() == 2);
+  REQUIRE(fold.got.size() == 1);
+  CHECK(fold.got[0] == std::make_pair(1, Cycle{13}));
+  // Counters and credits as for a flit on the wire.
+  CHECK(link.flits_sent() == 3);
+  CHECK(link.flits_sent(1) == 2);
+  CHECK(link.credits(1, 12) == 2);
+  int vc = -1;
+  REQUIRE(link.has_flit(14));
+  link.pop(vc);
+  CHECK(vc == 0);
+  link.pop(vc);
+  CHECK(vc == 1);
+  link.send(0, vc_flit(3, 1), 16, 1);   // the wire is empty again: deposited
+  CHECK(link.flits_in_flight() == 0);
+  REQUIRE(fold.got.size() == 2);
+  CHECK(fold.got[1] == std::make_pair(0, Cycle{19}));
+}
