@@ -1,7 +1,11 @@
 // A set of small non-negative integers (a module's channel or port indices)
 // as a bit vector: insert, erase and an ascending visit cost a few
 // instructions per word of 64 members, so a per-cycle step visits only the
-// channels that have work (active sets, docs/performance.md).
+// channels that have work (active sets, docs/performance.md). Up to 128
+// members live in the object itself: a set is read in nearly every
+// evaluation of its module, and a separate heap word would be one more
+// cache line per evaluation (on a 32x32 mesh the routers' state does not
+// stay in the caches between two evaluations of one router).
 #pragma once
 
 #include <cstddef>
@@ -12,33 +16,58 @@ namespace wormcast::rtl {
 
 class ChannelSet {
  public:
-  void resize(int n) { words_.assign((static_cast<std::size_t>(n) + 63) / 64, 0); }
-  void insert(int i) { words_[word(i)] |= bit(i); }
-  void erase(int i) { words_[word(i)] &= ~bit(i); }
-  bool contains(int i) const { return (words_[word(i)] & bit(i)) != 0; }
+  ChannelSet() = default;
+  ChannelSet(const ChannelSet& o) : nwords_(o.nwords_), heap_(o.heap_) {
+    inline_[0] = o.inline_[0];
+    inline_[1] = o.inline_[1];
+    point();
+  }
+  ChannelSet& operator=(const ChannelSet& o) {
+    if (this != &o) {
+      inline_[0] = o.inline_[0];
+      inline_[1] = o.inline_[1];
+      nwords_ = o.nwords_;
+      heap_ = o.heap_;
+      point();
+    }
+    return *this;
+  }
+  void resize(int n) {
+    nwords_ = (static_cast<std::size_t>(n) + 63) / 64;
+    inline_[0] = inline_[1] = 0;
+    heap_.assign(nwords_ > kInline ? nwords_ : 0, 0);
+    point();
+  }
+  void insert(int i) { w_[word(i)] |= bit(i); }
+  void erase(int i) { w_[word(i)] &= ~bit(i); }
+  bool contains(int i) const { return (w_[word(i)] & bit(i)) != 0; }
   bool empty() const {
-    for (std::uint64_t w : words_)
-      if (w) return false;
+    for (std::size_t k = 0; k < nwords_; ++k)
+      if (w_[k]) return false;
     return true;
   }
   // Visits the members in ascending order. `f` may erase the member it is
   // given; members inserted during the visit into a word already read are
   // not visited.
   template <class F> void for_each(F f) const {
-    for (std::size_t w = 0; w < words_.size(); ++w) visit(w, words_[w], f);
+    for (std::size_t k = 0; k < nwords_; ++k) visit(k, w_[k], f);
   }
   // Visits the members i >= start in ascending order, then those < start
   // (a round-robin scan starting at `start`).
   template <class F> void for_each_from(int start, F f) const {
+    const std::uint64_t* w = w_;
     const std::size_t ws = word(start);
     const std::uint64_t high = ~(bit(start) - 1);   // bits >= start within its word
-    visit(ws, words_[ws] & high, f);
-    for (std::size_t w = ws + 1; w < words_.size(); ++w) visit(w, words_[w], f);
-    for (std::size_t w = 0; w < ws; ++w) visit(w, words_[w], f);
-    visit(ws, words_[ws] & ~high, f);
+    visit(ws, w[ws] & high, f);
+    for (std::size_t k = ws + 1; k < nwords_; ++k) visit(k, w[k], f);
+    for (std::size_t k = 0; k < ws; ++k) visit(k, w[k], f);
+    visit(ws, w[ws] & ~high, f);
   }
 
  private:
+  static constexpr std::size_t kInline = 2;   // words kept in the object
+  // The words in use: inline_ or heap_'s (kept by every copy and resize).
+  void point() { w_ = nwords_ > kInline ? heap_.data() : inline_; }
   static std::size_t word(int i) { return static_cast<std::size_t>(i) >> 6; }
   static std::uint64_t bit(int i) { return std::uint64_t{1} << (static_cast<unsigned>(i) & 63u); }
   template <class F> static void visit(std::size_t w, std::uint64_t b, F& f) {
@@ -47,7 +76,10 @@ class ChannelSet {
       b &= b - 1;
     }
   }
-  std::vector<std::uint64_t> words_;
+  std::uint64_t inline_[kInline] = {0, 0};
+  std::uint64_t* w_ = inline_;
+  std::size_t nwords_ = 0;
+  std::vector<std::uint64_t> heap_;   // more than kInline words only
 };
 
 }  // namespace wormcast::rtl
