@@ -250,7 +250,7 @@ TEST_CASE("vc link: a folding receiver takes flits at their send, only while the
 
 // The lanes are inline (helper/layout): the largest count the constructor
 // accepts works on its last VC, and introspection beyond the count throws.
-TEST_CASE("vc link: 31 inline lanes; introspection of a VC beyond the count is refused") {
+TEST_CASE("vc link: 31 inline lanes, introspection of a VC beyond the count is refused") {
   fresh_kernel();
   LinkParams lp;
   VcLink link("l", lp, 31, 0x7fffffffu, 2);
