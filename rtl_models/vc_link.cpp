@@ -12,9 +12,14 @@ VcLink::VcLink(sc_core::sc_module_name name, const LinkParams& p, int vcs, std::
     throw std::invalid_argument(std::string(basename()) + ": " + std::to_string(vcs) +
                                 " virtual channels with VC mask " + std::to_string(vc_mask) +
                                 " (needs 1..31 VCs, at least one used, none beyond the count)");
-  vcs_.resize(static_cast<std::size_t>(vcs));
+  nvcs_ = vcs;
   for (int v = 0; v < vcs; ++v)
     if (uses_vc(v)) vcs_[static_cast<std::size_t>(v)].credits = initial_credits;
+}
+
+const VcLink::Lane& VcLink::lane_at(int vc) const {
+  if (vc < 0 || vc >= nvcs_) throw std::out_of_range(std::string(name()) + ": no VC " + std::to_string(vc));
+  return vcs_[static_cast<std::size_t>(vc)];
 }
 
 void VcLink::fail(const char* what, int vc) const {

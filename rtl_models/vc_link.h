@@ -20,6 +20,7 @@
 // the packet whose tail was popped last until the next tail is popped.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <systemc>
@@ -156,14 +157,14 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   void attach_fold(VcFoldReceiver* r) { fold_ = r; }
 
   // Introspection for invariants, statistics and deadlock reports.
-  int vcs() const { return static_cast<int>(vcs_.size()); }
+  int vcs() const { return nvcs_; }
   // The constructor refuses mask bits at or beyond the VC count, so the mask alone decides.
   bool uses_vc(int vc) const { return static_cast<unsigned>(vc) < 32u && (vc_mask_ >> vc & 1u) != 0; }
   int vcs_used() const { return __builtin_popcount(vc_mask_); }
   std::size_t flits_in_flight() const { return flits_.size(); }
   std::uint64_t flits_sent() const { return flits_sent_; }              // all VCs: the wire
-  std::uint64_t flits_sent(int vc) const { return vcs_.at(static_cast<std::size_t>(vc)).sent; }
-  int credits_held(int vc) const { return vcs_.at(static_cast<std::size_t>(vc)).credits; }
+  std::uint64_t flits_sent(int vc) const { return lane_at(vc).sent; }
+  int credits_held(int vc) const { return lane_at(vc).credits; }
   template <class F> void for_each_flit(F f) const {
     flits_.for_each([&](const InFlight& e) { f(e.vc, e.flit); });
   }
@@ -171,6 +172,8 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
 
  private:
   [[noreturn]] void fail(const char* what, int vc) const;   // throws std::logic_error naming the link and VC
+  struct Lane;
+  const Lane& lane_at(int vc) const;   // bounds-checked (std::out_of_range), for introspection
   // Credits returned by `now` join their VC's counter. Returns arrive in
   // order (one credit delay), so only the front can be due.
   void absorb_credits(Cycle now) {
@@ -194,18 +197,25 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
     Cycle arrival;
     int vc, n;
   };
-  LinkParams p_;
+  // Layout (docs/performance.md, helper/layout): a flit's send, a credit
+  // check and a credit return read the members below from their first one
+  // up to the lanes of the VCs in use, so they are contiguous and start a
+  // cache line; the lanes are inline (at most 31), not a heap block of
+  // their own (one more cache line per hop).
+  alignas(64) LinkParams p_;
   std::uint32_t vc_mask_;
-  std::vector<Lane> vcs_;
-  Ring<InFlight> flits_;
-  Ring<PacketPtr> tail_owners_;
-  PacketPtr popped_owner_;
-  Ring<CreditReturn> credit_returns_;
+  int nvcs_ = 0;
   Cycle last_send_ = UINT64_MAX;
   std::uint64_t flits_sent_ = 0;
+  VcFoldReceiver* fold_ = nullptr;
   LinkClient* tx_client_ = nullptr;
   LinkClient* rx_client_ = nullptr;
-  VcFoldReceiver* fold_ = nullptr;
+  Ring<InFlight> flits_;
+  Ring<CreditReturn> credit_returns_;
+  std::array<Lane, 31> vcs_{};
+  // Cold: used only by flits that travel on the wire (not deposited).
+  Ring<PacketPtr> tail_owners_;
+  PacketPtr popped_owner_;
 };
 
 // Ports of a router on a physical channel; unbound where the channel does

@@ -389,6 +389,7 @@ void VcRouter::start_tree(InputVc& iv, int c) {
                              channel_name(ch) + ", which is not connected");
   }
   iv.out = iv.branches.front().first;
+  iv.tree = true;
 }
 
 bool VcRouter::route(Cycle now, Cycle& next) {
@@ -442,7 +443,7 @@ bool VcRouter::allocate_vcs(Cycle now) {
     if (iv.state != InState::waiting_vc || iv.ready > now) return;
     const int vc = free_vc(iv.out);   // iv.out: the first VC of the class the routing chose
     if (vc < 0) return;               // blocked in place: keeps what it holds
-    if (!iv.branches.empty()) {    // replication: a VC of every branch's class at once, or none
+    if (iv.tree) {    // replication: a VC of every branch's class at once, or none
       for (const auto& b : iv.branches)
         if (free_vc(b.first) < 0) return;
       for (auto& b : iv.branches) set_owner(b.first = free_vc(b.first), c);
@@ -486,7 +487,7 @@ __attribute__((always_inline)) inline bool VcRouter::can_send(int oc, Cycle now,
   InputVc& iv = inputs_[static_cast<std::size_t>(ov.owner)];
   const int readable = iv.flits - (iv.last_write == now ? 1 : 0);
   if (readable <= 0 || iv.last_sent == now) return false;
-  if (!iv.branches.empty()) return oc == iv.out && tree_can_send(iv, now, next);
+  if (iv.tree) return oc == iv.out && tree_can_send(iv, now, next);
   if (iv.local_out >= 0) {
     const int i = iv.buf.front().first, h = iv.buf.front().pkt->header_flits;
     const bool to_local = i < iv.strip || i >= h, to_fwd = i >= iv.strip;
@@ -595,7 +596,7 @@ void VcRouter::send_flit(int oc, Cycle now) {
     ++o.sent;
     if (last) release(ch);
   };
-  if (!iv.branches.empty()) {
+  if (iv.tree) {
     for (const auto& b : iv.branches) {
       ports_[static_cast<std::size_t>(port_of(b.first))].used = now;
       emit(b.first, Flit{b.second, f.index});
@@ -613,12 +614,17 @@ void VcRouter::send_flit(int oc, Cycle now) {
   if (traced_) iv.traced_occupancy = iv.flits;
   return_credit(in_ch, now);
   if (tail) {
+    // The cold line is touched only when an IR or replicating worm used it
+    // (otherwise it holds these values already).
+    if (iv.local_out >= 0 || iv.tree) {
+      iv.strip = 1;
+      iv.branches.clear();
+      iv.fwd.reset();
+      iv.copy.reset();
+    }
     iv.state = InState::idle;
     iv.out = iv.local_out = -1;
-    iv.strip = 1;
-    iv.branches.clear();
-    iv.fwd.reset();
-    iv.copy.reset();
+    iv.tree = false;
   }
   if (tail && iv.flits > 0) unrouted_.insert(in_ch);   // the next packet's header
 }

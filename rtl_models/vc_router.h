@@ -153,27 +153,34 @@ class VcRouter : public sc_core::sc_module,
     PacketPtr pkt;
     int first = 0, count = 0;
   };
-  struct InputVc {
+  // Hot fields first, in the record's first cache line (aligned, 128 bytes
+  // in all): a flit's deposit, arrival and send read only that line; the
+  // IR / replication / trace fields after it are read only when local_out
+  // or tree says they are in use (docs/performance.md, helper/layout).
+  struct alignas(64) InputVc {
     // Front first; empty when idle (memory follows traffic). Flits deposited
     // at their send (deposit) are at the back until they arrive.
     std::vector<Segment> buf;
-    int flits = 0;              // arrived flits: the first `flits` of buf
     Cycle last_write = UINT64_MAX;
     Cycle last_sent = UINT64_MAX;   // at most one flit leaves an input VC per cycle
-    InState state = InState::idle;
     Cycle ready = 0;            // routing done
+    int flits = 0;              // arrived flits: the first `flits` of buf
     int out = -1;               // output channel requested / held
-    int traced_occupancy = 0;
     // Intermediate reception (IR) at this node: the local copy leaves on
     // ejection channel local_out, the worm continues as fwd (one header flit
     // shorter) on `out`.
     int local_out = -1;
+    InState state = InState::idle;
+    bool tree = false;          // a replicating worm: branches is not empty
+    // Cold line.
     int strip = 1;              // leading header flits for the local copy only (compound: its block)
+    int traced_occupancy = 0;
     // Message replication: one (output channel, packet copy) per branch, the
     // first on `out`; every flit leaves on all branches in the same cycle.
     std::vector<std::pair<int, PacketPtr>> branches;
     PacketPtr fwd, copy;
   };
+  static_assert(sizeof(InputVc) == 128, "InputVc: one hot cache line, then the cold one");
   struct OutputVc {
     int owner = -1;             // input channel holding it
     std::uint64_t sent = 0;

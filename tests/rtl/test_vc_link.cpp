@@ -247,3 +247,20 @@ TEST_CASE("vc link: a folding receiver takes flits at their send, only while the
   REQUIRE(fold.got.size() == 2);
   CHECK(fold.got[1] == std::make_pair(0, Cycle{19}));
 }
+
+// The lanes are inline (helper/layout): the largest count the constructor
+// accepts works on its last VC, and introspection beyond the count throws.
+TEST_CASE("vc link: 31 inline lanes, introspection of a VC beyond the count is refused") {
+  fresh_kernel();
+  LinkParams lp;
+  VcLink link("l", lp, 31, 0x7fffffffu, 2);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  CHECK(link.vcs() == 31);
+  CHECK(link.credits(30, 0) == 2);
+  link.send(30, vc_flit(1, 0), 0, 0);
+  CHECK(link.credits_held(30) == 1);
+  CHECK(link.flits_sent(30) == 1);
+  CHECK(link.credits_held(0) == 2);
+  CHECK_THROWS_AS(link.flits_sent(31), std::out_of_range);
+  CHECK_THROWS_AS(link.credits_held(-1), std::out_of_range);
+}
