@@ -8,6 +8,7 @@
 // stay in the caches between two evaluations of one router).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -17,24 +18,18 @@ namespace wormcast::rtl {
 class ChannelSet {
  public:
   ChannelSet() = default;
-  ChannelSet(const ChannelSet& o) : nwords_(o.nwords_), heap_(o.heap_) {
-    inline_[0] = o.inline_[0];
-    inline_[1] = o.inline_[1];
-    point();
-  }
+  // A copy points at its own words, never at the original's.
+  ChannelSet(const ChannelSet& o) : inline_(o.inline_), nwords_(o.nwords_), heap_(o.heap_) { point(); }
   ChannelSet& operator=(const ChannelSet& o) {
-    if (this != &o) {
-      inline_[0] = o.inline_[0];
-      inline_[1] = o.inline_[1];
-      nwords_ = o.nwords_;
-      heap_ = o.heap_;
-      point();
-    }
+    inline_ = o.inline_;
+    nwords_ = o.nwords_;
+    heap_ = o.heap_;
+    point();
     return *this;
   }
   void resize(int n) {
     nwords_ = (static_cast<std::size_t>(n) + 63) / 64;
-    inline_[0] = inline_[1] = 0;
+    inline_.fill(0);
     heap_.assign(nwords_ > kInline ? nwords_ : 0, 0);
     point();
   }
@@ -67,7 +62,7 @@ class ChannelSet {
  private:
   static constexpr std::size_t kInline = 2;   // words kept in the object
   // The words in use: inline_ or heap_'s (kept by every copy and resize).
-  void point() { w_ = nwords_ > kInline ? heap_.data() : inline_; }
+  void point() { w_ = nwords_ > kInline ? heap_.data() : inline_.data(); }
   static std::size_t word(int i) { return static_cast<std::size_t>(i) >> 6; }
   static std::uint64_t bit(int i) { return std::uint64_t{1} << (static_cast<unsigned>(i) & 63u); }
   template <class F> static void visit(std::size_t w, std::uint64_t b, F& f) {
@@ -76,8 +71,8 @@ class ChannelSet {
       b &= b - 1;
     }
   }
-  std::uint64_t inline_[kInline] = {0, 0};
-  std::uint64_t* w_ = inline_;
+  std::array<std::uint64_t, kInline> inline_{};
+  std::uint64_t* w_ = inline_.data();
   std::size_t nwords_ = 0;
   std::vector<std::uint64_t> heap_;   // more than kInline words only
 };

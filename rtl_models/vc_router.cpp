@@ -181,7 +181,6 @@ bool VcRouter::deposit(int port, int vc, Flit f, Cycle arrival) {
   return true;
 }
 
-
 __attribute__((always_inline)) inline void VcRouter::end_receive(int ch) {
   InputVc& iv = inputs_[static_cast<std::size_t>(ch)];
   if (iv.state == InState::idle) unrouted_.insert(ch);
