@@ -423,14 +423,14 @@ bool VcRouter::route(Cycle now, Cycle& next) {
 void VcRouter::set_owner(int oc, int in_ch) {
   OutputVc& o = out_vc(oc);
   const int port = port_of(oc);
-  if (o.owner < 0 && out_port(port).owned++ == 0) owned_ports_.insert(port);
+  if (o.owner < 0 && port_of_channel(oc).owned++ == 0) owned_ports_.insert(port);
   o.owner = in_ch;
 }
 
 void VcRouter::release(int oc) {
   OutputVc& o = out_vc(oc);
   const int port = port_of(oc);
-  if (o.owner >= 0 && --out_port(port).owned == 0) owned_ports_.erase(port);
+  if (o.owner >= 0 && --port_of_channel(oc).owned == 0) owned_ports_.erase(port);
   o.owner = -1;
 }
 
@@ -513,7 +513,7 @@ __attribute__((always_inline)) inline bool VcRouter::can_send(int oc, Cycle now,
 // branch's physical output must be free this cycle and have a credit.
 bool VcRouter::tree_can_send(const InputVc& iv, Cycle now, Cycle& next) {
   for (const auto& b : iv.branches) {
-    if (out_port(port_of(b.first)).used == now) return false;
+    if (port_of_channel(b.first).used == now) return false;
     if (credits(b.first, now) <= 0) {
       next = std::min(next, next_credit_arrival(b.first));
       return false;
@@ -525,7 +525,7 @@ bool VcRouter::tree_can_send(const InputVc& iv, Cycle now, Cycle& next) {
 // One flit on physical output `port` (channels first_ch .. first_ch+nch-1):
 // round-robin among the VCs that can send.
 bool VcRouter::send_one(int port, int first_ch, int nch, Cycle now, Cycle& next) {
-  OutputPort& op = out_port(port);
+  OutputPort& op = chan_[static_cast<std::size_t>(first_ch)].port;   // out_port(port)
   if (op.used == now) return false;   // a replicating worm took it this cycle
   for (int k = 0, v = op.rr; k < nch; ++k, v = v + 1 == nch ? 0 : v + 1) {
     const int oc = first_ch + v;
@@ -586,7 +586,7 @@ void VcRouter::send_flit(int oc, Cycle now) {
     OutputVc& o = out_vc(ch);
     const bool last = g.tail();
     if (traced_) {
-      OutputPort& op = out_port(port_of(ch));
+      OutputPort& op = port_of_channel(ch);
       op.valid = true;
       op.vc = ch < external_channels() ? ch % vcs_ : 0;
       op.packet = static_cast<int>(g.pkt->id);
@@ -600,7 +600,7 @@ void VcRouter::send_flit(int oc, Cycle now) {
   };
   if (iv.tree) {
     for (const auto& b : iv.branches) {
-      out_port(port_of(b.first)).used = now;
+      port_of_channel(b.first).used = now;
       emit(b.first, Flit{b.second, f.index});
     }
     ctx_.flits.extra_copies += static_cast<std::int64_t>(iv.branches.size()) - 1;

@@ -235,9 +235,10 @@ class VcRouter : public sc_core::sc_module,
     bool valid = false;         // VCD: a flit left this cycle
   };
   // Channel c's state in one block of four cache lines (helper/dlay): input
-  // VC c, output channel c and, for c below the number of physical ports
-  // (never more than the channels), physical output port c. One table, so a
-  // flit's move reads one pointer of the router object to reach them all.
+  // VC c, output channel c and, when c is a port's first channel (VC 0 of
+  // an external port, or an internal one), that physical output port, in
+  // the output VC's line: a send on VC 0 reads one line for both. One
+  // table, so a flit's move reads one pointer of the router object.
   struct alignas(64) Channel {
     InputVc in;
     OutputVc out;
@@ -248,7 +249,12 @@ class VcRouter : public sc_core::sc_module,
   const InputVc& in_vc(int c) const { return chan_[static_cast<std::size_t>(c)].in; }
   OutputVc& out_vc(int c) { return chan_[static_cast<std::size_t>(c)].out; }
   const OutputVc& out_vc(int c) const { return chan_[static_cast<std::size_t>(c)].out; }
-  OutputPort& out_port(int p) { return chan_[static_cast<std::size_t>(p)].port; }
+  // Physical output port p's record (in its first channel's block).
+  OutputPort& out_port(int p) { return chan_[static_cast<std::size_t>(first_channel(p))].port; }
+  // ... from any of its channels' index oc.
+  OutputPort& port_of_channel(int oc) {
+    return chan_[static_cast<std::size_t>(oc < external_channels() ? oc - oc % vcs_ : oc)].port;
+  }
 
   void end_of_elaboration() override;
   void tick();                                // the SC_METHOD without a scheduler
@@ -316,6 +322,7 @@ class VcRouter : public sc_core::sc_module,
   void start_tree(InputVc& iv, int c);
   bool tree_can_send(const InputVc& iv, Cycle now, Cycle& next);
   int port_of(int ch) const { return ch < external_channels() ? ch / vcs_ : ext_ports_ + ch - external_channels(); }
+  int first_channel(int port) const { return port < ext_ports_ ? port * vcs_ : external_channels() + port - ext_ports_; }
   void send_flit(int oc, Cycle now);   // the front flit of oc's owner
   topo::VcClass class_of(int in_ch) const;
   std::string channel_name(int ch) const;
