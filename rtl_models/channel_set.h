@@ -5,13 +5,15 @@
 // members live in the object itself: a set is read in nearly every
 // evaluation of its module, and a separate heap word would be one more
 // cache line per evaluation (on a 32x32 mesh the routers' state does not
-// stay in the caches between two evaluations of one router).
+// stay in the caches between two evaluations of one router). The object is
+// 32 bytes (the inline words, the pointer to the words in use, the count):
+// a router reads several sets per evaluation, so they share few lines.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 namespace wormcast::rtl {
 
@@ -19,19 +21,20 @@ class ChannelSet {
  public:
   ChannelSet() = default;
   // A copy points at its own words, never at the original's.
-  ChannelSet(const ChannelSet& o) : inline_(o.inline_), nwords_(o.nwords_), heap_(o.heap_) { point(); }
+  ChannelSet(const ChannelSet& o) { copy_from(o); }
   ChannelSet& operator=(const ChannelSet& o) {
-    inline_ = o.inline_;
-    nwords_ = o.nwords_;
-    heap_ = o.heap_;
-    point();
+    if (this != &o) {
+      release();
+      copy_from(o);
+    }
     return *this;
   }
+  ~ChannelSet() { release(); }
   void resize(int n) {
+    release();
     nwords_ = (static_cast<std::size_t>(n) + 63) / 64;
     inline_.fill(0);
-    heap_.assign(nwords_ > kInline ? nwords_ : 0, 0);
-    point();
+    w_ = nwords_ > kInline ? new std::uint64_t[nwords_]() : inline_.data();
   }
   void insert(int i) { w_[word(i)] |= bit(i); }
   void erase(int i) { w_[word(i)] &= ~bit(i); }
@@ -61,8 +64,21 @@ class ChannelSet {
 
  private:
   static constexpr std::size_t kInline = 2;   // words kept in the object
-  // The words in use: inline_ or heap_'s (kept by every copy and resize).
-  void point() { w_ = nwords_ > kInline ? heap_.data() : inline_.data(); }
+  // More than kInline words are a heap array of the set's own (w_).
+  void release() {
+    if (nwords_ > kInline) delete[] w_;
+    nwords_ = 0;
+    w_ = inline_.data();
+  }
+  void copy_from(const ChannelSet& o) {
+    inline_ = o.inline_;
+    nwords_ = o.nwords_;
+    w_ = inline_.data();
+    if (nwords_ > kInline) {
+      w_ = new std::uint64_t[nwords_];
+      std::copy(o.w_, o.w_ + nwords_, w_);
+    }
+  }
   static std::size_t word(int i) { return static_cast<std::size_t>(i) >> 6; }
   static std::uint64_t bit(int i) { return std::uint64_t{1} << (static_cast<unsigned>(i) & 63u); }
   template <class F> static void visit(std::size_t w, std::uint64_t b, F& f) {
@@ -72,9 +88,9 @@ class ChannelSet {
     }
   }
   std::array<std::uint64_t, kInline> inline_{};
-  std::uint64_t* w_ = inline_.data();
-  std::size_t nwords_ = 0;
-  std::vector<std::uint64_t> heap_;   // more than kInline words only
+  std::uint64_t* w_ = inline_.data();   // inline_'s, or a heap array of nwords_ > kInline words
+  std::size_t nwords_ = 0;   // a size_t: the visits compare it with their word index
 };
+static_assert(sizeof(ChannelSet) == 32, "ChannelSet: inline words, pointer, count");
 
 }  // namespace wormcast::rtl

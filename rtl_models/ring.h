@@ -2,12 +2,16 @@
 // shrinks: a link or buffer reaches its steady size early, after which a
 // push or pop is an index update, with no allocation (std::deque allocates
 // and frees blocks as it moves). Used for a link's flits in flight and
-// credit returns (docs/performance.md).
+// credit returns (docs/performance.md). The header is 24 bytes (a pointer
+// and 32-bit indices): a link keeps two or three rings in the cache line(s)
+// every flit reads, and a direct router's input VC one (helper/dlay).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
 #include <utility>
-#include <vector>
 
 namespace wormcast::rtl {
 
@@ -20,10 +24,10 @@ class Ring {
   const T& front() const { return slots_[head_]; }
   T& back() { return slots_[(head_ + size_ - 1) & mask_]; }
   const T& back() const { return slots_[(head_ + size_ - 1) & mask_]; }
-  const T& at(std::size_t i) const { return slots_[(head_ + i) & mask_]; }   // i < size(): i-th from the front
-  T& at(std::size_t i) { return slots_[(head_ + i) & mask_]; }
+  const T& at(std::size_t i) const { return slots_[(head_ + static_cast<std::uint32_t>(i)) & mask_]; }   // i < size(): i-th from the front
+  T& at(std::size_t i) { return slots_[(head_ + static_cast<std::uint32_t>(i)) & mask_]; }
   void push_back(T v) {
-    if (size_ == slots_.size()) grow();
+    if (size_ == cap_) grow();
     slots_[(head_ + size_) & mask_] = std::move(v);
     ++size_;
   }
@@ -43,19 +47,22 @@ class Ring {
   // Drops every value (as pop_front does, slot by slot).
   void clear() { head_ = size_ = 0; }
   template <class F> void for_each(F f) const {
-    for (std::size_t i = 0; i < size_; ++i) f(slots_[(head_ + i) & mask_]);
+    for (std::uint32_t i = 0; i < size_; ++i) f(slots_[(head_ + i) & mask_]);
   }
 
  private:
   void grow() {
-    std::vector<T> bigger(slots_.empty() ? 4 : 2 * slots_.size());
-    for (std::size_t i = 0; i < size_; ++i) bigger[i] = std::move(slots_[(head_ + i) & mask_]);
-    slots_.swap(bigger);
+    if (cap_ >= (std::uint32_t{1} << 30)) throw std::length_error("Ring: more than 2^30 values");
+    const std::uint32_t n = cap_ == 0 ? 4 : 2 * cap_;
+    std::unique_ptr<T[]> bigger(new T[n]());   // value-initialised, as std::vector did
+    for (std::uint32_t i = 0; i < size_; ++i) bigger[i] = std::move(slots_[(head_ + i) & mask_]);
+    slots_ = std::move(bigger);
     head_ = 0;
-    mask_ = slots_.size() - 1;
+    cap_ = n;
+    mask_ = n - 1;
   }
-  std::vector<T> slots_;
-  std::size_t head_ = 0, size_ = 0, mask_ = 0;
+  std::unique_ptr<T[]> slots_;
+  std::uint32_t head_ = 0, size_ = 0, mask_ = 0, cap_ = 0;
 };
 
 }  // namespace wormcast::rtl

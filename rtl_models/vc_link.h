@@ -97,7 +97,6 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
     --l.credits;
     ++l.sent;
     last_send_ = now;
-    ++flits_sent_;
     const Cycle arrival = now + extra_delay + p_.latency;
     // Deposited only on an empty wire: a flit already in flight arrives
     // first and must enter the buffer first (arrivals are in order).
@@ -132,7 +131,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
     }
     return f;
   }
-  void return_credits(int vc, int n, Cycle now) override {
+  __attribute__((always_inline)) void return_credits(int vc, int n, Cycle now) override {
     if (n <= 0) return;
     const Cycle arrival = now + p_.credit_delay;
     if (!credit_returns_.empty() && credit_returns_.back().arrival == arrival && credit_returns_.back().vc == vc)
@@ -162,7 +161,11 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   bool uses_vc(int vc) const { return static_cast<unsigned>(vc) < 32u && (vc_mask_ >> vc & 1u) != 0; }
   int vcs_used() const { return __builtin_popcount(vc_mask_); }
   std::size_t flits_in_flight() const { return flits_.size(); }
-  std::uint64_t flits_sent() const { return flits_sent_; }              // all VCs: the wire
+  std::uint64_t flits_sent() const {   // all VCs: the wire
+    std::uint64_t n = 0;
+    for (const Lane& l : vcs_) n += l.sent;
+    return n;
+  }
   std::uint64_t flits_sent(int vc) const { return lane_at(vc).sent; }
   int credits_held(int vc) const { return lane_at(vc).credits; }
   template <class F> void for_each_flit(F f) const {
@@ -183,7 +186,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
       credit_returns_.pop_front();
     }
   }
-  struct Lane {
+  struct Lane {   // 16 bytes
     int credits = 0;
     bool starved = false;   // credits() found none since the last wake-up of the sender
     std::uint64_t sent = 0;
@@ -197,23 +200,23 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
     Cycle arrival;
     int vc, n;
   };
-  // Layout (docs/performance.md, helper/layout): a flit's send, a credit
-  // check and a credit return read the members below from their first one
-  // up to the lanes of the VCs in use, so they are contiguous and start a
-  // cache line; the lanes are inline (at most 31), not a heap block of
-  // their own (one more cache line per hop).
+  // Layout (docs/performance.md, helper/layout and helper/dlay): the lanes
+  // are inline (at most 31), not a heap block of their own. A flit's send
+  // reads the first line (the delays, the wire, the fold) and its lane; a
+  // credit check or return the credit returns, the sender and the lane, in
+  // the second line with the lanes of VCs 0 and 1. The wire's total is the
+  // lanes' sum (flits_sent()), not a counter of its own.
   alignas(64) LinkParams p_;
+  Cycle last_send_ = UINT64_MAX;
+  VcFoldReceiver* fold_ = nullptr;
+  Ring<InFlight> flits_;
   std::uint32_t vc_mask_;
   int nvcs_ = 0;
-  Cycle last_send_ = UINT64_MAX;
-  std::uint64_t flits_sent_ = 0;
-  VcFoldReceiver* fold_ = nullptr;
-  LinkClient* tx_client_ = nullptr;
-  LinkClient* rx_client_ = nullptr;
-  Ring<InFlight> flits_;
   Ring<CreditReturn> credit_returns_;
+  LinkClient* tx_client_ = nullptr;
   std::array<Lane, 31> vcs_{};
   // Cold: used only by flits that travel on the wire (not deposited).
+  LinkClient* rx_client_ = nullptr;
   Ring<PacketPtr> tail_owners_;
   PacketPtr popped_owner_;
 };

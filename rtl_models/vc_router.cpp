@@ -9,9 +9,8 @@ namespace wormcast::rtl {
 
 VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<const topo::DirectRouting> routing,
                    int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx)
-    : sc_core::sc_module(name), id_(id), routing_(std::move(routing)), vcs_(vcs),
-      ext_ports_(routing_->topology().num_ports()), local_ports_(local_ports), p_(p), ctx_(ctx), wake_(ctx.clock),
-      sched_(ctx.scheduler) {
+    : sc_core::sc_module(name), id_(id), routing_(std::move(routing)), sched_(ctx.scheduler), ctx_(ctx), vcs_(vcs),
+      ext_ports_(routing_->topology().num_ports()), local_ports_(local_ports), p_(p), wake_(ctx.clock) {
   per_class_ = vcs_ < 1 ? 0 : routing_->vcs_per_class(vcs_);   // class index i owns VCs [i*m, (i+1)*m)
   if (per_class_ == 0)
     throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(vcs_) + " VCs, but routing " +
@@ -21,10 +20,7 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
   for (int v = 0; v < vcs_; ++v) class_by_vc_.push_back(routing_->class_at(v / per_class_));
   const int n = num_channels();
   make_ports();
-  inputs_.resize(static_cast<std::size_t>(n));
-  outputs_.resize(static_cast<std::size_t>(n));
-  ports_.resize(static_cast<std::size_t>(ext_ports_ + local_ports_));
-  port_owned_.assign(static_cast<std::size_t>(ext_ports_ + local_ports_), 0);
+  chan_.resize(static_cast<std::size_t>(n));   // n >= ports: every port has a VC
   owned_ports_.resize(ext_ports_ + local_ports_);
   unrouted_.resize(n);
   waiting_.resize(n);
@@ -104,10 +100,14 @@ void VcRouter::end_of_elaboration() {
   for (int c = 0; c < num_channels(); ++c) {
     const bool ext = c < external_channels();
     const std::size_t l = static_cast<std::size_t>(c - external_channels());
-    rx_.push_back(ext ? InEnd{in_link_[static_cast<std::size_t>(c / vcs_)], nullptr, c % vcs_}
-                      : InEnd{nullptr, local_rx_[l], 0});
-    tx_.push_back(ext ? OutEnd{out_link_[static_cast<std::size_t>(c / vcs_)], nullptr, c % vcs_}
-                      : OutEnd{nullptr, local_out[l]->size() > 0 ? local_out[l]->operator->() : nullptr, 0});
+    InputVc& iv = in_vc(c);
+    iv.rx_link = ext ? in_link_[static_cast<std::size_t>(c / vcs_)] : nullptr;
+    iv.rx_local = ext ? nullptr : local_rx_[l];
+    iv.rx_vc = static_cast<std::uint8_t>(ext ? c % vcs_ : 0);   // VcLink: at most 31 VCs
+    OutputVc& ov = out_vc(c);
+    ov.tx_link = ext ? out_link_[static_cast<std::size_t>(c / vcs_)] : nullptr;
+    ov.tx_local = ext || local_out[l]->size() == 0 ? nullptr : local_out[l]->operator->();
+    ov.tx_vc = ext ? c % vcs_ : 0;
   }
   sched_id_ = start_on_clock(sched_, this, this, wake_.event(), &VcRouter::tick);
 }
@@ -138,10 +138,14 @@ void VcRouter::evaluate_cycle(Cycle now) {
 
 // Flit f takes its place at the back of iv's buffer.
 __attribute__((always_inline)) inline void VcRouter::append(InputVc& iv, Flit f) {
-  if (!iv.buf.empty() && iv.buf.back().pkt == f.pkt && iv.buf.back().first + iv.buf.back().count == f.index)
-    ++iv.buf.back().count;
-  else
-    iv.buf.push_back(Segment{f.pkt, f.index, 1});
+  if (!iv.empty()) {
+    Segment& b = iv.back();
+    if (b.pkt == f.pkt && b.first + b.count == f.index) {
+      ++b.count;
+      return;
+    }
+  }
+  iv.push(Segment{f.pkt, f.index, 1});
 }
 
 // The flit after iv's arrived ones has arrived.
@@ -153,7 +157,7 @@ __attribute__((always_inline)) inline void VcRouter::count_arrival(InputVc& iv, 
 
 // Flit f enters input VC ch's buffer.
 __attribute__((always_inline)) inline void VcRouter::accept(int ch, Flit f, Cycle now) {
-  InputVc& iv = inputs_[static_cast<std::size_t>(ch)];
+  InputVc& iv = in_vc(ch);
   append(iv, f);
   count_arrival(iv, now);
 }
@@ -172,7 +176,7 @@ __attribute__((always_inline)) inline void VcRouter::accept(int ch, Flit f, Cycl
 bool VcRouter::deposit(int port, int vc, Flit f, Cycle arrival) {
   if (!ctx_.streams || (!deposits_.empty() && arrival < deposits_.back().arrival)) return false;
   const int ch = channel(port, vc);
-  append(inputs_[static_cast<std::size_t>(ch)], f);
+  append(in_vc(ch), f);
   deposits_.push_back(Deposit{arrival, ch});
   ++ctx_.received_stream_flits;   // a speed figure: flits written before their arrival
   // Later deposits arrive no earlier than the front, whose arrival arrive()
@@ -182,7 +186,7 @@ bool VcRouter::deposit(int port, int vc, Flit f, Cycle arrival) {
 }
 
 __attribute__((always_inline)) inline void VcRouter::end_receive(int ch) {
-  InputVc& iv = inputs_[static_cast<std::size_t>(ch)];
+  InputVc& iv = in_vc(ch);
   if (iv.state == InState::idle) unrouted_.insert(ch);
   if (traced_) iv.traced_occupancy = iv.flits;
 }
@@ -194,7 +198,7 @@ bool VcRouter::arrive(Cycle now, Cycle& next) {
   while (!deposits_.empty() && deposits_.front().arrival <= now) {
     const int ch = deposits_.front().ch;
     deposits_.pop_front();
-    count_arrival(inputs_[static_cast<std::size_t>(ch)], now);
+    count_arrival(in_vc(ch), now);
     end_receive(ch);
     any = true;
   }
@@ -254,7 +258,7 @@ int VcRouter::output_for(int in_ch, const topo::DirectHop& hop) const {
 int VcRouter::free_vc(int first) const {
   const int n = first < external_channels() ? per_class_ : 1;
   for (int v = first; v < first + n; ++v)
-    if (outputs_[static_cast<std::size_t>(v)].owner < 0) return v;
+    if (out_vc(v).owner < 0) return v;
   return -1;
 }
 
@@ -275,7 +279,7 @@ NodeId target_of(const Packet& p) {
 // the address of the first header flit; IR when this node is a destination
 // of a multi-destination worm that goes on.
 void VcRouter::route_header(InputVc& iv, int c) {
-  const Segment& s = iv.buf.front();
+  const Segment& s = iv.head;
   if (s.first != 0)
     throw InvariantViolation(std::string(name()) + ": " + channel_name(c) + ": flit " + std::to_string(s.first) +
                              " of packet " + std::to_string(s.pkt->id) + " at the front of an idle VC (no header)");
@@ -322,7 +326,7 @@ int VcRouter::ir_strip(const Packet& old) const {
 }
 
 void VcRouter::start_ir(InputVc& iv, int c) {
-  const PacketPtr& old = iv.buf.front().pkt;
+  const PacketPtr& old = iv.head.pkt;
   if (old->header.dests[1] == id_)
     throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(old->id) +
                                 " lists destination " + std::to_string(id_) + " twice in a row");
@@ -356,7 +360,7 @@ void VcRouter::start_ir(InputVc& iv, int c) {
 // Message replication: one branch per output channel that some remaining
 // destination routes to; the local node's branch is a unicast copy.
 void VcRouter::start_tree(InputVc& iv, int c) {
-  const PacketPtr& old = iv.buf.front().pkt;
+  const PacketPtr& old = iv.head.pkt;
   if (!p_.replication)
     throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(old->id) + " from node " +
                                 std::to_string(old->src) + " is a replicating (tree-shaped) worm, but "
@@ -394,8 +398,8 @@ void VcRouter::start_tree(InputVc& iv, int c) {
 bool VcRouter::route(Cycle now, Cycle& next) {
   bool any = false;
   unrouted_.for_each([&](int c) {
-    InputVc& iv = inputs_[static_cast<std::size_t>(c)];
-    if (iv.state == InState::idle && iv.flits > 0) {   // buf may hold deposited flits only
+    InputVc& iv = in_vc(c);
+    if (iv.state == InState::idle && iv.flits > 0) {   // the buffer may hold deposited flits only
       route_header(iv, c);
       // A header is seen here in the cycle it is written, or in the cycle
       // after the tail ahead of it left (both evaluated cycles).
@@ -417,16 +421,16 @@ bool VcRouter::route(Cycle now, Cycle& next) {
 }
 
 void VcRouter::set_owner(int oc, int in_ch) {
-  OutputVc& o = outputs_[static_cast<std::size_t>(oc)];
+  OutputVc& o = out_vc(oc);
   const int port = port_of(oc);
-  if (o.owner < 0 && port_owned_[static_cast<std::size_t>(port)]++ == 0) owned_ports_.insert(port);
+  if (o.owner < 0 && port_of_channel(oc).owned++ == 0) owned_ports_.insert(port);
   o.owner = in_ch;
 }
 
 void VcRouter::release(int oc) {
-  OutputVc& o = outputs_[static_cast<std::size_t>(oc)];
+  OutputVc& o = out_vc(oc);
   const int port = port_of(oc);
-  if (o.owner >= 0 && --port_owned_[static_cast<std::size_t>(port)] == 0) owned_ports_.erase(port);
+  if (o.owner >= 0 && --port_of_channel(oc).owned == 0) owned_ports_.erase(port);
   o.owner = -1;
 }
 
@@ -436,9 +440,9 @@ void VcRouter::release(int oc) {
 // in (an evaluation with nothing to do is harmless).
 bool VcRouter::allocate_vcs(Cycle now) {
   bool any = false;
-  const int n = static_cast<int>(inputs_.size());
+  const int n = num_channels();
   waiting_.for_each_from(static_cast<int>(now % static_cast<Cycle>(n)), [&](int c) {
-    InputVc& iv = inputs_[static_cast<std::size_t>(c)];
+    InputVc& iv = in_vc(c);
     if (iv.state != InState::waiting_vc || iv.ready > now) return;
     const int vc = free_vc(iv.out);   // iv.out: the first VC of the class the routing chose
     if (vc < 0) return;               // blocked in place: keeps what it holds
@@ -448,7 +452,7 @@ bool VcRouter::allocate_vcs(Cycle now) {
       for (auto& b : iv.branches) set_owner(b.first = free_vc(b.first), c);
     }
     if (iv.local_out >= 0) {       // IR: the local copy's channel too, both at once
-      if (outputs_[static_cast<std::size_t>(iv.local_out)].owner >= 0) return;
+      if (out_vc(iv.local_out).owner >= 0) return;
       set_owner(iv.local_out, c);
     }
     set_owner(iv.out = vc, c);
@@ -462,7 +466,7 @@ bool VcRouter::allocate_vcs(Cycle now) {
 bool VcRouter::traverse(Cycle now, Cycle& next) {
   bool any = false;
   if (traced_)
-    for (auto& op : ports_) op.valid = false;
+    for (int p = 0; p < ext_ports_ + local_ports_; ++p) out_port(p).valid = false;
   // Only outputs on which a worm holds a VC, ascending (external, then
   // internal). A port released by a send earlier in the visit may still be
   // visited: nothing can send there, so send_one does nothing.
@@ -481,14 +485,14 @@ bool VcRouter::traverse(Cycle now, Cycle& next) {
 // readable flit, a downstream credit; an IR worm's body flit also needs its
 // local channel in the same cycle.
 __attribute__((always_inline)) inline bool VcRouter::can_send(int oc, Cycle now, Cycle& next) {
-  OutputVc& ov = outputs_[static_cast<std::size_t>(oc)];
+  OutputVc& ov = out_vc(oc);
   if (ov.owner < 0) return false;
-  InputVc& iv = inputs_[static_cast<std::size_t>(ov.owner)];
+  InputVc& iv = in_vc(ov.owner);
   const int readable = iv.flits - (iv.last_write == now ? 1 : 0);
   if (readable <= 0 || iv.last_sent == now) return false;
   if (iv.tree) return oc == iv.out && tree_can_send(iv, now, next);
   if (iv.local_out >= 0) {
-    const int i = iv.buf.front().first, h = iv.buf.front().pkt->header_flits;
+    const int i = iv.head.first, h = iv.head.pkt->header_flits;
     const bool to_local = i < iv.strip || i >= h, to_fwd = i >= iv.strip;
     if (oc == iv.local_out ? (!to_local || to_fwd) : !to_fwd) return false;   // body flits leave from the forward port
     if (to_local && to_fwd) {
@@ -509,7 +513,7 @@ __attribute__((always_inline)) inline bool VcRouter::can_send(int oc, Cycle now,
 // branch's physical output must be free this cycle and have a credit.
 bool VcRouter::tree_can_send(const InputVc& iv, Cycle now, Cycle& next) {
   for (const auto& b : iv.branches) {
-    if (ports_[static_cast<std::size_t>(port_of(b.first))].used == now) return false;
+    if (port_of_channel(b.first).used == now) return false;
     if (credits(b.first, now) <= 0) {
       next = std::min(next, next_credit_arrival(b.first));
       return false;
@@ -521,11 +525,11 @@ bool VcRouter::tree_can_send(const InputVc& iv, Cycle now, Cycle& next) {
 // One flit on physical output `port` (channels first_ch .. first_ch+nch-1):
 // round-robin among the VCs that can send.
 bool VcRouter::send_one(int port, int first_ch, int nch, Cycle now, Cycle& next) {
-  OutputPort& op = ports_[static_cast<std::size_t>(port)];
+  OutputPort& op = chan_[static_cast<std::size_t>(first_ch)].port;   // out_port(port)
   if (op.used == now) return false;   // a replicating worm took it this cycle
   for (int k = 0, v = op.rr; k < nch; ++k, v = v + 1 == nch ? 0 : v + 1) {
     const int oc = first_ch + v;
-    if (outputs_[static_cast<std::size_t>(oc)].owner < 0) continue;   // (can_send's first test, without the call)
+    if (out_vc(oc).owner < 0) continue;   // (can_send's first test, without the call)
     if (!can_send(oc, now, next)) continue;
     send_flit(oc, now);
     op.rr = v + 1 == nch ? 0 : v + 1;
@@ -568,22 +572,21 @@ void VcRouter::share_port(int port, SharedLink* link, int side) {
 // Moves the front flit of iv: to output oc, or for IR to the local copy
 // and/or the forwarded worm, renumbered.
 void VcRouter::send_flit(int oc, Cycle now) {
-  const int in_ch = outputs_[static_cast<std::size_t>(oc)].owner;
-  InputVc& iv = inputs_[static_cast<std::size_t>(in_ch)];
-  Segment& s = iv.buf.front();
+  const int in_ch = out_vc(oc).owner;
+  InputVc& iv = in_vc(in_ch);
+  Segment& s = iv.head;
   Flit f{s.pkt, s.first};
   PacketPtr keep;   // a flit does not own its packet (packet.h): hold it until it is on the link
-  if (--s.count == 0) keep = std::move(s.pkt), iv.buf.erase(iv.buf.begin());
+  if (--s.count == 0) keep = std::move(s.pkt), iv.pop_front();
   else ++s.first;
   --iv.flits;
   iv.last_sent = now;
   const bool tail = f.tail();
   auto emit = [&](int ch, Flit g) __attribute__((always_inline)) {
-    OutputVc& o = outputs_[static_cast<std::size_t>(ch)];
+    OutputVc& o = out_vc(ch);
     const bool last = g.tail();
     if (traced_) {
-      OutputPort& op = ports_[static_cast<std::size_t>(ch < external_channels() ? ch / vcs_
-                                                                               : ext_ports_ + ch - external_channels())];
+      OutputPort& op = port_of_channel(ch);
       op.valid = true;
       op.vc = ch < external_channels() ? ch % vcs_ : 0;
       op.packet = static_cast<int>(g.pkt->id);
@@ -597,7 +600,7 @@ void VcRouter::send_flit(int oc, Cycle now) {
   };
   if (iv.tree) {
     for (const auto& b : iv.branches) {
-      ports_[static_cast<std::size_t>(port_of(b.first))].used = now;
+      port_of_channel(b.first).used = now;
       emit(b.first, Flit{b.second, f.index});
     }
     ctx_.flits.extra_copies += static_cast<std::int64_t>(iv.branches.size()) - 1;
@@ -611,7 +614,7 @@ void VcRouter::send_flit(int oc, Cycle now) {
     if (to_local && to_fwd) ++ctx_.flits.extra_copies;   // a body flit now travels twice
   }
   if (traced_) iv.traced_occupancy = iv.flits;
-  return_credit(in_ch, now);
+  return_credit(iv, now);
   if (tail) {
     // The cold line is touched only when an IR or replicating worm used it
     // (otherwise it holds these values already).
@@ -630,7 +633,7 @@ void VcRouter::send_flit(int oc, Cycle now) {
 
 std::uint64_t VcRouter::buffered_flits() const {
   std::uint64_t n = 0;
-  for (const auto& iv : inputs_) n += static_cast<std::uint64_t>(iv.flits);
+  for (const Channel& ch : chan_) n += static_cast<std::uint64_t>(ch.in.flits);
   // Deposited flits too: they are no longer on the wire (VcLink::flits_in_flight).
   return n + deposits_.size();
 }
@@ -638,15 +641,15 @@ std::uint64_t VcRouter::buffered_flits() const {
 std::vector<std::string> VcRouter::describe_blocked(Cycle now) const {
   std::vector<std::string> lines;
   const auto& t = routing_->topology();
-  for (std::size_t c = 0; c < inputs_.size(); ++c) {
-    const InputVc& iv = inputs_[c];
+  for (std::size_t c = 0; c < chan_.size(); ++c) {
+    const InputVc& iv = chan_[c].in;
     if (iv.flits == 0 && iv.state == InState::idle) continue;
     std::string s = std::string(name()) + " " + t.name(id_) + " in " + channel_name(static_cast<int>(c)) + " (class " +
                     topo::to_string(class_of(static_cast<int>(c))) + "): " + std::to_string(iv.flits) + "/" +
                     std::to_string(p_.buffer_flits) + " flits;";
     int left = iv.flits;   // the arrived flits only; deposited ones are still on the wire
-    for (const Segment& seg : iv.buf) {
-      if (left == 0) break;
+    iv.for_each_segment([&](const Segment& seg) {
+      if (left == 0) return;
       const int count = std::min(seg.count, left);
       left -= count;
       s += " [packet " + std::to_string(seg.pkt->id) + " " + t.name(seg.pkt->src) + "->" +
@@ -654,9 +657,9 @@ std::vector<std::string> VcRouter::describe_blocked(Cycle now) const {
            (is_ir_worm(*seg.pkt) ? " (IR worm, " +
                 std::to_string(seg.pkt->header.dests.size()) + " addresses left)" : std::string()) + " flits " + std::to_string(seg.first) + ".." +
            std::to_string(seg.first + count - 1) + "]";
-    }
+    });
     if (iv.out >= 0) {
-      const OutputVc& ov = outputs_[static_cast<std::size_t>(iv.out)];
+      const OutputVc& ov = out_vc(iv.out);
       s += " -> " + channel_name(iv.out);
       if (iv.state == InState::routing) s += " routing";
       else if (ov.owner != static_cast<int>(c))
@@ -674,12 +677,12 @@ std::vector<std::string> VcRouter::describe_blocked(Cycle now) const {
 void VcRouter::trace(sc_core::sc_trace_file* tf) {
   traced_ = true;
   const std::string base = name();
-  for (std::size_t c = 0; c < inputs_.size(); ++c)
+  for (std::size_t c = 0; c < chan_.size(); ++c)
     if (in_connected(static_cast<int>(c)))
-      sc_core::sc_trace(tf, inputs_[c].traced_occupancy, base + ".in_" + channel_name(static_cast<int>(c)) + ".occupancy");
+      sc_core::sc_trace(tf, chan_[c].in.traced_occupancy, base + ".in_" + channel_name(static_cast<int>(c)) + ".occupancy");
   for (int p = 0; p < ext_ports_ + local_ports_; ++p) {
     const std::string pn = port_name(p);
-    OutputPort& op = ports_[static_cast<std::size_t>(p)];
+    OutputPort& op = out_port(p);
     sc_core::sc_trace(tf, op.valid, base + ".out_" + pn + ".valid");
     sc_core::sc_trace(tf, op.vc, base + ".out_" + pn + ".vc");
     sc_core::sc_trace(tf, op.packet, base + ".out_" + pn + ".packet");

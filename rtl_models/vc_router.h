@@ -60,6 +60,7 @@
 // otherwise by its own SC_METHOD. An idle router costs nothing.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <systemc>
@@ -142,7 +143,7 @@ class VcRouter : public sc_core::sc_module,
   std::uint64_t buffered_flits() const;
   int peak_occupancy() const { return peak_; }
   // Flits sent per output channel (VC multiplexing measurements).
-  std::uint64_t flits_sent(int out_channel) const { return outputs_[static_cast<std::size_t>(out_channel)].sent; }
+  std::uint64_t flits_sent(int out_channel) const { return out_vc(out_channel).sent; }
   // One line per non-empty input VC: its packets and what the front waits for.
   std::vector<std::string> describe_blocked(Cycle now) const;
   void trace(sc_core::sc_trace_file* tf);
@@ -153,18 +154,22 @@ class VcRouter : public sc_core::sc_module,
     PacketPtr pkt;
     int first = 0, count = 0;
   };
-  // Hot fields first, in the record's first cache line (aligned, 128 bytes
-  // in all): a flit's deposit, arrival and send read only that line; the
-  // IR / replication / trace fields after it are read only when local_out
-  // or tree says they are in use (docs/performance.md, helper/layout).
+  // Three cache lines (docs/performance.md, helper/layout and helper/dlay):
+  // the first holds what a flit's deposit, arrival and send read, with the
+  // front segment of the buffer and the link end its credits go to; the
+  // second the segments behind the front (a ring, a heap block only when a
+  // VC holds more than two packets' flits), routing's ready cycle and an
+  // internal channel's credit end; the third the IR / replication / trace
+  // fields, read only when local_out or tree says they are in use.
   struct alignas(64) InputVc {
-    // Front first; empty when idle (memory follows traffic). Flits deposited
-    // at their send (deposit) are at the back until they arrive.
-    std::vector<Segment> buf;
+    // Front segment of the buffer (count 0: the buffer is empty); the others
+    // follow in `rest`, in order. Flits deposited at their send (deposit)
+    // are at the back until they arrive.
+    Segment head;
     Cycle last_write = UINT64_MAX;
     Cycle last_sent = UINT64_MAX;   // at most one flit leaves an input VC per cycle
-    Cycle ready = 0;            // routing done
-    int flits = 0;              // arrived flits: the first `flits` of buf
+    VcLink* rx_link = nullptr;      // credits go to VC rx_vc of this link (external) or to rx_local
+    int flits = 0;              // arrived flits: the first `flits` of the buffer
     int out = -1;               // output channel requested / held
     // Intermediate reception (IR) at this node: the local copy leaves on
     // ejection channel local_out, the worm continues as fwd (one header flit
@@ -172,6 +177,12 @@ class VcRouter : public sc_core::sc_module,
     int local_out = -1;
     InState state = InState::idle;
     bool tree = false;          // a replicating worm: branches is not empty
+    bool more = false;          // rest is not empty
+    std::uint8_t rx_vc = 0;
+    // Second line.
+    Cycle ready = 0;            // routing done
+    LinkRxIf* rx_local = nullptr;
+    Ring<Segment> rest;
     // Cold line.
     int strip = 1;              // leading header flits for the local copy only (compound: its block)
     int traced_occupancy = 0;
@@ -179,19 +190,71 @@ class VcRouter : public sc_core::sc_module,
     // first on `out`; every flit leaves on all branches in the same cycle.
     std::vector<std::pair<int, PacketPtr>> branches;
     PacketPtr fwd, copy;
+
+    bool empty() const { return head.count == 0; }
+    Segment& back() { return more ? rest.back() : head; }
+    void push(Segment s) {
+      if (empty()) {
+        head = std::move(s);
+      } else {
+        rest.push_back(std::move(s));
+        more = true;
+      }
+    }
+    // Drops the front segment, whose flits have all left (count 0) and whose
+    // packet reference has been moved out.
+    void pop_front() {
+      if (!more) return;
+      head = std::move(rest.front());
+      rest.pop_front();
+      more = !rest.empty();
+    }
+    template <class F> void for_each_segment(F f) const {
+      if (empty()) return;
+      f(head);
+      rest.for_each(f);
+    }
   };
-  static_assert(sizeof(InputVc) == 128, "InputVc: one hot cache line, then the cold one");
-  struct OutputVc {
+  static_assert(offsetof(InputVc, ready) == 64, "InputVc: the first line holds the hot fields");
+  static_assert(sizeof(InputVc) == 192, "InputVc: hot line, segment line, cold line");
+  // An output channel, with where its flits go: VC tx_vc of a physical
+  // link (external) or an internal channel's rtl::Link (tx_local).
+  struct alignas(32) OutputVc {
     int owner = -1;             // input channel holding it
+    int tx_vc = 0;
     std::uint64_t sent = 0;
+    VcLink* tx_link = nullptr;
+    LinkTxIf* tx_local = nullptr;
   };
-  struct OutputPort {
-    int rr = 0;                 // round-robin pointer among its VCs
-    bool valid = false;         // VCD: a flit left this cycle
-    int vc = -1, packet = 0;
-    int header_flits = 0;       // VCD: header length of the packet sent (shrinks along an IR worm)
+  struct alignas(32) OutputPort {
     Cycle used = UINT64_MAX;    // cycle a flit last left (one per cycle, replication sends on several)
+    int rr = 0;                 // round-robin pointer among its VCs
+    int owned = 0;              // its output VCs held by a worm
+    int vc = -1, packet = 0;    // VCD
+    int header_flits = 0;       // VCD: header length of the packet sent (shrinks along an IR worm)
+    bool valid = false;         // VCD: a flit left this cycle
   };
+  // Channel c's state in one block of four cache lines (helper/dlay): input
+  // VC c, output channel c and, when c is a port's first channel (VC 0 of
+  // an external port, or an internal one), that physical output port, in
+  // the output VC's line: a send on VC 0 reads one line for both. One
+  // table, so a flit's move reads one pointer of the router object.
+  struct alignas(64) Channel {
+    InputVc in;
+    OutputVc out;
+    OutputPort port;
+  };
+  static_assert(sizeof(Channel) == 256, "Channel: the input VC's three lines, then the output VC and port");
+  InputVc& in_vc(int c) { return chan_[static_cast<std::size_t>(c)].in; }
+  const InputVc& in_vc(int c) const { return chan_[static_cast<std::size_t>(c)].in; }
+  OutputVc& out_vc(int c) { return chan_[static_cast<std::size_t>(c)].out; }
+  const OutputVc& out_vc(int c) const { return chan_[static_cast<std::size_t>(c)].out; }
+  // Physical output port p's record (in its first channel's block).
+  OutputPort& out_port(int p) { return chan_[static_cast<std::size_t>(first_channel(p))].port; }
+  // ... from any of its channels' index oc.
+  OutputPort& port_of_channel(int oc) {
+    return chan_[static_cast<std::size_t>(oc < external_channels() ? oc - oc % vcs_ : oc)].port;
+  }
 
   void end_of_elaboration() override;
   void tick();                                // the SC_METHOD without a scheduler
@@ -216,35 +279,24 @@ class VcRouter : public sc_core::sc_module,
   };
   bool deposit(int port, int vc, Flit f, Cycle arrival);
   bool arrive(Cycle now, Cycle& next);
-  // Where output channel c's flits and input channel c's credits go: VC `vc`
-  // of a physical link (external) or an internal channel's rtl::Link.
-  struct OutEnd {
-    VcLink* link = nullptr;
-    LinkTxIf* local = nullptr;
-    int vc = 0;
-  };
-  struct InEnd {
-    VcLink* link = nullptr;
-    LinkRxIf* local = nullptr;
-    int vc = 0;
-  };
   int credits(int oc, Cycle now) const {
-    const OutEnd& e = tx_[static_cast<std::size_t>(oc)];
-    return e.link ? e.link->credits(e.vc, now) : e.local->credits(now);
+    const OutputVc& e = out_vc(oc);
+    return e.tx_link ? e.tx_link->credits(e.tx_vc, now) : e.tx_local->credits(now);
   }
   Cycle next_credit_arrival(int oc) const {
-    const OutEnd& e = tx_[static_cast<std::size_t>(oc)];
-    return e.link ? e.link->next_credit_arrival(e.vc) : e.local->next_credit_arrival();
+    const OutputVc& e = out_vc(oc);
+    return e.tx_link ? e.tx_link->next_credit_arrival(e.tx_vc) : e.tx_local->next_credit_arrival();
   }
   void put(int oc, Flit f, Cycle now) {
-    const OutEnd& e = tx_[static_cast<std::size_t>(oc)];
-    if (e.link) e.link->send(e.vc, f, now, p_.crossbar_delay);
-    else e.local->send(f, now, p_.crossbar_delay);
+    const OutputVc& e = out_vc(oc);
+    if (e.tx_link) e.tx_link->send(e.tx_vc, f, now, p_.crossbar_delay);
+    else e.tx_local->send(f, now, p_.crossbar_delay);
   }
-  void return_credit(int ic, Cycle now) {
-    const InEnd& e = rx_[static_cast<std::size_t>(ic)];
-    if (e.link) e.link->return_credits(e.vc, 1, now);
-    else e.local->return_credits(1, now);
+  // Inlined with the link's return_credits: a call of its own costs more
+  // instructions per hop than the body (measured, helper/dlay).
+  __attribute__((always_inline)) static void return_credit(InputVc& iv, Cycle now) {
+    if (iv.rx_link) iv.rx_link->return_credits(iv.rx_vc, 1, now);
+    else iv.rx_local->return_credits(1, now);
   }
   void accept(int ch, Flit f, Cycle now);
   static void append(InputVc& iv, Flit f);
@@ -270,6 +322,7 @@ class VcRouter : public sc_core::sc_module,
   void start_tree(InputVc& iv, int c);
   bool tree_can_send(const InputVc& iv, Cycle now, Cycle& next);
   int port_of(int ch) const { return ch < external_channels() ? ch / vcs_ : ext_ports_ + ch - external_channels(); }
+  int first_channel(int port) const { return port < ext_ports_ ? port * vcs_ : external_channels() + port - ext_ports_; }
   void send_flit(int oc, Cycle now);   // the front flit of oc's owner
   topo::VcClass class_of(int in_ch) const;
   std::string channel_name(int ch) const;
@@ -278,43 +331,44 @@ class VcRouter : public sc_core::sc_module,
 
   NodeId id_;
   std::shared_ptr<const topo::DirectRouting> routing_;
-  int vcs_, ext_ports_, local_ports_;
-  int per_class_ = 1;   // VCs per routing class: vcs_ / routing_->num_vcs()
-  VcRouterParams p_;
-  SimContext& ctx_;
-  std::vector<InputVc> inputs_;
-  std::vector<OutputVc> outputs_;
-  std::vector<OutputPort> ports_;   // physical outputs: external, then internal
-  std::vector<topo::VcClass> class_by_vc_;
-  // The links, per physical port (null: unbound): external ones set by
-  // connect_in/connect_out, internal ones resolved after elaboration.
-  std::vector<VcLink*> in_link_, out_link_;
-  std::vector<LinkRxIf*> local_rx_;
-  // Per channel, resolved once after elaboration.
-  std::vector<InEnd> rx_;
-  std::vector<OutEnd> tx_;
-  // Active sets: a cycle looks only at these channels or ports.
-  std::vector<Cycle> in_due_;              // per input port: arrival of the first flit on its link
-  std::vector<InputClient> in_clients_;    // per input port: the receiver its link calls
-  ChannelSet rx_pending_;                  // input ports whose link has flits in flight
   // Flits deposited into input VC `ch`'s buffer at their send, not yet
   // arrived, in arrival order (the receive step folded into the send).
   struct Deposit {
     Cycle arrival;
     int ch;
   };
+  // The hot block, from a cache-line boundary (helper/dlay): every
+  // evaluation reads the active sets, the deposits' header and the wake-up
+  // handle (the first three lines), a flit's move also the context, the
+  // channel table and the crossbar delay (the fourth). Before this order
+  // they were spread over a dozen lines of the 1.3 KB object.
+  // Active sets: a cycle looks only at these channels or ports.
+  alignas(64) ChannelSet rx_pending_;      // input ports whose link has flits in flight
   Ring<Deposit> deposits_;
+  int sched_id_ = -1;
+  bool traced_ = false;
   ChannelSet unrouted_;                    // input VCs with a header to route or being routed
   ChannelSet waiting_;                     // input VCs whose routed header waits for its output VC
-  std::vector<int> port_owned_;            // per physical output: its output VCs held by a worm
-  ChannelSet owned_ports_;                 // physical outputs with port_owned_ > 0
+  ChannelSet owned_ports_;                 // physical outputs with OutputPort::owned > 0
+  CycleScheduler* sched_ = nullptr;        // SimContext::scheduler, when the run has one
+  SimContext& ctx_;
+  int vcs_, ext_ports_;
+  int peak_ = 0;
+  int local_ports_;
+  std::vector<Channel> chan_;              // per channel (and physical output port)
+  VcRouterParams p_;                       // its numbers first: route and crossbar delays in the fourth line
+  // Cold from here.
+  int per_class_ = 1;   // VCs per routing class: vcs_ / routing_->num_vcs()
+  std::vector<topo::VcClass> class_by_vc_;
+  // The links, per physical port (null: unbound): external ones set by
+  // connect_in/connect_out, internal ones resolved after elaboration.
+  std::vector<VcLink*> in_link_, out_link_;
+  std::vector<LinkRxIf*> local_rx_;
+  std::vector<Cycle> in_due_;              // per input port: arrival of the first flit on its link
+  std::vector<InputClient> in_clients_;    // per input port: the receiver its link calls
   std::vector<SharedLink*> shared_;  // per external port: its "3-way" arbiter, or null
   std::vector<int> shared_side_;
-  int peak_ = 0;
-  bool traced_ = false;
   Wakeup wake_;
-  CycleScheduler* sched_ = nullptr;   // SimContext::scheduler, when the run has one
-  int sched_id_ = -1;
 };
 
 }  // namespace wormcast::rtl

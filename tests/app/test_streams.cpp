@@ -209,6 +209,14 @@ TEST_CASE("direct networks: the VC router's receive folded into the send gives t
        more({{"topology.direction", "unidirectional"}, {"routing.function", "utr"}, {"traffic.load", "0.5"},
              {"router.buffer", "2flits"}, {"sim.drain_limit", "3000"}}),
        false, true},
+      // Many packets in one VC buffer: its front segment is in the input
+      // VC's first line, the others in a ring that grows past its first
+      // heap block (VcRouter::InputVc, helper/dlay).
+      {"mesh, 2-flit packets into 16-flit VC buffers, saturated (up to 8 packets per VC)",
+       "experiments/direct_mesh_8x8.yaml",
+       more({{"router.buffer", "16flits"}, {"traffic.packet_size", "2flits"}, {"traffic.load", "0.7"},
+             {"sim.drain_limit", "3000"}}),
+       false, true},
       {"torus, bidirectional link sharing (3-way)", "experiments/direct_torus_8x8.yaml",
        more({{"router.link_sharing", "bidirectional"}, {"traffic.load", "0.3"}}), false, true},
       {"torus, processor nodes, all-port", "experiments/direct_torus_8x8.yaml",

@@ -83,3 +83,24 @@ TEST_CASE("ring erase removes the i-th value, front, middle or back, across wrap
     CHECK(*r.front() == (pos == 0 ? 4 : 3));
   }
 }
+
+TEST_CASE("ring is a 24-byte header and moves with its values") {
+  // A pointer and 32-bit indices (helper/dlay): links and input VCs keep
+  // rings in the cache lines every flit reads.
+  STATIC_REQUIRE(sizeof(Ring<int>) == 24);
+  Ring<int> r;
+  for (int i = 0; i < 7; ++i) r.push_back(i);   // grows 4 -> 8
+  r.pop_front();
+  r.pop_front();
+  Ring<int> m = std::move(r);
+  std::vector<int> seen;
+  m.for_each([&](int v) { seen.push_back(v); });
+  CHECK(seen == std::vector<int>{2, 3, 4, 5, 6});
+  for (int i = 7; i < 12; ++i) m.push_back(i);   // wraps, then grows 8 -> 16
+  seen.clear();
+  while (!m.empty()) {
+    seen.push_back(m.front());
+    m.pop_front();
+  }
+  CHECK(seen == std::vector<int>{2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+}
