@@ -25,6 +25,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
       outputs_(static_cast<std::size_t>(ports)),
       requests_(static_cast<std::size_t>(ports), std::vector<char>(static_cast<std::size_t>(ports), 0)),
       pending_(static_cast<std::size_t>(ports), nullptr), out_requested_(static_cast<std::size_t>(ports), 0),
+      wanted_(static_cast<std::size_t>(ports), 0),
       wake_(ctx.clock), sched_(ctx.scheduler) {
   if (ports < 1) throw std::invalid_argument(std::string(this->name()) + ": a switch needs >= 1 port");
   in_waiting_.resize(ports);
@@ -224,7 +225,7 @@ void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
   ctx_.flits.extra_copies += buf.set_branches(*e, e->branches);
   --undecoded_;
   ungranted_ += e->ungranted;
-  arb_idle_ = false;   // new branches to arbitrate
+  for (const Branch& b : e->branches) want_output(b.out_port);
   decoded = true;
 }
 
@@ -234,18 +235,19 @@ void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
 //    (a grant in this pass holds only the output it grants, and no output
 //    is freed here). In a saturated network most waiting branches want a
 //    held output, and the pass then ends before sorting anything.
-//    A pass that found no request (arb_idle_) grants nothing and calls no
-//    arbiter, and its outcome can change only when an output is released
-//    or a decode adds branches (a retirement removes only fully granted
-//    packets; decoded entries are `ready`): until then the pass is left out.
+//    A pass collects exactly the ungranted branches that want a free output
+//    (an input holds at most one decoded packet with ungranted branches: the
+//    next one is decoded only after its release), so with no free output
+//    wanted (wanted_free_ == 0) it would find no request, grant nothing and
+//    call no arbiter: it is left out. (A saturated switch released outputs
+//    no one waited for and re-scanned its inputs for nothing.)
 void Switch::arbitrate(Cycle now, bool& granted) {
-  if (ungranted_ == 0 || arb_idle_) return;
+  if (wanted_free_ == 0) return;
   if (ungranted_ == 1) {
     arbitrate_one(now, granted);
     return;
   }
   requested_.clear();
-  bool waiting = false;
   for (int i = 0; i < k_; ++i) {
     InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
     pending_[static_cast<std::size_t>(i)] = nullptr;
@@ -253,10 +255,7 @@ void Switch::arbitrate(Cycle now, bool& granted) {
     BufferEntry* e = buf.awaiting_grant();
     pending_[static_cast<std::size_t>(i)] = e;
     if (!e) continue;
-    if (e->ready > now) {   // not seen in a fruitless pass: do not call it idle
-      waiting = true;
-      continue;
-    }
+    if (e->ready > now) continue;
     for (const Branch& b : e->branches)
       if (!b.granted && !outputs_[static_cast<std::size_t>(b.out_port)].entry) {
         char& flag = out_requested_[static_cast<std::size_t>(b.out_port)];
@@ -265,10 +264,7 @@ void Switch::arbitrate(Cycle now, bool& granted) {
         requests_[static_cast<std::size_t>(b.out_port)][static_cast<std::size_t>(i)] = 1;
       }
   }
-  if (requested_.empty()) {
-    arb_idle_ = !waiting;
-    return;
-  }
+  if (requested_.empty()) return;
   std::sort(requested_.begin(), requested_.end());
   for (const int o : requested_) {
     auto& req = requests_[static_cast<std::size_t>(o)];
@@ -303,10 +299,7 @@ void Switch::arbitrate_one(Cycle now, bool& granted) {
     for (std::size_t b = 0; b < e->branches.size(); ++b) {
       const int o = e->branches[b].out_port;
       if (e->branches[b].granted) continue;
-      if (outputs_[static_cast<std::size_t>(o)].entry) {
-        arb_idle_ = true;   // its output held: nothing to grant until one is released
-        return;
-      }
+      if (outputs_[static_cast<std::size_t>(o)].entry) return;
       xbar_->grant_only(o, i);
       connect_branch(o, i, *e, static_cast<int>(b), now);
       granted = true;
@@ -320,6 +313,8 @@ void Switch::connect_branch(int o, int input, BufferEntry& e, int branch, Cycle 
   if (buffers_[static_cast<std::size_t>(input)]->grant(e, e.branches[static_cast<std::size_t>(branch)], now))
     decode_check_.insert(input);   // the decode position released
   --ungranted_;
+  --wanted_[static_cast<std::size_t>(o)];
+  --wanted_free_;   // o was free and wanted by this branch; now held
   ++connected_;
   os.entry = &e;
   os.branch = branch;
@@ -388,7 +383,7 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
 }
 
 void Switch::release_output(int o, OutputState& os) {
-  arb_idle_ = false;   // a free output to arbitrate
+  if (wanted_[static_cast<std::size_t>(o)] > 0) ++wanted_free_;   // a free output to arbitrate
   --connected_;
   os.entry = nullptr;
   os.busy = false;

@@ -158,11 +158,15 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   // The inputs whose link holds a flit and the outputs held by a packet, so
   // a cycle visits only those.
   ChannelSet in_waiting_, out_held_;
-  // Inputs whose decode position may hold a decodable header (decode_headers),
-  // and whether the last arbitration pass found no request and nothing since
-  // can have given it one (arbitrate).
+  // Inputs whose decode position may hold a decodable header (decode_headers).
   ChannelSet decode_check_;
-  bool arb_idle_ = false;
+  // Per output, the ungranted branches that want it; and the free outputs
+  // some ungranted branch wants: an arbitration pass grants iff that is > 0.
+  std::vector<int> wanted_;
+  int wanted_free_ = 0;
+  void want_output(int o) {
+    if (wanted_[static_cast<std::size_t>(o)]++ == 0 && !outputs_[static_cast<std::size_t>(o)].entry) ++wanted_free_;
+  }
   bool traced_ = false;
   Wakeup wake_;
   CycleScheduler* sched_ = nullptr;
