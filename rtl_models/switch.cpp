@@ -109,10 +109,12 @@ void Switch::evaluate_cycle(Cycle now) {
   // After a decode or a grant (and a stream start, which asks for its tail's
   // cycle itself), the next cycle has work only for a packet still to be
   // decoded (e.g. behind a decode position a grant released) or a branch
-  // still to be granted; a granted output that read a flit is `active`, one
+  // waiting for a free output (wanted_free_: a branch waiting for a held
+  // output is granted only after a release, which asks for its own next
+  // cycle); a granted output that read a flit is `active`, one
   // blocked on credits asked for next_credit_arrival(), and an arrival has
   // its own wake-up. So that evaluation is left out when neither waits.
-  if (started && (undecoded_ > 0 || ungranted_ > 0)) active = true;
+  if (started && (undecoded_ > 0 || wanted_free_ > 0)) active = true;
   if (active) next = now + 1;
   if (next != UINT64_MAX) wake_at(next);
 }
@@ -340,10 +342,10 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
     } else {
       // A stream short of the tail goes on per flit (or with the next
       // stream) next cycle. After the tail, the freed output matters next
-      // cycle only to a branch waiting for a grant or to a packet still to
-      // be decoded (the decode position its retirement released); the rest
-      // has its own wake-up.
-      if (finish_stream(o, os, now) || undecoded_ > 0 || ungranted_ > 0) active = true;
+      // cycle only to a branch waiting for it or another free output
+      // (wanted_free_) or to a packet still to be decoded (the decode
+      // position its retirement released); the rest has its own wake-up.
+      if (finish_stream(o, os, now) || undecoded_ > 0 || wanted_free_ > 0) active = true;
     }
     return;
   }
