@@ -122,28 +122,33 @@ void Switch::evaluate_cycle(Cycle now) {
 // 1. Flits arriving from links enter the input buffers. in_due_[i] is the
 //    input link's next_flit_arrival(): its links report every flit sent.
 //    Only inputs with a flit on their link are visited (in_waiting_), in
-//    ascending order as a full scan would.
+//    ascending order as a full scan would. An input whose flit (or received
+//    stream's tail) is due later only gives its cycle, without a call (in
+//    a saturated network two of three visits: flits on the wire, streams
+//    being received).
 void Switch::accept_flits(Cycle now, bool& active, Cycle& next) {
-  in_waiting_.for_each([&](int i) { accept_port(i, now, active, next); });
+  in_waiting_.for_each([&](int i) {
+    const Cycle due = in_due_[static_cast<std::size_t>(i)];
+    if (due > now) next = std::min(next, due);
+    else accept_port(i, now, active, next);
+  });
 }
 
 void Switch::accept_port(int i, Cycle now, bool& active, Cycle& next) {
   Cycle& due = in_due_[static_cast<std::size_t>(i)];
   InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
-  if (due <= now) {
-    settle_input(buf, now);   // at a received stream's tail: every count settled
-    Link* rx = rx_[static_cast<std::size_t>(i)];
-    while (rx->has_flit(now)) {
-      BufferEntry& e = buf.write(rx->pop(), now);
-      if (e.arrived == 1) ++undecoded_;
-      if (e.arrived == e.header_flits) decode_check_.insert(i);   // a header complete: may be decodable
-      ctx_.flits.extra_copies += buf.copies_per_write(e);
-      active = true;
-    }
-    if (ctx_.streams && !traced_ && !buf.empty()) receive_stream(buf, *rx);
-    due = buf.receiving() ? buf.receive_tail() : rx->next_flit_arrival();
-    if (due == UINT64_MAX) in_waiting_.erase(i);
+  settle_input(buf, now);   // at a received stream's tail: every count settled
+  Link* rx = rx_[static_cast<std::size_t>(i)];
+  while (rx->has_flit(now)) {
+    BufferEntry& e = buf.write(rx->pop(), now);
+    if (e.arrived == 1) ++undecoded_;
+    if (e.arrived == e.header_flits) decode_check_.insert(i);   // a header complete: may be decodable
+    ctx_.flits.extra_copies += buf.copies_per_write(e);
+    active = true;
   }
+  if (ctx_.streams && !traced_ && !buf.empty()) receive_stream(buf, *rx);
+  due = buf.receiving() ? buf.receive_tail() : rx->next_flit_arrival();
+  if (due == UINT64_MAX) in_waiting_.erase(i);
   next = std::min(next, due);
 }
 
@@ -328,25 +333,27 @@ void Switch::connect_branch(int o, int input, BufferEntry& e, int branch, Cycle 
 
 // 4. Crossbar traversal: each connected output moves one flit if the flit
 //    is in the buffer and the downstream buffer has a free slot. Outputs in
-//    ascending order, only the held ones (out_held_).
+//    ascending order, only the held ones (out_held_). An output whose stream
+//    moves its flits until a later cycle only gives that cycle, without a
+//    call (most visits in a saturated network).
 void Switch::traverse(Cycle now, bool& active, Cycle& next) {
   if (connected_ == 0) return;
-  out_held_.for_each([&](int o) { traverse_output(o, now, active, next); });
+  out_held_.for_each([&](int o) {
+    const Cycle tail = outputs_[static_cast<std::size_t>(o)].stream_tail;   // 0: no stream
+    if (tail > now) next = std::min(next, tail);
+    else traverse_output(o, now, active, next);
+  });
 }
 
 void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
   OutputState& os = outputs_[static_cast<std::size_t>(o)];
-  if (os.stream_tail != 0) {   // a stream moves this output's flits
-    if (now < os.stream_tail) {
-      next = std::min(next, os.stream_tail);
-    } else {
-      // A stream short of the tail goes on per flit (or with the next
-      // stream) next cycle. After the tail, the freed output matters next
-      // cycle only to a branch waiting for it or another free output
-      // (wanted_free_) or to a packet still to be decoded (the decode
-      // position its retirement released); the rest has its own wake-up.
-      if (finish_stream(o, os, now) || undecoded_ > 0 || wanted_free_ > 0) active = true;
-    }
+  if (os.stream_tail != 0) {   // a stream's last cycle (traverse calls only then)
+    // A stream short of the tail goes on per flit (or with the next
+    // stream) next cycle. After the tail, the freed output matters next
+    // cycle only to a branch waiting for it or another free output
+    // (wanted_free_) or to a packet still to be decoded (the decode
+    // position its retirement released); the rest has its own wake-up.
+    if (finish_stream(o, os, now) || undecoded_ > 0 || wanted_free_ > 0) active = true;
     return;
   }
   Link* tx = tx_[static_cast<std::size_t>(o)];

@@ -95,7 +95,7 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   void tick();                                // the SC_METHOD without a scheduler
   void evaluate_cycle(Cycle now) override;   // one cycle of work
   void accept_flits(Cycle now, bool& active, Cycle& next);
-  void accept_port(int i, Cycle now, bool& active, Cycle& next);
+  void accept_port(int i, Cycle now, bool& active, Cycle& next);   // its flit due by now
   void settle_input(InputBuffer& buf, Cycle now);
   void receive_stream(InputBuffer& buf, Link& rx);
   void decode_headers(Cycle now, bool& decoded, Cycle& next);
