@@ -233,6 +233,9 @@ void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
   --undecoded_;
   ungranted_ += e->ungranted;
   for (const Branch& b : e->branches) want_output(b.out_port);
+  // The input's packet waiting for grants: one at a time, as the packet
+  // ahead releases the decode position only once all its branches are granted.
+  pending_[static_cast<std::size_t>(i)] = e;
   decoded = true;
 }
 
@@ -256,13 +259,8 @@ void Switch::arbitrate(Cycle now, bool& granted) {
   }
   requested_.clear();
   for (int i = 0; i < k_; ++i) {
-    InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
-    pending_[static_cast<std::size_t>(i)] = nullptr;
-    if (buf.empty()) continue;
-    BufferEntry* e = buf.awaiting_grant();
-    pending_[static_cast<std::size_t>(i)] = e;
-    if (!e) continue;
-    if (e->ready > now) continue;
+    BufferEntry* e = pending_[static_cast<std::size_t>(i)];
+    if (!e || e->ready > now) continue;
     for (const Branch& b : e->branches)
       if (!b.granted && !outputs_[static_cast<std::size_t>(b.out_port)].entry) {
         char& flag = out_requested_[static_cast<std::size_t>(b.out_port)];
@@ -298,9 +296,7 @@ void Switch::arbitrate(Cycle now, bool& granted) {
 // request table is built.
 void Switch::arbitrate_one(Cycle now, bool& granted) {
   for (int i = 0; i < k_; ++i) {
-    InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
-    if (buf.empty()) continue;
-    BufferEntry* e = buf.awaiting_grant();
+    BufferEntry* e = pending_[static_cast<std::size_t>(i)];
     if (!e) continue;
     if (e->ready > now) return;   // the one waiting branch is e's
     for (std::size_t b = 0; b < e->branches.size(); ++b) {
@@ -320,6 +316,7 @@ void Switch::connect_branch(int o, int input, BufferEntry& e, int branch, Cycle 
   if (buffers_[static_cast<std::size_t>(input)]->grant(e, e.branches[static_cast<std::size_t>(branch)], now))
     decode_check_.insert(input);   // the decode position released
   --ungranted_;
+  if (e.ungranted == 0) pending_[static_cast<std::size_t>(input)] = nullptr;   // all its branches hold outputs
   --wanted_[static_cast<std::size_t>(o)];
   --wanted_free_;   // o was free and wanted by this branch; now held
   ++connected_;

@@ -149,7 +149,9 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   std::vector<InputClient> in_clients_;       // per port: the receiver its input link calls
   std::vector<std::vector<char>> requests_;   // [out][in]
   std::vector<int> requested_;                // outputs with a request this cycle
-  std::vector<BufferEntry*> pending_;         // per input: packet waiting for grants
+  // Per input: its decoded packet with branches waiting for grants, if any
+  // (set at its decode, cleared at its last grant).
+  std::vector<BufferEntry*> pending_;
   std::vector<char> out_requested_;           // per output: in requested_
   // Work counters that let a cycle skip a step with nothing to do (the step
   // would find nothing): entries not yet decoded, branches not yet granted,
