@@ -61,6 +61,7 @@ void Switch::end_of_elaboration() {
   tx_.assign(static_cast<std::size_t>(k_), nullptr);
   in_due_.assign(static_cast<std::size_t>(k_), UINT64_MAX);
   in_clients_.assign(static_cast<std::size_t>(k_), InputClient{});
+  out_clients_.assign(static_cast<std::size_t>(k_), OutputClient{});
   for (int i = 0; i < k_; ++i) {
     auto& ip = *in[static_cast<std::size_t>(i)];
     auto& op = *out[static_cast<std::size_t>(i)];
@@ -76,7 +77,9 @@ void Switch::end_of_elaboration() {
     if (op.size() > 0) {
       out_bound_[static_cast<std::size_t>(i)] = 1;
       tx_[static_cast<std::size_t>(i)] = as_link(op.operator->(), i);
-      op->attach_sender(this);
+      out_clients_[static_cast<std::size_t>(i)].sw = this;
+      out_clients_[static_cast<std::size_t>(i)].port = i;
+      op->attach_sender(&out_clients_[static_cast<std::size_t>(i)]);
       // A cut-through output waits for credits only when it has none, and
       // then asks next_credit_arrival(); a virtual cut-through head also
       // waits with some, so it keeps a wake-up per return.
@@ -323,6 +326,7 @@ void Switch::connect_branch(int o, int input, BufferEntry& e, int branch, Cycle 
   os.entry = &e;
   os.branch = branch;
   os.input = input;
+  os.credit_at = 0;
   os.busy = true;
   out_held_.insert(o);
   xbar_->connect(input, o);
@@ -332,12 +336,17 @@ void Switch::connect_branch(int o, int input, BufferEntry& e, int branch, Cycle 
 //    is in the buffer and the downstream buffer has a free slot. Outputs in
 //    ascending order, only the held ones (out_held_). An output whose stream
 //    moves its flits until a later cycle only gives that cycle, without a
-//    call (most visits in a saturated network).
+//    call (most visits in a saturated network); so does one found without
+//    credits before the first cycle a credit can arrive: credits() <= 0 made
+//    its link report the next return pushed (output_activity), and returns
+//    arrive in the order given. (A saturated switch re-checked its blocked
+//    outputs in every evaluation.)
 void Switch::traverse(Cycle now, bool& active, Cycle& next) {
   if (connected_ == 0) return;
   out_held_.for_each([&](int o) {
-    const Cycle tail = outputs_[static_cast<std::size_t>(o)].stream_tail;   // 0: no stream
-    if (tail > now) next = std::min(next, tail);
+    const OutputState& os = outputs_[static_cast<std::size_t>(o)];
+    if (os.stream_tail > now) next = std::min(next, os.stream_tail);   // stream_tail 0: no stream
+    else if (os.credit_at > now) next = std::min(next, os.credit_at);
     else traverse_output(o, now, active, next);
   });
 }
@@ -360,7 +369,9 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
   settle_input(buf, now);
   const int credits = tx->credits(now);
   if (credits <= 0 || !buf.readable(e, b, now) || (vct_ && b.next == 0 && credits < b.pkt->length)) {
-    next = std::min({next, tx->next_credit_arrival(), buf.readable_at(e, b, now)});
+    const Cycle credit_at = tx->next_credit_arrival();
+    if (credits <= 0) os.credit_at = credit_at;
+    next = std::min({next, credit_at, buf.readable_at(e, b, now)});
     return;
   }
   if (ctx_.streams && try_stream(o, os, e, b, credits, now)) {
