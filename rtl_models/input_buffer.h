@@ -80,15 +80,6 @@ class InputBuffer : public sc_core::sc_module {
     }
     return write_other(f, now);
   }
-  // The decoded packet whose branches still wait for output ports, if any.
-  BufferEntry* awaiting_grant() {
-    for (std::size_t i = 0; i < entries_.size(); ++i) {
-      BufferEntry& e = *entries_.at(i);
-      if (!e.decoded) return nullptr;
-      if (e.ungranted > 0) return &e;
-    }
-    return nullptr;
-  }
 
   // The packet at the decode position, or nullptr: the first undecoded entry,
   // provided the packet ahead of it has released the position (NextHeader).

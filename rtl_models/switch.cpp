@@ -25,6 +25,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
       outputs_(static_cast<std::size_t>(ports)),
       requests_(static_cast<std::size_t>(ports), std::vector<char>(static_cast<std::size_t>(ports), 0)),
       pending_(static_cast<std::size_t>(ports), nullptr), out_requested_(static_cast<std::size_t>(ports), 0),
+      wanted_(static_cast<std::size_t>(ports), 0),
       wake_(ctx.clock), sched_(ctx.scheduler) {
   if (ports < 1) throw std::invalid_argument(std::string(this->name()) + ": a switch needs >= 1 port");
   in_waiting_.resize(ports);
@@ -60,6 +61,7 @@ void Switch::end_of_elaboration() {
   tx_.assign(static_cast<std::size_t>(k_), nullptr);
   in_due_.assign(static_cast<std::size_t>(k_), UINT64_MAX);
   in_clients_.assign(static_cast<std::size_t>(k_), InputClient{});
+  out_clients_.assign(static_cast<std::size_t>(k_), OutputClient{});
   for (int i = 0; i < k_; ++i) {
     auto& ip = *in[static_cast<std::size_t>(i)];
     auto& op = *out[static_cast<std::size_t>(i)];
@@ -75,7 +77,9 @@ void Switch::end_of_elaboration() {
     if (op.size() > 0) {
       out_bound_[static_cast<std::size_t>(i)] = 1;
       tx_[static_cast<std::size_t>(i)] = as_link(op.operator->(), i);
-      op->attach_sender(this);
+      out_clients_[static_cast<std::size_t>(i)].sw = this;
+      out_clients_[static_cast<std::size_t>(i)].port = i;
+      op->attach_sender(&out_clients_[static_cast<std::size_t>(i)]);
       // A cut-through output waits for credits only when it has none, and
       // then asks next_credit_arrival(); a virtual cut-through head also
       // waits with some, so it keeps a wake-up per return.
@@ -108,10 +112,12 @@ void Switch::evaluate_cycle(Cycle now) {
   // After a decode or a grant (and a stream start, which asks for its tail's
   // cycle itself), the next cycle has work only for a packet still to be
   // decoded (e.g. behind a decode position a grant released) or a branch
-  // still to be granted; a granted output that read a flit is `active`, one
+  // waiting for a free output (wanted_free_: a branch waiting for a held
+  // output is granted only after a release, which asks for its own next
+  // cycle); a granted output that read a flit is `active`, one
   // blocked on credits asked for next_credit_arrival(), and an arrival has
   // its own wake-up. So that evaluation is left out when neither waits.
-  if (started && (undecoded_ > 0 || ungranted_ > 0)) active = true;
+  if (started && (undecoded_ > 0 || wanted_free_ > 0)) active = true;
   if (active) next = now + 1;
   if (next != UINT64_MAX) wake_at(next);
 }
@@ -119,28 +125,33 @@ void Switch::evaluate_cycle(Cycle now) {
 // 1. Flits arriving from links enter the input buffers. in_due_[i] is the
 //    input link's next_flit_arrival(): its links report every flit sent.
 //    Only inputs with a flit on their link are visited (in_waiting_), in
-//    ascending order as a full scan would.
+//    ascending order as a full scan would. An input whose flit (or received
+//    stream's tail) is due later only gives its cycle, without a call (in
+//    a saturated network two of three visits: flits on the wire, streams
+//    being received).
 void Switch::accept_flits(Cycle now, bool& active, Cycle& next) {
-  in_waiting_.for_each([&](int i) { accept_port(i, now, active, next); });
+  in_waiting_.for_each([&](int i) {
+    const Cycle due = in_due_[static_cast<std::size_t>(i)];
+    if (due > now) next = std::min(next, due);
+    else accept_port(i, now, active, next);
+  });
 }
 
 void Switch::accept_port(int i, Cycle now, bool& active, Cycle& next) {
   Cycle& due = in_due_[static_cast<std::size_t>(i)];
   InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
-  if (due <= now) {
-    settle_input(buf, now);   // at a received stream's tail: every count settled
-    Link* rx = rx_[static_cast<std::size_t>(i)];
-    while (rx->has_flit(now)) {
-      BufferEntry& e = buf.write(rx->pop(), now);
-      if (e.arrived == 1) ++undecoded_;
-      if (e.arrived == e.header_flits) decode_check_.insert(i);   // a header complete: may be decodable
-      ctx_.flits.extra_copies += buf.copies_per_write(e);
-      active = true;
-    }
-    if (ctx_.streams && !traced_ && !buf.empty()) receive_stream(buf, *rx);
-    due = buf.receiving() ? buf.receive_tail() : rx->next_flit_arrival();
-    if (due == UINT64_MAX) in_waiting_.erase(i);
+  settle_input(buf, now);   // at a received stream's tail: every count settled
+  Link* rx = rx_[static_cast<std::size_t>(i)];
+  while (rx->has_flit(now)) {
+    BufferEntry& e = buf.write(rx->pop(), now);
+    if (e.arrived == 1) ++undecoded_;
+    if (e.arrived == e.header_flits) decode_check_.insert(i);   // a header complete: may be decodable
+    ctx_.flits.extra_copies += buf.copies_per_write(e);
+    active = true;
   }
+  if (ctx_.streams && !traced_ && !buf.empty()) receive_stream(buf, *rx);
+  due = buf.receiving() ? buf.receive_tail() : rx->next_flit_arrival();
+  if (due == UINT64_MAX) in_waiting_.erase(i);
   next = std::min(next, due);
 }
 
@@ -224,7 +235,10 @@ void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
   ctx_.flits.extra_copies += buf.set_branches(*e, e->branches);
   --undecoded_;
   ungranted_ += e->ungranted;
-  arb_idle_ = false;   // new branches to arbitrate
+  for (const Branch& b : e->branches) want_output(b.out_port);
+  // The input's packet waiting for grants: one at a time, as the packet
+  // ahead releases the decode position only once all its branches are granted.
+  pending_[static_cast<std::size_t>(i)] = e;
   decoded = true;
 }
 
@@ -234,29 +248,22 @@ void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
 //    (a grant in this pass holds only the output it grants, and no output
 //    is freed here). In a saturated network most waiting branches want a
 //    held output, and the pass then ends before sorting anything.
-//    A pass that found no request (arb_idle_) grants nothing and calls no
-//    arbiter, and its outcome can change only when an output is released
-//    or a decode adds branches (a retirement removes only fully granted
-//    packets; decoded entries are `ready`): until then the pass is left out.
+//    A pass collects exactly the ungranted branches that want a free output
+//    (an input holds at most one decoded packet with ungranted branches: the
+//    next one is decoded only after its release), so with no free output
+//    wanted (wanted_free_ == 0) it would find no request, grant nothing and
+//    call no arbiter: it is left out. (A saturated switch released outputs
+//    no one waited for and re-scanned its inputs for nothing.)
 void Switch::arbitrate(Cycle now, bool& granted) {
-  if (ungranted_ == 0 || arb_idle_) return;
+  if (wanted_free_ == 0) return;
   if (ungranted_ == 1) {
     arbitrate_one(now, granted);
     return;
   }
   requested_.clear();
-  bool waiting = false;
   for (int i = 0; i < k_; ++i) {
-    InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
-    pending_[static_cast<std::size_t>(i)] = nullptr;
-    if (buf.empty()) continue;
-    BufferEntry* e = buf.awaiting_grant();
-    pending_[static_cast<std::size_t>(i)] = e;
-    if (!e) continue;
-    if (e->ready > now) {   // not seen in a fruitless pass: do not call it idle
-      waiting = true;
-      continue;
-    }
+    BufferEntry* e = pending_[static_cast<std::size_t>(i)];
+    if (!e || e->ready > now) continue;
     for (const Branch& b : e->branches)
       if (!b.granted && !outputs_[static_cast<std::size_t>(b.out_port)].entry) {
         char& flag = out_requested_[static_cast<std::size_t>(b.out_port)];
@@ -265,10 +272,7 @@ void Switch::arbitrate(Cycle now, bool& granted) {
         requests_[static_cast<std::size_t>(b.out_port)][static_cast<std::size_t>(i)] = 1;
       }
   }
-  if (requested_.empty()) {
-    arb_idle_ = !waiting;
-    return;
-  }
+  if (requested_.empty()) return;
   std::sort(requested_.begin(), requested_.end());
   for (const int o : requested_) {
     auto& req = requests_[static_cast<std::size_t>(o)];
@@ -295,18 +299,13 @@ void Switch::arbitrate(Cycle now, bool& granted) {
 // request table is built.
 void Switch::arbitrate_one(Cycle now, bool& granted) {
   for (int i = 0; i < k_; ++i) {
-    InputBuffer& buf = *buffers_[static_cast<std::size_t>(i)];
-    if (buf.empty()) continue;
-    BufferEntry* e = buf.awaiting_grant();
+    BufferEntry* e = pending_[static_cast<std::size_t>(i)];
     if (!e) continue;
     if (e->ready > now) return;   // the one waiting branch is e's
     for (std::size_t b = 0; b < e->branches.size(); ++b) {
       const int o = e->branches[b].out_port;
       if (e->branches[b].granted) continue;
-      if (outputs_[static_cast<std::size_t>(o)].entry) {
-        arb_idle_ = true;   // its output held: nothing to grant until one is released
-        return;
-      }
+      if (outputs_[static_cast<std::size_t>(o)].entry) return;
       xbar_->grant_only(o, i);
       connect_branch(o, i, *e, static_cast<int>(b), now);
       granted = true;
@@ -320,10 +319,14 @@ void Switch::connect_branch(int o, int input, BufferEntry& e, int branch, Cycle 
   if (buffers_[static_cast<std::size_t>(input)]->grant(e, e.branches[static_cast<std::size_t>(branch)], now))
     decode_check_.insert(input);   // the decode position released
   --ungranted_;
+  if (e.ungranted == 0) pending_[static_cast<std::size_t>(input)] = nullptr;   // all its branches hold outputs
+  --wanted_[static_cast<std::size_t>(o)];
+  --wanted_free_;   // o was free and wanted by this branch; now held
   ++connected_;
   os.entry = &e;
   os.branch = branch;
   os.input = input;
+  os.credit_at = 0;
   os.busy = true;
   out_held_.insert(o);
   xbar_->connect(input, o);
@@ -331,25 +334,32 @@ void Switch::connect_branch(int o, int input, BufferEntry& e, int branch, Cycle 
 
 // 4. Crossbar traversal: each connected output moves one flit if the flit
 //    is in the buffer and the downstream buffer has a free slot. Outputs in
-//    ascending order, only the held ones (out_held_).
+//    ascending order, only the held ones (out_held_). An output whose stream
+//    moves its flits until a later cycle only gives that cycle, without a
+//    call (most visits in a saturated network); so does one found without
+//    credits before the first cycle a credit can arrive: credits() <= 0 made
+//    its link report the next return pushed (output_activity), and returns
+//    arrive in the order given. (A saturated switch re-checked its blocked
+//    outputs in every evaluation.)
 void Switch::traverse(Cycle now, bool& active, Cycle& next) {
   if (connected_ == 0) return;
-  out_held_.for_each([&](int o) { traverse_output(o, now, active, next); });
+  out_held_.for_each([&](int o) {
+    const OutputState& os = outputs_[static_cast<std::size_t>(o)];
+    if (os.stream_tail > now) next = std::min(next, os.stream_tail);   // stream_tail 0: no stream
+    else if (os.credit_at > now) next = std::min(next, os.credit_at);
+    else traverse_output(o, now, active, next);
+  });
 }
 
 void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
   OutputState& os = outputs_[static_cast<std::size_t>(o)];
-  if (os.stream_tail != 0) {   // a stream moves this output's flits
-    if (now < os.stream_tail) {
-      next = std::min(next, os.stream_tail);
-    } else {
-      // A stream short of the tail goes on per flit (or with the next
-      // stream) next cycle. After the tail, the freed output matters next
-      // cycle only to a branch waiting for a grant or to a packet still to
-      // be decoded (the decode position its retirement released); the rest
-      // has its own wake-up.
-      if (finish_stream(o, os, now) || undecoded_ > 0 || ungranted_ > 0) active = true;
-    }
+  if (os.stream_tail != 0) {   // a stream's last cycle (traverse calls only then)
+    // A stream short of the tail goes on per flit (or with the next
+    // stream) next cycle. After the tail, the freed output matters next
+    // cycle only to a branch waiting for it or another free output
+    // (wanted_free_) or to a packet still to be decoded (the decode
+    // position its retirement released); the rest has its own wake-up.
+    if (finish_stream(o, os, now) || undecoded_ > 0 || wanted_free_ > 0) active = true;
     return;
   }
   Link* tx = tx_[static_cast<std::size_t>(o)];
@@ -359,7 +369,9 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
   settle_input(buf, now);
   const int credits = tx->credits(now);
   if (credits <= 0 || !buf.readable(e, b, now) || (vct_ && b.next == 0 && credits < b.pkt->length)) {
-    next = std::min({next, tx->next_credit_arrival(), buf.readable_at(e, b, now)});
+    const Cycle credit_at = tx->next_credit_arrival();
+    if (credits <= 0) os.credit_at = credit_at;
+    next = std::min({next, credit_at, buf.readable_at(e, b, now)});
     return;
   }
   if (ctx_.streams && try_stream(o, os, e, b, credits, now)) {
@@ -388,7 +400,7 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
 }
 
 void Switch::release_output(int o, OutputState& os) {
-  arb_idle_ = false;   // a free output to arbitrate
+  if (wanted_[static_cast<std::size_t>(o)] > 0) ++wanted_free_;   // a free output to arbitrate
   --connected_;
   os.entry = nullptr;
   os.busy = false;

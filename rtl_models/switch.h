@@ -57,7 +57,7 @@ struct SwitchParams {
   }
 };
 
-class Switch : public sc_core::sc_module, private OutputPortState, private LinkClient, private CycleScheduler::Client {
+class Switch : public sc_core::sc_module, private OutputPortState, private CycleScheduler::Client {
  public:
   SC_HAS_PROCESS(Switch);
   // Builds the switch's decoder as a child module (called inside the switch's
@@ -89,13 +89,17 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
     std::uint32_t packet = 0;
     Cycle stream_tail = 0;          // streaming (sim.streams): cycle of its last read, else 0
     int stream_flits = 0;           // flits the stream moves
+    // Found without credits: no flit can move before this cycle (the next
+    // pending credit return's arrival, lowered to the arrival of a return
+    // its link reports later; UINT64_MAX until one does); stale otherwise.
+    Cycle credit_at = 0;
   };
   void end_of_elaboration() override;
   template <class If> Link* as_link(If* channel, int port) const;
   void tick();                                // the SC_METHOD without a scheduler
   void evaluate_cycle(Cycle now) override;   // one cycle of work
   void accept_flits(Cycle now, bool& active, Cycle& next);
-  void accept_port(int i, Cycle now, bool& active, Cycle& next);
+  void accept_port(int i, Cycle now, bool& active, Cycle& next);   // its flit due by now
   void settle_input(InputBuffer& buf, Cycle now);
   void receive_stream(InputBuffer& buf, Link& rx);
   void decode_headers(Cycle now, bool& decoded, Cycle& next);
@@ -112,7 +116,14 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   bool finish_stream(int o, OutputState& os, Cycle now);   // true: short of the tail, the output still held
   void release_output(int o, OutputState& os);
   void check_branches(const BufferEntry& e) const;
-  void link_activity(Cycle at) override { wake_at(at); }   // a credit on an output link
+  // A credit return on output link `port`, arriving at cycle `at` (its link
+  // reports one to a sender that found no credits, or every one under
+  // virtual cut-through).
+  void output_activity(int port, Cycle at) {
+    Cycle& c = outputs_[static_cast<std::size_t>(port)].credit_at;
+    if (at < c) c = at;
+    wake_at(at);
+  }
   // A flit on input link `port`, visible at cycle `at`.
   void input_activity(int port, Cycle at) {
     Cycle& due = in_due_[static_cast<std::size_t>(port)];
@@ -124,6 +135,11 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
     Switch* sw = nullptr;
     int port = -1;
     void link_activity(Cycle at) override { sw->input_activity(port, at); }
+  };
+  struct OutputClient final : LinkClient {
+    Switch* sw = nullptr;
+    int port = -1;
+    void link_activity(Cycle at) override { sw->output_activity(port, at); }
   };
   void wake_at(Cycle c) {
     if (sched_) sched_->at(sched_id_, c);
@@ -147,9 +163,12 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   std::vector<Link*> tx_;
   std::vector<Cycle> in_due_;                 // per port: arrival of the first flit on its input link
   std::vector<InputClient> in_clients_;       // per port: the receiver its input link calls
+  std::vector<OutputClient> out_clients_;     // per port: the sender its output link calls
   std::vector<std::vector<char>> requests_;   // [out][in]
   std::vector<int> requested_;                // outputs with a request this cycle
-  std::vector<BufferEntry*> pending_;         // per input: packet waiting for grants
+  // Per input: its decoded packet with branches waiting for grants, if any
+  // (set at its decode, cleared at its last grant).
+  std::vector<BufferEntry*> pending_;
   std::vector<char> out_requested_;           // per output: in requested_
   // Work counters that let a cycle skip a step with nothing to do (the step
   // would find nothing): entries not yet decoded, branches not yet granted,
@@ -158,11 +177,15 @@ class Switch : public sc_core::sc_module, private OutputPortState, private LinkC
   // The inputs whose link holds a flit and the outputs held by a packet, so
   // a cycle visits only those.
   ChannelSet in_waiting_, out_held_;
-  // Inputs whose decode position may hold a decodable header (decode_headers),
-  // and whether the last arbitration pass found no request and nothing since
-  // can have given it one (arbitrate).
+  // Inputs whose decode position may hold a decodable header (decode_headers).
   ChannelSet decode_check_;
-  bool arb_idle_ = false;
+  // Per output, the ungranted branches that want it; and the free outputs
+  // some ungranted branch wants: an arbitration pass grants iff that is > 0.
+  std::vector<int> wanted_;
+  int wanted_free_ = 0;
+  void want_output(int o) {
+    if (wanted_[static_cast<std::size_t>(o)]++ == 0 && !outputs_[static_cast<std::size_t>(o)].entry) ++wanted_free_;
+  }
   bool traced_ = false;
   Wakeup wake_;
   CycleScheduler* sched_ = nullptr;
