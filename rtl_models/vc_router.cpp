@@ -19,6 +19,8 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
   if (local_ports_ < 1) throw std::invalid_argument(std::string(this->name()) + ": needs an internal channel");
   for (int v = 0; v < vcs_; ++v) class_by_vc_.push_back(routing_->class_at(v / per_class_));
   const int n = num_channels();
+  if (n > INT16_MAX)   // OutputVc holds channel indices in 16 bits
+    throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(n) + " channels (at most 32767)");
   make_ports();
   chan_.resize(static_cast<std::size_t>(n));   // n >= ports: every port has a VC
   owned_ports_.resize(ext_ports_ + local_ports_);
@@ -107,7 +109,9 @@ void VcRouter::end_of_elaboration() {
     OutputVc& ov = out_vc(c);
     ov.tx_link = ext ? out_link_[static_cast<std::size_t>(c / vcs_)] : nullptr;
     ov.tx_local = ext || local_out[l]->size() == 0 ? nullptr : local_out[l]->operator->();
-    ov.tx_vc = ext ? c % vcs_ : 0;
+    ov.tx_vc = static_cast<std::uint8_t>(ext ? c % vcs_ : 0);
+    ov.port = static_cast<std::int16_t>(port_of(c));
+    ov.first = static_cast<std::int16_t>(first_channel(ov.port));
   }
   sched_id_ = start_on_clock(sched_, this, this, wake_.event(), &VcRouter::tick);
 }
@@ -422,15 +426,13 @@ bool VcRouter::route(Cycle now, Cycle& next) {
 
 void VcRouter::set_owner(int oc, int in_ch) {
   OutputVc& o = out_vc(oc);
-  const int port = port_of(oc);
-  if (o.owner < 0 && port_of_channel(oc).owned++ == 0) owned_ports_.insert(port);
-  o.owner = in_ch;
+  if (o.owner < 0 && chan_[static_cast<std::size_t>(o.first)].port.owned++ == 0) owned_ports_.insert(o.port);
+  o.owner = static_cast<std::int16_t>(in_ch);
 }
 
 void VcRouter::release(int oc) {
   OutputVc& o = out_vc(oc);
-  const int port = port_of(oc);
-  if (o.owner >= 0 && --port_of_channel(oc).owned == 0) owned_ports_.erase(port);
+  if (o.owner >= 0 && --chan_[static_cast<std::size_t>(o.first)].port.owned == 0) owned_ports_.erase(o.port);
   o.owner = -1;
 }
 

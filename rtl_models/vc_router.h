@@ -219,9 +219,14 @@ class VcRouter : public sc_core::sc_module,
   static_assert(sizeof(InputVc) == 192, "InputVc: hot line, segment line, cold line");
   // An output channel, with where its flits go: VC tx_vc of a physical
   // link (external) or an internal channel's rtl::Link (tx_local).
+  // Its physical port and that port's first channel are stored (helper/
+  // dlay2): a packet's set_owner / release then finds the port's record
+  // without the two divisions by vcs_ (channel counts fit 16 bits: checked).
   struct alignas(32) OutputVc {
-    int owner = -1;             // input channel holding it
-    int tx_vc = 0;
+    std::int16_t owner = -1;    // input channel holding it
+    std::int16_t port = 0;      // physical output port
+    std::int16_t first = 0;     // that port's first channel (its block holds the port's record)
+    std::uint8_t tx_vc = 0;
     std::uint64_t sent = 0;
     VcLink* tx_link = nullptr;
     LinkTxIf* tx_local = nullptr;
