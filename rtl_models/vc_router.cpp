@@ -135,7 +135,7 @@ void VcRouter::evaluate_cycle(Cycle now) {
   if (!deposits_.empty()) active |= arrive(now, next);
   if (!unrouted_.empty()) active |= route(now, next);
   if (!waiting_.empty()) active |= allocate_vcs(now);
-  if (traced_ || !owned_ports_.empty()) active |= traverse(now, next);
+  if (!owned_ports_.empty() || traced_) active |= traverse(now, next);   // traced_: a line not read otherwise
   if (active) next = now + 1;
   if (next != UINT64_MAX) wake_at(next);
 }

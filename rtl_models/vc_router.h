@@ -102,10 +102,30 @@ struct VcRouterParams {
   }
 };
 
-class VcRouter : public sc_core::sc_module,
+namespace detail {
+// A flit deposited into input VC `ch`'s buffer at its send, not yet arrived
+// (the receive step folded into the send).
+struct VcDeposit {
+  Cycle arrival;
+  int ch;
+};
+// The VC router's first cache line (helper/dlay2): the scheduler's client
+// vtable pointer with what every evaluation reads first, the input links'
+// active set and the deposits' header. As VcRouter's first base it is at
+// offset 0 and its Client the primary base: the scheduler's call reads the
+// vtable pointer from a line the evaluation reads anyway (before, from a
+// line of its own, at offset 248), and needs no this-adjusting thunk.
+struct alignas(64) VcRouterHead : CycleScheduler::Client {
+  ChannelSet rx_pending_;      // input ports whose link has flits in flight
+  Ring<VcDeposit> deposits_;   // in arrival order
+};
+static_assert(sizeof(VcRouterHead) == 64, "VcRouterHead: one cache line");
+}  // namespace detail
+
+class VcRouter : private detail::VcRouterHead,
+                 public sc_core::sc_module,
                  private LinkClient,
-                 private SharedLinkClient,
-                 private CycleScheduler::Client {
+                 private SharedLinkClient {
  public:
   SC_HAS_PROCESS(VcRouter);
   // `local_ports` internal channel pairs; `vcs` VCs per external channel.
@@ -336,31 +356,26 @@ class VcRouter : public sc_core::sc_module,
 
   NodeId id_;
   std::shared_ptr<const topo::DirectRouting> routing_;
-  // Flits deposited into input VC `ch`'s buffer at their send, not yet
-  // arrived, in arrival order (the receive step folded into the send).
-  struct Deposit {
-    Cycle arrival;
-    int ch;
-  };
-  // The hot block, from a cache-line boundary (helper/dlay): every
-  // evaluation reads the active sets, the deposits' header and the wake-up
-  // handle (the first three lines), a flit's move also the context, the
-  // channel table and the crossbar delay (the fourth). Before this order
-  // they were spread over a dozen lines of the 1.3 KB object.
+  using Deposit = detail::VcDeposit;
+  // The hot block, from a cache-line boundary (helper/dlay, helper/dlay2):
+  // every evaluation reads the first line (VcRouterHead) and the next two
+  // (the active sets, the scheduler and the wake-up handle); a flit's move
+  // also the context, the channel table and the crossbar delay (the third
+  // and fourth). traced_ is in the fourth: an evaluation reads it only
+  // when no output is owned. Before helper/dlay these were spread over a
+  // dozen lines of the 1.3 KB object.
   // Active sets: a cycle looks only at these channels or ports.
-  alignas(64) ChannelSet rx_pending_;      // input ports whose link has flits in flight
-  Ring<Deposit> deposits_;
-  int sched_id_ = -1;
-  bool traced_ = false;
-  ChannelSet unrouted_;                    // input VCs with a header to route or being routed
+  alignas(64) ChannelSet unrouted_;        // input VCs with a header to route or being routed
   ChannelSet waiting_;                     // input VCs whose routed header waits for its output VC
   ChannelSet owned_ports_;                 // physical outputs with OutputPort::owned > 0
   CycleScheduler* sched_ = nullptr;        // SimContext::scheduler, when the run has one
   SimContext& ctx_;
   int vcs_, ext_ports_;
   int peak_ = 0;
-  int local_ports_;
+  int sched_id_ = -1;
   std::vector<Channel> chan_;              // per channel (and physical output port)
+  int local_ports_;
+  bool traced_ = false;
   VcRouterParams p_;                       // its numbers first: route and crossbar delays in the fourth line
   // Cold from here.
   int per_class_ = 1;   // VCs per routing class: vcs_ / routing_->num_vcs()
