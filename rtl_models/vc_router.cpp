@@ -300,10 +300,9 @@ void VcRouter::route_header(InputVc& iv, int c) {
                                 "router cannot decode (it carries unicast packets and IR worms)");
   if (pk.header.direct_tree) return start_tree(iv, c);
   if (is_ir_worm(pk) && dst == id_ && pk.header.dests.size() > 1) return start_ir(iv, c);
+  // Whether the output exists is checked when it is taken (set_owner), on
+  // the output VC's line that the allocation reads anyway.
   iv.out = output_for(c, routing_->next_hop(id_, dst, class_of(c), in_port_of(c)));
-  if (!out_connected(iv.out))
-    throw std::logic_error(std::string(name()) + ": packet " + std::to_string(pk.id) + " routed to " +
-                           channel_name(iv.out) + ", which is not connected");
 }
 
 // Header flits that only the local processor gets at an intermediate
@@ -424,10 +423,21 @@ bool VcRouter::route(Cycle now, Cycle& next) {
   return any;
 }
 
+// Also the check that output channel oc exists (a routing function that
+// sends a worm to a missing channel is a bug), moved here from routing: the
+// output VC holds its link end, in a line the allocation reads anyway, and
+// the link's VC mask is read by the send that follows (helper/dlay2).
 void VcRouter::set_owner(int oc, int in_ch) {
   OutputVc& o = out_vc(oc);
+  if (o.tx_link ? !o.tx_link->uses_vc(o.tx_vc) : o.tx_local == nullptr) not_connected(oc, in_ch);
   if (o.owner < 0 && chan_[static_cast<std::size_t>(o.first)].port.owned++ == 0) owned_ports_.insert(o.port);
   o.owner = static_cast<std::int16_t>(in_ch);
+}
+
+void VcRouter::not_connected(int oc, int in_ch) const {
+  const InputVc& iv = in_vc(in_ch);
+  throw std::logic_error(std::string(name()) + ": packet " + std::to_string(iv.head.pkt->id) + " routed to " +
+                         channel_name(oc) + ", which is not connected");
 }
 
 void VcRouter::release(int oc) {

@@ -328,6 +328,7 @@ class VcRouter : private detail::VcRouterHead,
   void count_arrival(InputVc& iv, Cycle now);
   void end_receive(int ch);
   void set_owner(int oc, int in_ch);
+  [[noreturn]] void not_connected(int oc, int in_ch) const;
   void release(int oc);
   bool receive(Cycle now, Cycle& next);
   bool route(Cycle now, Cycle& next);
