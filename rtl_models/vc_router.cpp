@@ -177,7 +177,7 @@ __attribute__((always_inline)) inline void VcRouter::accept(int ch, Flit f, Cycl
 // for the whole network) after the send, in send order; a later arrival
 // ahead of an earlier one is refused, to be safe. Refused for the per-flit
 // oracle (sim.streams off): such flits go on the wire.
-bool VcRouter::deposit(int port, int vc, Flit f, Cycle arrival) {
+__attribute__((always_inline)) inline bool VcRouter::deposit(int port, int vc, Flit f, Cycle arrival) {
   if (!ctx_.streams || (!deposits_.empty() && arrival < deposits_.back().arrival)) return false;
   const int ch = channel(port, vc);
   append(in_vc(ch), f);
@@ -188,6 +188,8 @@ bool VcRouter::deposit(int port, int vc, Flit f, Cycle arrival) {
   if (deposits_.size() == 1) wake_at(arrival);
   return true;
 }
+
+bool VcRouter::InputClient::deposit(int vc, Flit f, Cycle arrival) { return router->deposit(port, vc, f, arrival); }
 
 __attribute__((always_inline)) inline void VcRouter::end_receive(int ch) {
   InputVc& iv = in_vc(ch);

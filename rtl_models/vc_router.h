@@ -296,11 +296,14 @@ class VcRouter : private detail::VcRouterHead,
     rx_pending_.insert(port);
     wake_at(at);
   }
-  struct InputClient final : LinkClient, VcFoldReceiver {
+  // The fold receiver first (its primary base): a deposit, once per flit
+  // hop, is called without a this-adjusting thunk, and its body (in
+  // vc_router.cpp) has the router's deposit inlined (helper/dlay2).
+  struct InputClient final : VcFoldReceiver, LinkClient {
     VcRouter* router = nullptr;
     int port = -1;
     void link_activity(Cycle at) override { router->input_activity(port, at); }
-    bool deposit(int vc, Flit f, Cycle arrival) override { return router->deposit(port, vc, f, arrival); }
+    bool deposit(int vc, Flit f, Cycle arrival) override;
   };
   bool deposit(int port, int vc, Flit f, Cycle arrival);
   bool arrive(Cycle now, Cycle& next);
