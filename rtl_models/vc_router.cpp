@@ -487,7 +487,7 @@ bool VcRouter::traverse(Cycle now, Cycle& next) {
   owned_ports_.for_each([&](int port) {
     if (port >= ext_ports_)
       any |= send_one(port, local_channel(port - ext_ports_), 1, now, next);
-    else if (!shared_.empty() && shared_[static_cast<std::size_t>(port)])
+    else if (any_shared_ && shared_[static_cast<std::size_t>(port)])
       any |= offer_shared(port, now, next);
     else
       any |= send_one(port, channel(port, 0), vcs_, now, next);
@@ -579,6 +579,7 @@ void VcRouter::share_port(int port, SharedLink* link, int side) {
     shared_side_.assign(static_cast<std::size_t>(ext_ports_), 0);
   }
   shared_[static_cast<std::size_t>(port)] = link;
+  any_shared_ = true;
   shared_side_[static_cast<std::size_t>(port)] = side;
   link->attach(side, this, port);
 }

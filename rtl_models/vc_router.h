@@ -380,6 +380,9 @@ class VcRouter : private detail::VcRouterHead,
   std::vector<Channel> chan_;              // per channel (and physical output port)
   int local_ports_;
   bool traced_ = false;
+  // shared_ is not empty: tested per traversal in this line, not through the
+  // vector's header in a cold line (a miss per traversal, helper/dlay2).
+  bool any_shared_ = false;
   VcRouterParams p_;                       // its numbers first: route and crossbar delays in the fourth line
   // Cold from here.
   int per_class_ = 1;   // VCs per routing class: vcs_ / routing_->num_vcs()
