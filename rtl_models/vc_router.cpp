@@ -106,6 +106,7 @@ void VcRouter::end_of_elaboration() {
     iv.rx_link = ext ? in_link_[static_cast<std::size_t>(c / vcs_)] : nullptr;
     iv.rx_local = ext ? nullptr : local_rx_[l];
     iv.rx_vc = static_cast<std::uint8_t>(ext ? c % vcs_ : 0);   // VcLink: at most 31 VCs
+    iv.vc_class = class_of(c);
     OutputVc& ov = out_vc(c);
     ov.tx_link = ext ? out_link_[static_cast<std::size_t>(c / vcs_)] : nullptr;
     ov.tx_local = ext || local_out[l]->size() == 0 ? nullptr : local_out[l]->operator->();
@@ -304,7 +305,7 @@ void VcRouter::route_header(InputVc& iv, int c) {
   if (is_ir_worm(pk) && dst == id_ && pk.header.dests.size() > 1) return start_ir(iv, c);
   // Whether the output exists is checked when it is taken (set_owner), on
   // the output VC's line that the allocation reads anyway.
-  iv.out = output_for(c, routing_->next_hop(id_, dst, class_of(c), in_port_of(c)));
+  iv.out = output_for(c, routing_->next_hop(id_, dst, iv.vc_class, in_port_of(c)));
 }
 
 // Header flits that only the local processor gets at an intermediate
