@@ -11,7 +11,7 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
                    int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx)
     : sc_core::sc_module(name), id_(id), routing_(std::move(routing)), sched_(ctx.scheduler), ctx_(ctx), vcs_(vcs),
       ext_ports_(routing_->topology().num_ports()), local_ports_(local_ports), p_(p), wake_(ctx.clock) {
-  per_class_ = vcs_ < 1 ? 0 : routing_->vcs_per_class(vcs_);   // class index i owns VCs [i*m, (i+1)*m)
+  per_class_ = static_cast<std::uint8_t>(vcs_ < 1 ? 0 : routing_->vcs_per_class(vcs_));   // class i owns VCs [i*m, (i+1)*m)
   if (per_class_ == 0)
     throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(vcs_) + " VCs, but routing " +
                                 topo::to_string(routing_->algorithm()) + " needs a positive multiple of " +

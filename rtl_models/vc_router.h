@@ -387,9 +387,11 @@ class VcRouter : private detail::VcRouterHead,
   // shared_ is not empty: tested per traversal in this line, not through the
   // vector's header in a cold line (a miss per traversal, helper/dlay2).
   bool any_shared_ = false;
+  // VCs per routing class (vcs_ / routing_->num_vcs(), at most 16 VCs): read
+  // per routed header, so in this line, not in the cold part (helper/dlay2).
+  std::uint8_t per_class_ = 1;
   VcRouterParams p_;                       // its numbers first: route and crossbar delays in the fourth line
   // Cold from here.
-  int per_class_ = 1;   // VCs per routing class: vcs_ / routing_->num_vcs()
   std::vector<topo::VcClass> class_by_vc_;
   // The links, per physical port (null: unbound): external ones set by
   // connect_in/connect_out, internal ones resolved after elaboration.
