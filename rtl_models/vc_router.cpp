@@ -9,8 +9,10 @@ namespace wormcast::rtl {
 
 VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<const topo::DirectRouting> routing,
                    int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx)
-    : sc_core::sc_module(name), id_(id), routing_(std::move(routing)), sched_(ctx.scheduler), ctx_(ctx), vcs_(vcs),
-      ext_ports_(routing_->topology().num_ports()), local_ports_(local_ports), p_(p), wake_(ctx.clock) {
+    : sc_core::sc_module(name), routing_(std::move(routing)), sched_(ctx.scheduler), ctx_(ctx),
+      vcs_(static_cast<std::int16_t>(vcs)), ext_ports_(static_cast<std::int16_t>(routing_->topology().num_ports())),
+      id_(id), local_ports_(local_ports), route_fn_(routing_.get()), p_(p), wake_(ctx.clock) {
+  if (vcs != vcs_) throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(vcs) + " VCs");
   per_class_ = static_cast<std::uint8_t>(vcs_ < 1 ? 0 : routing_->vcs_per_class(vcs_));   // class i owns VCs [i*m, (i+1)*m)
   if (per_class_ == 0)
     throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(vcs_) + " VCs, but routing " +
@@ -257,7 +259,7 @@ int VcRouter::output_for(int in_ch, const topo::DirectHop& hop) const {
     return local_channel(l);
   }
   // The first VC of the class; allocate_vcs() takes any free one of it (free_vc).
-  return channel(topo::DirectTopology::port_index(hop.dim, hop.dir), routing_->vc_index(hop.vc) * per_class_);
+  return channel(topo::DirectTopology::port_index(hop.dim, hop.dir), route_fn_->vc_index(hop.vc) * per_class_);
 }
 
 // The lowest-numbered free VC among the per_class_ VCs of the class that
@@ -292,7 +294,7 @@ void VcRouter::route_header(InputVc& iv, int c) {
                              " of packet " + std::to_string(s.pkt->id) + " at the front of an idle VC (no header)");
   const Packet& pk = *s.pkt;
   const NodeId dst = target_of(pk);
-  if (!routing_->topology().valid_node(dst))
+  if (!route_fn_->topology().valid_node(dst))
     throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(pk.id) + " from node " +
                                 std::to_string(pk.src) + " has destination " + std::to_string(dst) +
                                 ", outside the network (0.." + std::to_string(routing_->topology().num_nodes() - 1) +
@@ -305,7 +307,7 @@ void VcRouter::route_header(InputVc& iv, int c) {
   if (is_ir_worm(pk) && dst == id_ && pk.header.dests.size() > 1) return start_ir(iv, c);
   // Whether the output exists is checked when it is taken (set_owner), on
   // the output VC's line that the allocation reads anyway.
-  iv.out = output_for(c, routing_->next_hop(id_, dst, iv.vc_class, in_port_of(c)));
+  iv.out = output_for(c, route_fn_->next_hop(id_, dst, iv.vc_class, in_port_of(c)));
 }
 
 // Header flits that only the local processor gets at an intermediate

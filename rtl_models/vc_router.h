@@ -362,8 +362,7 @@ class VcRouter : private detail::VcRouterHead,
   std::string port_name(int port) const;
   void make_ports();
 
-  NodeId id_;
-  std::shared_ptr<const topo::DirectRouting> routing_;
+  std::shared_ptr<const topo::DirectRouting> routing_;   // owns route_fn_'s object
   using Deposit = detail::VcDeposit;
   // The hot block, from a cache-line boundary (helper/dlay, helper/dlay2):
   // every evaluation reads the first line (VcRouterHead) and the next two
@@ -378,9 +377,10 @@ class VcRouter : private detail::VcRouterHead,
   ChannelSet owned_ports_;                 // physical outputs with OutputPort::owned > 0
   CycleScheduler* sched_ = nullptr;        // SimContext::scheduler, when the run has one
   SimContext& ctx_;
-  int vcs_, ext_ports_;
+  std::int16_t vcs_, ext_ports_;            // (16 bits: room for id_ in this line)
   int peak_ = 0;
   int sched_id_ = -1;
+  NodeId id_;                              // read per routed header, with route_fn_
   std::vector<Channel> chan_;              // per channel (and physical output port)
   int local_ports_;
   bool traced_ = false;
@@ -390,6 +390,9 @@ class VcRouter : private detail::VcRouterHead,
   // VCs per routing class (vcs_ / routing_->num_vcs(), at most 16 VCs): read
   // per routed header, so in this line, not in the cold part (helper/dlay2).
   std::uint8_t per_class_ = 1;
+  // routing_.get(): routing reads it per header, here rather than in the
+  // cold line that holds routing_ (helper/dlay2).
+  const topo::DirectRouting* route_fn_;
   VcRouterParams p_;                       // its numbers first: route and crossbar delays in the fourth line
   // Cold from here.
   std::vector<topo::VcClass> class_by_vc_;
