@@ -9,9 +9,11 @@ namespace wormcast::rtl {
 
 VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<const topo::DirectRouting> routing,
                    int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx)
-    : sc_core::sc_module(name), id_(id), routing_(std::move(routing)), sched_(ctx.scheduler), ctx_(ctx), vcs_(vcs),
-      ext_ports_(routing_->topology().num_ports()), local_ports_(local_ports), p_(p), wake_(ctx.clock) {
-  per_class_ = vcs_ < 1 ? 0 : routing_->vcs_per_class(vcs_);   // class index i owns VCs [i*m, (i+1)*m)
+    : sc_core::sc_module(name), routing_(std::move(routing)), sched_(ctx.scheduler), ctx_(ctx),
+      vcs_(static_cast<std::int16_t>(vcs)), ext_ports_(static_cast<std::int16_t>(routing_->topology().num_ports())),
+      id_(id), local_ports_(local_ports), route_fn_(routing_.get()), p_(p), wake_(ctx.clock) {
+  if (vcs != vcs_) throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(vcs) + " VCs");
+  per_class_ = static_cast<std::uint8_t>(vcs_ < 1 ? 0 : routing_->vcs_per_class(vcs_));   // class i owns VCs [i*m, (i+1)*m)
   if (per_class_ == 0)
     throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(vcs_) + " VCs, but routing " +
                                 topo::to_string(routing_->algorithm()) + " needs a positive multiple of " +
@@ -19,6 +21,8 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
   if (local_ports_ < 1) throw std::invalid_argument(std::string(this->name()) + ": needs an internal channel");
   for (int v = 0; v < vcs_; ++v) class_by_vc_.push_back(routing_->class_at(v / per_class_));
   const int n = num_channels();
+  if (n > INT16_MAX)   // OutputVc holds channel indices in 16 bits
+    throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(n) + " channels (at most 32767)");
   make_ports();
   chan_.resize(static_cast<std::size_t>(n));   // n >= ports: every port has a VC
   owned_ports_.resize(ext_ports_ + local_ports_);
@@ -104,10 +108,13 @@ void VcRouter::end_of_elaboration() {
     iv.rx_link = ext ? in_link_[static_cast<std::size_t>(c / vcs_)] : nullptr;
     iv.rx_local = ext ? nullptr : local_rx_[l];
     iv.rx_vc = static_cast<std::uint8_t>(ext ? c % vcs_ : 0);   // VcLink: at most 31 VCs
+    iv.vc_class = class_of(c);
     OutputVc& ov = out_vc(c);
     ov.tx_link = ext ? out_link_[static_cast<std::size_t>(c / vcs_)] : nullptr;
     ov.tx_local = ext || local_out[l]->size() == 0 ? nullptr : local_out[l]->operator->();
-    ov.tx_vc = ext ? c % vcs_ : 0;
+    ov.tx_vc = static_cast<std::uint8_t>(ext ? c % vcs_ : 0);
+    ov.port = static_cast<std::int16_t>(port_of(c));
+    ov.first = static_cast<std::int16_t>(first_channel(ov.port));
   }
   sched_id_ = start_on_clock(sched_, this, this, wake_.event(), &VcRouter::tick);
 }
@@ -131,7 +138,7 @@ void VcRouter::evaluate_cycle(Cycle now) {
   if (!deposits_.empty()) active |= arrive(now, next);
   if (!unrouted_.empty()) active |= route(now, next);
   if (!waiting_.empty()) active |= allocate_vcs(now);
-  if (traced_ || !owned_ports_.empty()) active |= traverse(now, next);
+  if (!owned_ports_.empty() || traced_) active |= traverse(now, next);   // traced_: a line not read otherwise
   if (active) next = now + 1;
   if (next != UINT64_MAX) wake_at(next);
 }
@@ -173,7 +180,7 @@ __attribute__((always_inline)) inline void VcRouter::accept(int ch, Flit f, Cycl
 // for the whole network) after the send, in send order; a later arrival
 // ahead of an earlier one is refused, to be safe. Refused for the per-flit
 // oracle (sim.streams off): such flits go on the wire.
-bool VcRouter::deposit(int port, int vc, Flit f, Cycle arrival) {
+__attribute__((always_inline)) inline bool VcRouter::deposit(int port, int vc, Flit f, Cycle arrival) {
   if (!ctx_.streams || (!deposits_.empty() && arrival < deposits_.back().arrival)) return false;
   const int ch = channel(port, vc);
   append(in_vc(ch), f);
@@ -184,6 +191,8 @@ bool VcRouter::deposit(int port, int vc, Flit f, Cycle arrival) {
   if (deposits_.size() == 1) wake_at(arrival);
   return true;
 }
+
+bool VcRouter::InputClient::deposit(int vc, Flit f, Cycle arrival) { return router->deposit(port, vc, f, arrival); }
 
 __attribute__((always_inline)) inline void VcRouter::end_receive(int ch) {
   InputVc& iv = in_vc(ch);
@@ -250,7 +259,7 @@ int VcRouter::output_for(int in_ch, const topo::DirectHop& hop) const {
     return local_channel(l);
   }
   // The first VC of the class; allocate_vcs() takes any free one of it (free_vc).
-  return channel(topo::DirectTopology::port_index(hop.dim, hop.dir), routing_->vc_index(hop.vc) * per_class_);
+  return channel(topo::DirectTopology::port_index(hop.dim, hop.dir), route_fn_->vc_index(hop.vc) * per_class_);
 }
 
 // The lowest-numbered free VC among the per_class_ VCs of the class that
@@ -285,7 +294,7 @@ void VcRouter::route_header(InputVc& iv, int c) {
                              " of packet " + std::to_string(s.pkt->id) + " at the front of an idle VC (no header)");
   const Packet& pk = *s.pkt;
   const NodeId dst = target_of(pk);
-  if (!routing_->topology().valid_node(dst))
+  if (!route_fn_->topology().valid_node(dst))
     throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(pk.id) + " from node " +
                                 std::to_string(pk.src) + " has destination " + std::to_string(dst) +
                                 ", outside the network (0.." + std::to_string(routing_->topology().num_nodes() - 1) +
@@ -296,10 +305,9 @@ void VcRouter::route_header(InputVc& iv, int c) {
                                 "router cannot decode (it carries unicast packets and IR worms)");
   if (pk.header.direct_tree) return start_tree(iv, c);
   if (is_ir_worm(pk) && dst == id_ && pk.header.dests.size() > 1) return start_ir(iv, c);
-  iv.out = output_for(c, routing_->next_hop(id_, dst, class_of(c), in_port_of(c)));
-  if (!out_connected(iv.out))
-    throw std::logic_error(std::string(name()) + ": packet " + std::to_string(pk.id) + " routed to " +
-                           channel_name(iv.out) + ", which is not connected");
+  // Whether the output exists is checked when it is taken (set_owner), on
+  // the output VC's line that the allocation reads anyway.
+  iv.out = output_for(c, route_fn_->next_hop(id_, dst, iv.vc_class, in_port_of(c)));
 }
 
 // Header flits that only the local processor gets at an intermediate
@@ -420,17 +428,26 @@ bool VcRouter::route(Cycle now, Cycle& next) {
   return any;
 }
 
+// Also the check that output channel oc exists (a routing function that
+// sends a worm to a missing channel is a bug), moved here from routing: the
+// output VC holds its link end, in a line the allocation reads anyway, and
+// the link's VC mask is read by the send that follows (helper/dlay2).
 void VcRouter::set_owner(int oc, int in_ch) {
   OutputVc& o = out_vc(oc);
-  const int port = port_of(oc);
-  if (o.owner < 0 && port_of_channel(oc).owned++ == 0) owned_ports_.insert(port);
-  o.owner = in_ch;
+  if (o.tx_link ? !o.tx_link->uses_vc(o.tx_vc) : o.tx_local == nullptr) not_connected(oc, in_ch);
+  if (o.owner < 0 && chan_[static_cast<std::size_t>(o.first)].port.owned++ == 0) owned_ports_.insert(o.port);
+  o.owner = static_cast<std::int16_t>(in_ch);
+}
+
+void VcRouter::not_connected(int oc, int in_ch) const {
+  const InputVc& iv = in_vc(in_ch);
+  throw std::logic_error(std::string(name()) + ": packet " + std::to_string(iv.head.pkt->id) + " routed to " +
+                         channel_name(oc) + ", which is not connected");
 }
 
 void VcRouter::release(int oc) {
   OutputVc& o = out_vc(oc);
-  const int port = port_of(oc);
-  if (o.owner >= 0 && --port_of_channel(oc).owned == 0) owned_ports_.erase(port);
+  if (o.owner >= 0 && --chan_[static_cast<std::size_t>(o.first)].port.owned == 0) owned_ports_.erase(o.port);
   o.owner = -1;
 }
 
@@ -473,7 +490,7 @@ bool VcRouter::traverse(Cycle now, Cycle& next) {
   owned_ports_.for_each([&](int port) {
     if (port >= ext_ports_)
       any |= send_one(port, local_channel(port - ext_ports_), 1, now, next);
-    else if (!shared_.empty() && shared_[static_cast<std::size_t>(port)])
+    else if (any_shared_ && shared_[static_cast<std::size_t>(port)])
       any |= offer_shared(port, now, next);
     else
       any |= send_one(port, channel(port, 0), vcs_, now, next);
@@ -565,6 +582,7 @@ void VcRouter::share_port(int port, SharedLink* link, int side) {
     shared_side_.assign(static_cast<std::size_t>(ext_ports_), 0);
   }
   shared_[static_cast<std::size_t>(port)] = link;
+  any_shared_ = true;
   shared_side_[static_cast<std::size_t>(port)] = side;
   link->attach(side, this, port);
 }

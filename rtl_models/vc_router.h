@@ -102,10 +102,30 @@ struct VcRouterParams {
   }
 };
 
-class VcRouter : public sc_core::sc_module,
+namespace detail {
+// A flit deposited into input VC `ch`'s buffer at its send, not yet arrived
+// (the receive step folded into the send).
+struct VcDeposit {
+  Cycle arrival;
+  int ch;
+};
+// The VC router's first cache line (helper/dlay2): the scheduler's client
+// vtable pointer with what every evaluation reads first, the input links'
+// active set and the deposits' header. As VcRouter's first base it is at
+// offset 0 and its Client the primary base: the scheduler's call reads the
+// vtable pointer from a line the evaluation reads anyway (before, from a
+// line of its own, at offset 248), and needs no this-adjusting thunk.
+struct alignas(64) VcRouterHead : CycleScheduler::Client {
+  ChannelSet rx_pending_;      // input ports whose link has flits in flight
+  Ring<VcDeposit> deposits_;   // in arrival order
+};
+static_assert(sizeof(VcRouterHead) == 64, "VcRouterHead: one cache line");
+}  // namespace detail
+
+class VcRouter : private detail::VcRouterHead,
+                 public sc_core::sc_module,
                  private LinkClient,
-                 private SharedLinkClient,
-                 private CycleScheduler::Client {
+                 private SharedLinkClient {
  public:
   SC_HAS_PROCESS(VcRouter);
   // `local_ports` internal channel pairs; `vcs` VCs per external channel.
@@ -183,6 +203,10 @@ class VcRouter : public sc_core::sc_module,
     Cycle ready = 0;            // routing done
     LinkRxIf* rx_local = nullptr;
     Ring<Segment> rest;
+    // The routing class of this VC (class_of), here because routing reads
+    // this line for `ready` anyway: class_by_vc_'s header and block are
+    // cold lines, ~1.8 misses per routed header on the 32x32 mesh (helper/dlay2).
+    topo::VcClass vc_class = topo::VcClass::local;
     // Cold line.
     int strip = 1;              // leading header flits for the local copy only (compound: its block)
     int traced_occupancy = 0;
@@ -219,9 +243,14 @@ class VcRouter : public sc_core::sc_module,
   static_assert(sizeof(InputVc) == 192, "InputVc: hot line, segment line, cold line");
   // An output channel, with where its flits go: VC tx_vc of a physical
   // link (external) or an internal channel's rtl::Link (tx_local).
+  // Its physical port and that port's first channel are stored (helper/
+  // dlay2): a packet's set_owner / release then finds the port's record
+  // without the two divisions by vcs_ (channel counts fit 16 bits: checked).
   struct alignas(32) OutputVc {
-    int owner = -1;             // input channel holding it
-    int tx_vc = 0;
+    std::int16_t owner = -1;    // input channel holding it
+    std::int16_t port = 0;      // physical output port
+    std::int16_t first = 0;     // that port's first channel (its block holds the port's record)
+    std::uint8_t tx_vc = 0;
     std::uint64_t sent = 0;
     VcLink* tx_link = nullptr;
     LinkTxIf* tx_local = nullptr;
@@ -271,11 +300,14 @@ class VcRouter : public sc_core::sc_module,
     rx_pending_.insert(port);
     wake_at(at);
   }
-  struct InputClient final : LinkClient, VcFoldReceiver {
+  // The fold receiver first (its primary base): a deposit, once per flit
+  // hop, is called without a this-adjusting thunk, and its body (in
+  // vc_router.cpp) has the router's deposit inlined (helper/dlay2).
+  struct InputClient final : VcFoldReceiver, LinkClient {
     VcRouter* router = nullptr;
     int port = -1;
     void link_activity(Cycle at) override { router->input_activity(port, at); }
-    bool deposit(int vc, Flit f, Cycle arrival) override { return router->deposit(port, vc, f, arrival); }
+    bool deposit(int vc, Flit f, Cycle arrival) override;
   };
   bool deposit(int port, int vc, Flit f, Cycle arrival);
   bool arrive(Cycle now, Cycle& next);
@@ -303,6 +335,7 @@ class VcRouter : public sc_core::sc_module,
   void count_arrival(InputVc& iv, Cycle now);
   void end_receive(int ch);
   void set_owner(int oc, int in_ch);
+  [[noreturn]] void not_connected(int oc, int in_ch) const;
   void release(int oc);
   bool receive(Cycle now, Cycle& next);
   bool route(Cycle now, Cycle& next);
@@ -329,36 +362,39 @@ class VcRouter : public sc_core::sc_module,
   std::string port_name(int port) const;
   void make_ports();
 
-  NodeId id_;
-  std::shared_ptr<const topo::DirectRouting> routing_;
-  // Flits deposited into input VC `ch`'s buffer at their send, not yet
-  // arrived, in arrival order (the receive step folded into the send).
-  struct Deposit {
-    Cycle arrival;
-    int ch;
-  };
-  // The hot block, from a cache-line boundary (helper/dlay): every
-  // evaluation reads the active sets, the deposits' header and the wake-up
-  // handle (the first three lines), a flit's move also the context, the
-  // channel table and the crossbar delay (the fourth). Before this order
-  // they were spread over a dozen lines of the 1.3 KB object.
+  std::shared_ptr<const topo::DirectRouting> routing_;   // owns route_fn_'s object
+  using Deposit = detail::VcDeposit;
+  // The hot block, from a cache-line boundary (helper/dlay, helper/dlay2):
+  // every evaluation reads the first line (VcRouterHead) and the next two
+  // (the active sets, the scheduler and the wake-up handle); a flit's move
+  // also the context, the channel table and the crossbar delay (the third
+  // and fourth). traced_ is in the fourth: an evaluation reads it only
+  // when no output is owned. Before helper/dlay these were spread over a
+  // dozen lines of the 1.3 KB object.
   // Active sets: a cycle looks only at these channels or ports.
-  alignas(64) ChannelSet rx_pending_;      // input ports whose link has flits in flight
-  Ring<Deposit> deposits_;
-  int sched_id_ = -1;
-  bool traced_ = false;
-  ChannelSet unrouted_;                    // input VCs with a header to route or being routed
+  alignas(64) ChannelSet unrouted_;        // input VCs with a header to route or being routed
   ChannelSet waiting_;                     // input VCs whose routed header waits for its output VC
   ChannelSet owned_ports_;                 // physical outputs with OutputPort::owned > 0
   CycleScheduler* sched_ = nullptr;        // SimContext::scheduler, when the run has one
   SimContext& ctx_;
-  int vcs_, ext_ports_;
+  std::int16_t vcs_, ext_ports_;            // (16 bits: room for id_ in this line)
   int peak_ = 0;
-  int local_ports_;
+  int sched_id_ = -1;
+  NodeId id_;                              // read per routed header, with route_fn_
   std::vector<Channel> chan_;              // per channel (and physical output port)
+  int local_ports_;
+  bool traced_ = false;
+  // shared_ is not empty: tested per traversal in this line, not through the
+  // vector's header in a cold line (a miss per traversal, helper/dlay2).
+  bool any_shared_ = false;
+  // VCs per routing class (vcs_ / routing_->num_vcs(), at most 16 VCs): read
+  // per routed header, so in this line, not in the cold part (helper/dlay2).
+  std::uint8_t per_class_ = 1;
+  // routing_.get(): routing reads it per header, here rather than in the
+  // cold line that holds routing_ (helper/dlay2).
+  const topo::DirectRouting* route_fn_;
   VcRouterParams p_;                       // its numbers first: route and crossbar delays in the fourth line
   // Cold from here.
-  int per_class_ = 1;   // VCs per routing class: vcs_ / routing_->num_vcs()
   std::vector<topo::VcClass> class_by_vc_;
   // The links, per physical port (null: unbound): external ones set by
   // connect_in/connect_out, internal ones resolved after elaboration.
