@@ -23,14 +23,14 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
     : sc_core::sc_module(name), id_(id), k_(ports), p_(p), ctx_(ctx),
       vct_(p.admission == "virtual_cut_through"),
       outputs_(static_cast<std::size_t>(ports)),
-      requests_(static_cast<std::size_t>(ports), std::vector<char>(static_cast<std::size_t>(ports), 0)),
-      pending_(static_cast<std::size_t>(ports), nullptr), out_requested_(static_cast<std::size_t>(ports), 0),
+      pending_(static_cast<std::size_t>(ports), nullptr), bids_(static_cast<std::size_t>(ports)),
       wanted_(static_cast<std::size_t>(ports), 0),
       wake_(ctx.clock), sched_(ctx.scheduler) {
   if (ports < 1) throw std::invalid_argument(std::string(this->name()) + ": a switch needs >= 1 port");
   in_waiting_.resize(ports);
   out_held_.resize(ports);
   decode_check_.resize(ports);
+  requested_.resize(ports);
   if (p.admission != "cut_through" && !vct_)
     throw std::invalid_argument("unknown admission rule '" + p.admission + "'");
   const NextHeader rule = parse_next_header(p.next_header);
@@ -246,8 +246,11 @@ void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
 //    in ascending order. Only a free output someone requests can grant: a
 //    held output is not arbitrated, so its requests are not even collected
 //    (a grant in this pass holds only the output it grants, and no output
-//    is freed here). In a saturated network most waiting branches want a
-//    held output, and the pass then ends before sorting anything.
+//    is freed here). No request table is built: an arbiter grants its
+//    least-ranked request (Crossbar::rank), so the pass keeps each output's
+//    least-ranked request as it collects them and grants it with
+//    grant_only(): the same winners, and the same round-robin pointers, as
+//    arbitrate() over the full request vectors would give.
 //    A pass collects exactly the ungranted branches that want a free output
 //    (an input holds at most one decoded packet with ungranted branches: the
 //    next one is decoded only after its release), so with no free output
@@ -256,40 +259,37 @@ void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
 //    no one waited for and re-scanned its inputs for nothing.)
 void Switch::arbitrate(Cycle now, bool& granted) {
   if (wanted_free_ == 0) return;
-  if (ungranted_ == 1) {
-    arbitrate_one(now, granted);
-    return;
-  }
-  requested_.clear();
+  if (ungranted_ == 1) arbitrate_one(now, granted);
+  else arbitrate_all(now, granted);
+}
+
+void Switch::arbitrate_all(Cycle now, bool& granted) {
+  // Collect the requests: each keeps its output's least-ranked one. The
+  // ranks are those the arbiters hold now, and an output's arbiter changes
+  // only at its own grant below, after the collection.
   for (int i = 0; i < k_; ++i) {
-    BufferEntry* e = pending_[static_cast<std::size_t>(i)];
+    const BufferEntry* e = pending_[static_cast<std::size_t>(i)];
     if (!e || e->ready > now) continue;
-    for (const Branch& b : e->branches)
-      if (!b.granted && !outputs_[static_cast<std::size_t>(b.out_port)].entry) {
-        char& flag = out_requested_[static_cast<std::size_t>(b.out_port)];
-        if (!flag) requested_.push_back(b.out_port);
-        flag = 1;
-        requests_[static_cast<std::size_t>(b.out_port)][static_cast<std::size_t>(i)] = 1;
-      }
-  }
-  if (requested_.empty()) return;
-  std::sort(requested_.begin(), requested_.end());
-  for (const int o : requested_) {
-    auto& req = requests_[static_cast<std::size_t>(o)];
-    // o was free when its requests were collected, and only a grant for o
-    // itself (each output comes once) could have taken it since.
-    const int w = xbar_->arbitrate(o, req);
-    BufferEntry* e = w >= 0 ? pending_[static_cast<std::size_t>(w)] : nullptr;
-    for (std::size_t b = 0; e && b < e->branches.size(); ++b) {
-      if (e->branches[b].out_port == o && !e->branches[b].granted) {
-        connect_branch(o, w, *e, static_cast<int>(b), now);
-        granted = true;
-        break;
-      }
+    for (std::size_t b = 0; b < e->branches.size(); ++b) {
+      const Branch& br = e->branches[b];
+      if (br.granted || outputs_[static_cast<std::size_t>(br.out_port)].entry) continue;
+      const int o = br.out_port, rank = xbar_->rank(o, i);
+      Bid& bid = bids_[static_cast<std::size_t>(o)];
+      if (requested_.contains(o) && bid.rank <= rank) continue;
+      bid = Bid{i, static_cast<int>(b), rank};
+      requested_.insert(o);
     }
-    std::fill(req.begin(), req.end(), 0);
-    out_requested_[static_cast<std::size_t>(o)] = 0;
   }
+  // Grant each requested output its winner, outputs in ascending order. o
+  // was free when its requests were collected, and only a grant for o
+  // itself (each output comes once) could have taken it since.
+  requested_.for_each([&](int o) {
+    requested_.erase(o);
+    const Bid& bid = bids_[static_cast<std::size_t>(o)];
+    xbar_->grant_only(o, bid.input);
+    connect_branch(o, bid.input, *pending_[static_cast<std::size_t>(bid.input)], bid.branch, now);
+    granted = true;
+  });
 }
 
 // One branch waits for a grant in the whole switch (most cycles with one
