@@ -110,14 +110,23 @@ void Switch::evaluate_cycle(Cycle now) {
   arbitrate(now, started);
   traverse(now, active, next);
   // After a decode or a grant (and a stream start, which asks for its tail's
-  // cycle itself), the next cycle has work only for a packet still to be
-  // decoded (e.g. behind a decode position a grant released) or a branch
-  // waiting for a free output (wanted_free_: a branch waiting for a held
-  // output is granted only after a release, which asks for its own next
-  // cycle); a granted output that read a flit is `active`, one
-  // blocked on credits asked for next_credit_arrival(), and an arrival has
-  // its own wake-up. So that evaluation is left out when neither waits.
-  if (started && (undecoded_ > 0 || wanted_free_ > 0)) active = true;
+  // cycle itself), the next cycle has work only for a branch waiting for a
+  // free output (wanted_free_: a branch waiting for a held output is granted
+  // only after a release, which asks for its own next cycle) or for a
+  // packet still to be decoded behind a decode position released in this
+  // cycle after the decode step (released_: a grant, a tail read or a
+  // stream's end; every other input in decode_check_ was visited by that
+  // step and asked for its candidate's `ready`, and a header completed
+  // later is an arrival with its own wake-up); a granted output that read
+  // a flit is `active`, one blocked on credits asked for
+  // next_credit_arrival(). So that evaluation is left out when neither
+  // waits. (A saturated switch almost always holds an undecoded packet
+  // somewhere, and was evaluated after most stream ends for it.)
+  if (started && wanted_free_ > 0) active = true;
+  if (released_) {   // cleared here, set only after this evaluation's decode step
+    released_ = false;
+    if (undecoded_ > 0) active = true;
+  }
   if (active) next = now + 1;
   if (next != UINT64_MAX) wake_at(next);
 }
@@ -317,7 +326,7 @@ void Switch::arbitrate_one(Cycle now, bool& granted) {
 void Switch::connect_branch(int o, int input, BufferEntry& e, int branch, Cycle now) {
   OutputState& os = outputs_[static_cast<std::size_t>(o)];
   if (buffers_[static_cast<std::size_t>(input)]->grant(e, e.branches[static_cast<std::size_t>(branch)], now))
-    decode_check_.insert(input);   // the decode position released
+    release_decode(input);   // the decode position released
   --ungranted_;
   if (e.ungranted == 0) pending_[static_cast<std::size_t>(input)] = nullptr;   // all its branches hold outputs
   --wanted_[static_cast<std::size_t>(o)];
@@ -357,9 +366,10 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
     // A stream short of the tail goes on per flit (or with the next
     // stream) next cycle. After the tail, the freed output matters next
     // cycle only to a branch waiting for it or another free output
-    // (wanted_free_) or to a packet still to be decoded (the decode
-    // position its retirement released); the rest has its own wake-up.
-    if (finish_stream(o, os, now) || undecoded_ > 0 || wanted_free_ > 0) active = true;
+    // (wanted_free_); the decode position its retirement released asks
+    // for the next cycle in evaluate_cycle (released_); the rest has its
+    // own wake-up.
+    if (finish_stream(o, os, now) || wanted_free_ > 0) active = true;
     return;
   }
   Link* tx = tx_[static_cast<std::size_t>(o)];
@@ -393,7 +403,7 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
   ++ctx_.flits.hops;
   if (freed > 0) rx_[static_cast<std::size_t>(input)]->return_credits(freed, now);
   if (tail) {
-    decode_check_.insert(input);   // the packet may have retired: its decode position released
+    release_decode(input);   // the packet may have retired: its decode position released
     release_output(o, os);
   }
   active = true;
@@ -461,7 +471,7 @@ bool Switch::finish_stream(int o, OutputState& os, Cycle now) {
     return true;
   }
   buf.finish_stream(e, b, now);
-  decode_check_.insert(os.input);   // as a per-flit tail read (traverse_output)
+  release_decode(os.input);   // as a per-flit tail read (traverse_output)
   release_output(o, os);
   return false;
 }

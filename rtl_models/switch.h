@@ -184,6 +184,13 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   ChannelSet in_waiting_, out_held_;
   // Inputs whose decode position may hold a decodable header (decode_headers).
   ChannelSet decode_check_;
+  // A decode position was released in this evaluation (after its decode
+  // step: by a grant, a tail read or a stream's end).
+  bool released_ = false;
+  void release_decode(int input) {
+    decode_check_.insert(input);
+    released_ = true;
+  }
   // Per output, the ungranted branches that want it; and the free outputs
   // some ungranted branch wants: an arbitration pass grants iff that is > 0.
   std::vector<int> wanted_;
