@@ -23,14 +23,14 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
     : sc_core::sc_module(name), id_(id), k_(ports), p_(p), ctx_(ctx),
       vct_(p.admission == "virtual_cut_through"),
       outputs_(static_cast<std::size_t>(ports)),
-      requests_(static_cast<std::size_t>(ports), std::vector<char>(static_cast<std::size_t>(ports), 0)),
-      pending_(static_cast<std::size_t>(ports), nullptr), out_requested_(static_cast<std::size_t>(ports), 0),
+      pending_(static_cast<std::size_t>(ports), nullptr), bids_(static_cast<std::size_t>(ports)),
       wanted_(static_cast<std::size_t>(ports), 0),
       wake_(ctx.clock), sched_(ctx.scheduler) {
   if (ports < 1) throw std::invalid_argument(std::string(this->name()) + ": a switch needs >= 1 port");
   in_waiting_.resize(ports);
   out_held_.resize(ports);
   decode_check_.resize(ports);
+  requested_.resize(ports);
   if (p.admission != "cut_through" && !vct_)
     throw std::invalid_argument("unknown admission rule '" + p.admission + "'");
   const NextHeader rule = parse_next_header(p.next_header);
@@ -110,14 +110,23 @@ void Switch::evaluate_cycle(Cycle now) {
   arbitrate(now, started);
   traverse(now, active, next);
   // After a decode or a grant (and a stream start, which asks for its tail's
-  // cycle itself), the next cycle has work only for a packet still to be
-  // decoded (e.g. behind a decode position a grant released) or a branch
-  // waiting for a free output (wanted_free_: a branch waiting for a held
-  // output is granted only after a release, which asks for its own next
-  // cycle); a granted output that read a flit is `active`, one
-  // blocked on credits asked for next_credit_arrival(), and an arrival has
-  // its own wake-up. So that evaluation is left out when neither waits.
-  if (started && (undecoded_ > 0 || wanted_free_ > 0)) active = true;
+  // cycle itself), the next cycle has work only for a branch waiting for a
+  // free output (wanted_free_: a branch waiting for a held output is granted
+  // only after a release, which asks for its own next cycle) or for a
+  // packet still to be decoded behind a decode position released in this
+  // cycle after the decode step (released_: a grant, a tail read or a
+  // stream's end; every other input in decode_check_ was visited by that
+  // step and asked for its candidate's `ready`, and a header completed
+  // later is an arrival with its own wake-up); a granted output that read
+  // a flit is `active`, one blocked on credits asked for
+  // next_credit_arrival(). So that evaluation is left out when neither
+  // waits. (A saturated switch almost always holds an undecoded packet
+  // somewhere, and was evaluated after most stream ends for it.)
+  if (started && wanted_free_ > 0) active = true;
+  if (released_) {   // cleared here, set only after this evaluation's decode step
+    released_ = false;
+    if (undecoded_ > 0) active = true;
+  }
   if (active) next = now + 1;
   if (next != UINT64_MAX) wake_at(next);
 }
@@ -246,8 +255,11 @@ void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
 //    in ascending order. Only a free output someone requests can grant: a
 //    held output is not arbitrated, so its requests are not even collected
 //    (a grant in this pass holds only the output it grants, and no output
-//    is freed here). In a saturated network most waiting branches want a
-//    held output, and the pass then ends before sorting anything.
+//    is freed here). No request table is built: an arbiter grants its
+//    least-ranked request (Crossbar::rank), so the pass keeps each output's
+//    least-ranked request as it collects them and grants it with
+//    grant_only(): the same winners, and the same round-robin pointers, as
+//    arbitrate() over the full request vectors would give.
 //    A pass collects exactly the ungranted branches that want a free output
 //    (an input holds at most one decoded packet with ungranted branches: the
 //    next one is decoded only after its release), so with no free output
@@ -256,40 +268,37 @@ void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
 //    no one waited for and re-scanned its inputs for nothing.)
 void Switch::arbitrate(Cycle now, bool& granted) {
   if (wanted_free_ == 0) return;
-  if (ungranted_ == 1) {
-    arbitrate_one(now, granted);
-    return;
-  }
-  requested_.clear();
+  if (ungranted_ == 1) arbitrate_one(now, granted);
+  else arbitrate_all(now, granted);
+}
+
+void Switch::arbitrate_all(Cycle now, bool& granted) {
+  // Collect the requests: each keeps its output's least-ranked one. The
+  // ranks are those the arbiters hold now, and an output's arbiter changes
+  // only at its own grant below, after the collection.
   for (int i = 0; i < k_; ++i) {
-    BufferEntry* e = pending_[static_cast<std::size_t>(i)];
+    const BufferEntry* e = pending_[static_cast<std::size_t>(i)];
     if (!e || e->ready > now) continue;
-    for (const Branch& b : e->branches)
-      if (!b.granted && !outputs_[static_cast<std::size_t>(b.out_port)].entry) {
-        char& flag = out_requested_[static_cast<std::size_t>(b.out_port)];
-        if (!flag) requested_.push_back(b.out_port);
-        flag = 1;
-        requests_[static_cast<std::size_t>(b.out_port)][static_cast<std::size_t>(i)] = 1;
-      }
-  }
-  if (requested_.empty()) return;
-  std::sort(requested_.begin(), requested_.end());
-  for (const int o : requested_) {
-    auto& req = requests_[static_cast<std::size_t>(o)];
-    // o was free when its requests were collected, and only a grant for o
-    // itself (each output comes once) could have taken it since.
-    const int w = xbar_->arbitrate(o, req);
-    BufferEntry* e = w >= 0 ? pending_[static_cast<std::size_t>(w)] : nullptr;
-    for (std::size_t b = 0; e && b < e->branches.size(); ++b) {
-      if (e->branches[b].out_port == o && !e->branches[b].granted) {
-        connect_branch(o, w, *e, static_cast<int>(b), now);
-        granted = true;
-        break;
-      }
+    for (std::size_t b = 0; b < e->branches.size(); ++b) {
+      const Branch& br = e->branches[b];
+      if (br.granted || outputs_[static_cast<std::size_t>(br.out_port)].entry) continue;
+      const int o = br.out_port, rank = xbar_->rank(o, i);
+      Bid& bid = bids_[static_cast<std::size_t>(o)];
+      if (requested_.contains(o) && bid.rank <= rank) continue;
+      bid = Bid{i, static_cast<int>(b), rank};
+      requested_.insert(o);
     }
-    std::fill(req.begin(), req.end(), 0);
-    out_requested_[static_cast<std::size_t>(o)] = 0;
   }
+  // Grant each requested output its winner, outputs in ascending order. o
+  // was free when its requests were collected, and only a grant for o
+  // itself (each output comes once) could have taken it since.
+  requested_.for_each([&](int o) {
+    requested_.erase(o);
+    const Bid& bid = bids_[static_cast<std::size_t>(o)];
+    xbar_->grant_only(o, bid.input);
+    connect_branch(o, bid.input, *pending_[static_cast<std::size_t>(bid.input)], bid.branch, now);
+    granted = true;
+  });
 }
 
 // One branch waits for a grant in the whole switch (most cycles with one
@@ -317,7 +326,7 @@ void Switch::arbitrate_one(Cycle now, bool& granted) {
 void Switch::connect_branch(int o, int input, BufferEntry& e, int branch, Cycle now) {
   OutputState& os = outputs_[static_cast<std::size_t>(o)];
   if (buffers_[static_cast<std::size_t>(input)]->grant(e, e.branches[static_cast<std::size_t>(branch)], now))
-    decode_check_.insert(input);   // the decode position released
+    release_decode(input);   // the decode position released
   --ungranted_;
   if (e.ungranted == 0) pending_[static_cast<std::size_t>(input)] = nullptr;   // all its branches hold outputs
   --wanted_[static_cast<std::size_t>(o)];
@@ -357,9 +366,10 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
     // A stream short of the tail goes on per flit (or with the next
     // stream) next cycle. After the tail, the freed output matters next
     // cycle only to a branch waiting for it or another free output
-    // (wanted_free_) or to a packet still to be decoded (the decode
-    // position its retirement released); the rest has its own wake-up.
-    if (finish_stream(o, os, now) || undecoded_ > 0 || wanted_free_ > 0) active = true;
+    // (wanted_free_); the decode position its retirement released asks
+    // for the next cycle in evaluate_cycle (released_); the rest has its
+    // own wake-up.
+    if (finish_stream(o, os, now) || wanted_free_ > 0) active = true;
     return;
   }
   Link* tx = tx_[static_cast<std::size_t>(o)];
@@ -393,7 +403,7 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
   ++ctx_.flits.hops;
   if (freed > 0) rx_[static_cast<std::size_t>(input)]->return_credits(freed, now);
   if (tail) {
-    decode_check_.insert(input);   // the packet may have retired: its decode position released
+    release_decode(input);   // the packet may have retired: its decode position released
     release_output(o, os);
   }
   active = true;
@@ -461,7 +471,7 @@ bool Switch::finish_stream(int o, OutputState& os, Cycle now) {
     return true;
   }
   buf.finish_stream(e, b, now);
-  decode_check_.insert(os.input);   // as a per-flit tail read (traverse_output)
+  release_decode(os.input);   // as a per-flit tail read (traverse_output)
   release_output(o, os);
   return false;
 }

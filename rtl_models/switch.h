@@ -105,6 +105,7 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   void decode_headers(Cycle now, bool& decoded, Cycle& next);
   void decode_input(int i, Cycle now, bool& decoded, Cycle& next);
   void arbitrate(Cycle now, bool& granted);
+  void arbitrate_all(Cycle now, bool& granted);   // ungranted_ > 1
   void arbitrate_one(Cycle now, bool& granted);   // ungranted_ == 1
   void connect_branch(int o, int input, BufferEntry& e, int branch, Cycle now);
   void traverse(Cycle now, bool& active, Cycle& next);
@@ -164,12 +165,16 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   std::vector<Cycle> in_due_;                 // per port: arrival of the first flit on its input link
   std::vector<InputClient> in_clients_;       // per port: the receiver its input link calls
   std::vector<OutputClient> out_clients_;     // per port: the sender its output link calls
-  std::vector<std::vector<char>> requests_;   // [out][in]
-  std::vector<int> requested_;                // outputs with a request this cycle
   // Per input: its decoded packet with branches waiting for grants, if any
   // (set at its decode, cleared at its last grant).
   std::vector<BufferEntry*> pending_;
-  std::vector<char> out_requested_;           // per output: in requested_
+  // An arbitration pass: the free outputs requested, and per output its
+  // least-ranked request so far (Crossbar::rank) and that branch's index.
+  struct Bid {
+    int input = -1, branch = -1, rank = 0;
+  };
+  ChannelSet requested_;
+  std::vector<Bid> bids_;
   // Work counters that let a cycle skip a step with nothing to do (the step
   // would find nothing): entries not yet decoded, branches not yet granted,
   // outputs held by a packet.
@@ -179,6 +184,13 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   ChannelSet in_waiting_, out_held_;
   // Inputs whose decode position may hold a decodable header (decode_headers).
   ChannelSet decode_check_;
+  // A decode position was released in this evaluation (after its decode
+  // step: by a grant, a tail read or a stream's end).
+  bool released_ = false;
+  void release_decode(int input) {
+    decode_check_.insert(input);
+    released_ = true;
+  }
   // Per output, the ungranted branches that want it; and the free outputs
   // some ungranted branch wants: an arbitration pass grants iff that is > 0.
   std::vector<int> wanted_;
