@@ -131,20 +131,26 @@ VcSet DirectRouting::vc_classes(NodeId x, int d, Direction dir) const {
   }
 }
 
-int DirectRouting::first_differing_dim(NodeId at, NodeId dst) const {
+int DirectRouting::first_differing_dim(NodeId at, NodeId dst, int& a, int& b) const {
   const int n = topo_.dimensions();
-  for (int i = 0; i < n; ++i) {
-    const int d = order_ == DimOrder::descending ? n - 1 - i : i;
-    if (topo_.sigma(at, d) != topo_.sigma(dst, d)) return d;
+  const int first = order_ == DimOrder::descending ? n - 1 : 0, step = order_ == DimOrder::descending ? -1 : 1;
+  for (int d = first; d >= 0 && d < n; d += step) {
+    const int sa = topo_.sigma(at, d), sb = topo_.sigma(dst, d);
+    if (sa != sb) {
+      a = sa;
+      b = sb;
+      return d;
+    }
   }
   return -1;
 }
 
 DirectHop DirectRouting::dimension_ordered(NodeId at, NodeId dst) const {
   DirectHop h;
-  h.dim = first_differing_dim(at, dst);
+  int a = 0, b = 0;
+  h.dim = first_differing_dim(at, dst, a, b);
   const int k = topo_.radix(h.dim);
-  const int delta = topo_.sigma(dst, h.dim) - topo_.sigma(at, h.dim);
+  const int delta = b - a;
   switch (algo_) {
     case RoutingAlgorithm::utr:   // Eq. 4.1: p until the wrap, h after it or without one
       h.dir = Direction::plus;
@@ -176,8 +182,9 @@ DirectHop DirectRouting::dimension_ordered(NodeId at, NodeId dst) const {
 // deterministic dim_order_torus, without its random tie-break).
 DirectHop DirectRouting::dateline_hop(NodeId at, NodeId dst, VcClass in, int in_port) const {
   DirectHop h;
-  h.dim = first_differing_dim(at, dst);
-  const int k = topo_.radix(h.dim), a = topo_.sigma(at, h.dim), b = topo_.sigma(dst, h.dim);
+  int a = 0, b = 0;
+  h.dim = first_differing_dim(at, dst, a, b);
+  const int k = topo_.radix(h.dim);
   const int fwd = (b - a + k) % k;
   const bool plus = 2 * fwd < k || (2 * fwd == k && b > a);
   h.dir = plus ? Direction::plus : Direction::minus;

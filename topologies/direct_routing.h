@@ -135,7 +135,9 @@ class DirectRouting {
   DirectHop dimension_ordered(NodeId at, NodeId dst) const;
   DirectHop utpr_hop(NodeId at, NodeId dst, VcClass in) const;
   DirectHop dateline_hop(NodeId at, NodeId dst, VcClass in, int in_port) const;
-  int first_differing_dim(NodeId at, NodeId dst) const;
+  // Sets a, b to σ_d(at), σ_d(dst) of the dimension returned, so callers do
+  // not divide again (-1 when at == dst: a, b untouched).
+  int first_differing_dim(NodeId at, NodeId dst, int& a, int& b) const;
 
   DirectTopology topo_;
   RoutingAlgorithm algo_;

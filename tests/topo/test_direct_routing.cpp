@@ -317,3 +317,35 @@ TEST_CASE("VC indices cover exactly num_vcs() classes", "[direct][routing]") {
   CHECK(dor.vc_index(VcClass::single) == 0);
   CHECK(dor.num_vcs() == 1);
 }
+
+// The dimension next_hop() picks (it reads both coordinates of that dimension
+// once, in first_differing_dim) against the first differing digit computed
+// by plain per-dimension div/mod, on non-regular networks.
+TEST_CASE("next_hop's dimension matches plain div/mod on non-regular networks", "[direct][routing]") {
+  for (const char* spec : {"mesh:3x5", "mesh:4x3x2", "hypercube:4", "torus:3x5:bi", "torus:300:uni"}) {
+    const DirectTopology t = parse_direct_spec(spec);
+    const int n = t.dimensions();
+    auto digit = [&](NodeId x, int d) {
+      int div = 1;
+      for (int e = 0; e < d; ++e) div *= t.radix(e);
+      return x / div % t.radix(d);
+    };
+    const RoutingAlgorithm a = default_routing(t);
+    for (DimOrder order : {DimOrder::descending, DimOrder::ascending}) {
+      if (a == RoutingAlgorithm::utpr && order == DimOrder::ascending) continue;
+      const DirectRouting r(t, a, order);
+      for (NodeId at = 0; at < t.num_nodes(); at += (t.num_nodes() > 64 ? 7 : 1))
+        for (NodeId dst = 0; dst < t.num_nodes(); ++dst) {
+          int want = -1;
+          for (int i = 0; i < n && want < 0; ++i) {
+            const int d = order == DimOrder::descending ? n - 1 - i : i;
+            if (digit(at, d) != digit(dst, d)) want = d;
+          }
+          const DirectHop h = r.next_hop(at, dst);
+          INFO(spec << " " << at << " -> " << dst);
+          REQUIRE(h.arrived == (want < 0));
+          if (want >= 0) REQUIRE(h.dim == want);
+        }
+    }
+  }
+}
