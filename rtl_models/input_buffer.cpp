@@ -22,9 +22,7 @@ BufferEntry& InputBuffer::write_other(Flit f, Cycle now) {
     e->pkt = f.pkt;
     e->length = f.pkt->length;
     e->header_flits = f.pkt->header_flits;
-    e->head_write = now;
-    const int chunks = (e->length + chunk_ - 1) / chunk_;
-    e->chunk_count.assign(static_cast<std::size_t>(chunks), 0);
+    size_chunks(*e);
     last_ = e.get();
     entries_.push_back(std::move(e));
   } else if (entries_.empty() || entries_.back()->pkt != f.pkt ||
@@ -40,7 +38,7 @@ BufferEntry* InputBuffer::decode_candidate(Cycle route_delay) {
     if (!e.decoded) {
       // A decoder sees its whole header: decoding starts when the last
       // header flit is in (the head flit for a one-flit header).
-      if (e.arrived < e.pkt->header_flits) return nullptr;
+      if (e.arrived < e.header_flits) return nullptr;
       if (e.ready == UINT64_MAX) e.ready = std::max(e.header_done, released_at_) + route_delay;
       return &e;
     }
@@ -63,8 +61,7 @@ std::int64_t InputBuffer::set_branches(BufferEntry& e, const std::vector<Branch>
   if (&branches != &e.branches) e.branches.assign(branches.begin(), branches.end());   // keeps a recycled entry's capacity
   e.decoded = true;
   e.ungranted = e.unfinished = static_cast<int>(e.branches.size());
-  std::fill(e.chunk_count.begin(), e.chunk_count.end(),
-            static_cast<std::uint16_t>(e.branches.size()));
+  std::fill_n(e.chunk_count(), e.chunks, static_cast<std::uint16_t>(e.branches.size()));
   std::int64_t copies = -static_cast<std::int64_t>(e.arrived);
   for (const Branch& b : e.branches) copies += available(e, b, e.arrived);
   return copies;
@@ -90,7 +87,7 @@ void InputBuffer::consume_rewritten(BufferEntry& e, Branch& b, int j, Cycle now,
   // first one not yet completed (ends ascend, so stop at the first beyond).
   int c = b.consumed / chunk_;
   for (int end = std::min(len, (c + 1) * chunk_); end <= done; ++c, end = std::min(len, end + chunk_)) {
-    if (--e.chunk_count[static_cast<std::size_t>(c)] == 0) freed += end - c * chunk_;
+    if (--e.chunk_count()[c] == 0) freed += end - c * chunk_;
     if (end == len) break;
   }
   b.consumed = done;
@@ -109,7 +106,7 @@ Flit InputBuffer::read(BufferEntry& e, Branch& b, Cycle now, int& freed) {
     // when it is the chunk's last (consume_rewritten's loop finds the same).
     const int c = j / chunk_;
     const int end = std::min(len, (c + 1) * chunk_);
-    if (end == j + 1 && --e.chunk_count[static_cast<std::size_t>(c)] == 0) {
+    if (end == j + 1 && --e.chunk_count()[c] == 0) {
       freed = end - c * chunk_;
       change_occupancy(-freed, now);
     }
@@ -207,16 +204,29 @@ std::unique_ptr<BufferEntry> InputBuffer::take_entry() {
   return e;
 }
 
+// A packet's chunk counts are all set when it is decoded (set_branches),
+// before any read; until then they are not read, so nothing is written here
+// for a packet whose counts fit the entry's line.
+void InputBuffer::size_chunks(BufferEntry& e) {
+  const int chunks = (e.length + chunk_ - 1) / chunk_;
+  if (chunks > 0xffff) throw std::logic_error(std::string(name()) + ": packet of more than 65535 chunks");
+  e.chunks = static_cast<std::uint16_t>(chunks);
+  if (chunks > BufferEntry::kInlineChunks && chunks > e.heap_chunks) {
+    e.heap_count = std::make_unique<std::uint16_t[]>(static_cast<std::size_t>(chunks));
+    e.heap_chunks = chunks;
+  }
+}
+
 void InputBuffer::recycle(std::unique_ptr<BufferEntry> e) {
   e->pkt.reset();
   e->length = e->header_flits = 0;
   e->arrived = 0;
-  e->head_write = e->header_done = e->last_write = 0;
+  e->header_done = e->last_write = 0;
   e->ready = UINT64_MAX;
   e->decoded = false;
   e->branches.clear();
   e->ungranted = e->unfinished = 0;
-  e->chunk_count.clear();
+  e->chunks = 0;   // the heap counts (if any) are kept for a later long packet
   spare_.push_back(std::move(e));
 }
 

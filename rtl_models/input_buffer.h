@@ -43,19 +43,35 @@ struct Branch {
   bool granted = false;
 };
 
-struct BufferEntry {
+// One buffered packet. Its counters and the first chunk counts share one
+// cache line (64-byte aligned): a saturated buffer holds tens of packets, so
+// an entry is cold (out of every cache) when its packet reaches the decode
+// position, and each line it spans is a miss at the decode, the grant and
+// the reads (issue 10). The chunk counts of a packet of up to
+// kInlineChunks chunks live in that line; longer packets keep theirs in a
+// heap block that the entry keeps when it is recycled.
+struct alignas(64) BufferEntry {
+  static constexpr int kInlineChunks = 4;
+  // First line: what the write, the decode position, the decode, the grant
+  // and the reads test.
   PacketPtr pkt;                      // as received
   int length = 0, header_flits = 0;   // pkt->length and pkt->header_flits, kept at hand
   int arrived = 0;                    // flits written so far
-  Cycle head_write = 0;
-  Cycle header_done = 0;              // cycle the last header flit was written
-  Cycle last_write = 0;
-  Cycle ready = UINT64_MAX;           // cycle at which the decode result is usable
-  bool decoded = false;
-  std::vector<Branch> branches;
   int ungranted = 0;                  // branches still waiting for their output
   int unfinished = 0;                 // branches that have not read the tail
-  std::vector<std::uint16_t> chunk_count;   // readers still owed per chunk
+  bool decoded = false;
+  std::uint16_t chunks = 0;           // chunk counts in use (the packet's chunks)
+  Cycle ready = UINT64_MAX;           // cycle at which the decode result is usable
+  Cycle last_write = 0;
+  std::uint16_t inline_count[kInlineChunks] = {};
+  // Second line.
+  Cycle header_done = 0;              // cycle the last header flit was written
+  std::vector<Branch> branches;
+  std::unique_ptr<std::uint16_t[]> heap_count;   // chunks > kInlineChunks
+  int heap_chunks = 0;                           // heap_count's size
+
+  // Readers still owed per chunk (chunks of them).
+  std::uint16_t* chunk_count() { return chunks <= kInlineChunks ? inline_count : heap_count.get(); }
 };
 
 class InputBuffer : public sc_core::sc_module {
@@ -198,8 +214,6 @@ class InputBuffer : public sc_core::sc_module {
     return static_cast<double>(occ_integral_ + static_cast<std::uint64_t>(occupancy_) * (now - occ_since_));
   }
 
-  int traced_occupancy = 0;   // mirrors occupancy_ for VCD
-
  private:
   void change_occupancy(int delta, Cycle now) {
     occ_integral_ += static_cast<std::uint64_t>(occupancy_) * (now - occ_since_);
@@ -225,32 +239,45 @@ class InputBuffer : public sc_core::sc_module {
   }
   std::unique_ptr<BufferEntry> take_entry();
   void recycle(std::unique_ptr<BufferEntry> e);
-  int capacity_, chunk_;
+  // Chunk count storage for e's packet (e.chunks of them; values unset).
+  void size_chunks(BufferEntry& e);
+
+  // The members a written flit, an occupancy change and the decode position
+  // read, in one cache line (issue 10: spread over four lines before, each
+  // a miss per arriving packet in a saturated network).
+  alignas(64) Cycle lazy_at_ = UINT64_MAX;   // min(stream_free_at_, rs_next_at_)
+  BufferEntry* last_ = nullptr;   // entries_.back() (nullptr: empty), read per written flit
+  int occupancy_ = 0, capacity_;
+  int peak_ = 0;
+
+ public:
+  int traced_occupancy = 0;   // mirrors occupancy_ for VCD
+
+ private:
+  std::uint64_t occ_integral_ = 0;   // flit-cycles (an integer: exact)
+  Cycle occ_since_ = 0;
+  int chunk_;
   NextHeader rule_;
+  Cycle released_at_ = 0;     // when the decode position was last released
+
   // Packets in arrival order. A Ring, not a vector: a saturated buffer
   // holds tens of packets, and retiring the front one shifted all their
   // pointers (a third of retire()); not a deque: an empty Ring costs no
   // allocation at construction (a deque allocates a block per buffer, which
   // was a visible share of setting up 8192 buffers).
   Ring<std::unique_ptr<BufferEntry>> entries_;
-  BufferEntry* last_ = nullptr;   // entries_.back() (nullptr: empty), read per written flit
-  std::vector<std::unique_ptr<BufferEntry>> spare_;   // retired entries for reuse
-  PacketPtr last_read_owner_;   // packet of the last flit read from a retired entry
-  int occupancy_ = 0, peak_ = 0;
-  Cycle released_at_ = 0;     // when the decode position was last released
-  std::uint64_t occ_integral_ = 0;   // flit-cycles (an integer: exact)
-  Cycle occ_since_ = 0;
+  // The received stream, if any: flit rs_entry_->arrived is written at
+  // rs_next_at_, the tail at rs_tail_at_ (UINT64_MAX: none pending).
+  BufferEntry* rs_entry_ = nullptr;
+  Cycle rs_next_at_ = UINT64_MAX, rs_tail_at_ = UINT64_MAX;
+  std::int64_t copies_ = 0;
   // The stream being read, if any: flit stream_first_ + i read at cycle
   // stream_start_ + i; the next chunk to free ends at stream_end_flit_ and
   // is freed at stream_free_at_ (UINT64_MAX: no stream frees pending).
   Cycle stream_start_ = 0, stream_free_at_ = UINT64_MAX;
   int stream_first_ = 0, stream_end_flit_ = 0, stream_len_ = 0, stream_stop_ = 0;   // stop: past its last flit
-  // The received stream, if any: flit rs_entry_->arrived is written at
-  // rs_next_at_, the tail at rs_tail_at_ (UINT64_MAX: none pending).
-  BufferEntry* rs_entry_ = nullptr;
-  Cycle rs_next_at_ = UINT64_MAX, rs_tail_at_ = UINT64_MAX;
-  Cycle lazy_at_ = UINT64_MAX;   // min(stream_free_at_, rs_next_at_)
-  std::int64_t copies_ = 0;
+  std::vector<std::unique_ptr<BufferEntry>> spare_;   // retired entries for reuse
+  PacketPtr last_read_owner_;   // packet of the last flit read from a retired entry
 };
 
 template <class OnFree>
@@ -265,7 +292,7 @@ void InputBuffer::start_stream(BufferEntry& e, Branch& b, Cycle now, int count, 
   stream_free_at_ = stream_end_flit_ <= stream_stop_ ? stream_free_cycle(stream_end_flit_) : UINT64_MAX;
   for (int end = stream_end_flit_; end <= stream_stop_; end = std::min(len, end + chunk_)) {
     const int c = (end - 1) / chunk_;
-    e.chunk_count[static_cast<std::size_t>(c)] = 0;
+    e.chunk_count()[c] = 0;
     on_free(stream_free_cycle(end), end - c * chunk_);
     if (end == len) break;
   }
