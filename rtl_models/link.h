@@ -354,31 +354,36 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     r.arrival = now + 1;
   }
   struct InFlight { Cycle arrival; Flit flit; };
-  const Clock& clock_;
+  // Members in three 64-byte lines (issue 10: a saturated switch network's
+  // links do not stay in the caches between a link's events, and each line
+  // an event reads is a miss): first what a credit check and a send test
+  // and write, then the flits in flight and the receiver, then what only a
+  // tail, a credit return or introspection reads.
+  alignas(64) int credits_;
+  bool starved_ = false;            // credits() found none since the sender was last woken by a return
+  bool lazy_credit_wake_ = false;   // wake_sender_only_when_starved(), wake_blocked_sender_only()
+  bool ramp_ok_ = false;            // wake_blocked_sender_only()
+  bool deferred_ok_ = false;        // allow_deferred_receive()
+  Cycle stream_end_ = 0;   // a stream's flits are sent at cycles before this one
+  Cycle last_send_ = UINT64_MAX;
+  Ring<CreditReturn> credit_returns_;
   LinkParams p_;
-  int credits_;
   Ring<InFlight> flits_;
   // A stream's flits not yet popped, after those of flits_: flit
   // rec_first_.index + k arrives at rec_arrival_ + k (rec_count_ = 0: none).
   Flit rec_first_;
   int rec_count_ = 0;
   Cycle rec_arrival_ = 0;
+  LinkClient* rx_client_ = nullptr;
+  std::uint64_t flits_sent_ = 0;
+  LinkClient* tx_client_ = nullptr;
   // Owning references to the packets whose tail flit is on the link, in
   // send order, and to the packet whose tail was popped last (kept until the
   // next tail is popped, so the receiver holds its own reference by then;
   // packet.h, "Who owns a packet").
   Ring<PacketPtr> tail_owners_;
   PacketPtr popped_owner_;
-  Ring<CreditReturn> credit_returns_;
-  Cycle last_send_ = UINT64_MAX;
-  Cycle stream_end_ = 0;   // a stream's flits are sent at cycles before this one
-  std::uint64_t flits_sent_ = 0;
-  bool starved_ = false;            // credits() found none since the sender was last woken by a return
-  bool lazy_credit_wake_ = false;   // wake_sender_only_when_starved(), wake_blocked_sender_only()
-  bool ramp_ok_ = false;            // wake_blocked_sender_only()
-  bool deferred_ok_ = false;        // allow_deferred_receive()
-  LinkClient* tx_client_ = nullptr;
-  LinkClient* rx_client_ = nullptr;
+  const Clock& clock_;
 };
 
 // A module's wake-up: one event plus the cycle it is already due, so a
