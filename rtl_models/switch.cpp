@@ -20,12 +20,12 @@ NextHeader parse_next_header(const std::string& s) {
 
 Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchParams& p,
                SimContext& ctx, const DecoderFactory& make_decoder)
-    : sc_core::sc_module(name), id_(id), k_(ports), p_(p), ctx_(ctx),
-      vct_(p.admission == "virtual_cut_through"),
+    : sc_core::sc_module(name), id_(id), k_(ports), p_(p),
+      vct_(p.admission == "virtual_cut_through"), bids_(static_cast<std::size_t>(ports)),
+      wake_(ctx.clock), sched_(ctx.scheduler), ctx_(ctx),
       outputs_(static_cast<std::size_t>(ports)),
-      pending_(static_cast<std::size_t>(ports), nullptr), bids_(static_cast<std::size_t>(ports)),
-      wanted_(static_cast<std::size_t>(ports), 0),
-      wake_(ctx.clock), sched_(ctx.scheduler) {
+      pending_(static_cast<std::size_t>(ports), nullptr),
+      wanted_(static_cast<std::size_t>(ports), 0) {
   if (ports < 1) throw std::invalid_argument(std::string(this->name()) + ": a switch needs >= 1 port");
   in_waiting_.resize(ports);
   out_held_.resize(ports);

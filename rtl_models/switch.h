@@ -149,25 +149,22 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   int free_credits(int o) const override;
   bool busy(int o) const override { return outputs_[static_cast<std::size_t>(o)].entry != nullptr; }
 
+  void release_decode(int input) {
+    decode_check_.insert(input);
+    released_ = true;
+  }
+  void want_output(int o) {
+    if (wanted_[static_cast<std::size_t>(o)]++ == 0 && !outputs_[static_cast<std::size_t>(o)].entry) ++wanted_free_;
+  }
+
+  // Cold members first (set-up, arbitration passes, the SystemC wake-up).
   int id_, k_;
   SwitchParams p_;
-  SimContext& ctx_;
   bool vct_;
-  std::vector<std::unique_ptr<InputBuffer>> buffers_;
-  std::unique_ptr<Crossbar> xbar_;
   std::unique_ptr<Decoder> decoder_;
-  std::vector<OutputState> outputs_;
   std::vector<char> in_bound_, out_bound_;
-  // Per port, nullptr when unbound. The links are rtl::Link (checked at the
-  // end of elaboration), called directly rather than through the interface.
-  std::vector<Link*> rx_;
-  std::vector<Link*> tx_;
-  std::vector<Cycle> in_due_;                 // per port: arrival of the first flit on its input link
   std::vector<InputClient> in_clients_;       // per port: the receiver its input link calls
   std::vector<OutputClient> out_clients_;     // per port: the sender its output link calls
-  // Per input: its decoded packet with branches waiting for grants, if any
-  // (set at its decode, cleared at its last grant).
-  std::vector<BufferEntry*> pending_;
   // An arbitration pass: the free outputs requested, and per output its
   // least-ranked request so far (Crossbar::rank) and that branch's index.
   struct Bid {
@@ -175,33 +172,43 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   };
   ChannelSet requested_;
   std::vector<Bid> bids_;
+  Wakeup wake_;
+
+  // What an evaluation reads, from a line boundary (issue 10: spread over
+  // about nine lines of the object before, most of them missed per
+  // evaluation in a saturated network).
+  alignas(64) CycleScheduler* sched_ = nullptr;
+  SimContext& ctx_;
+  int sched_id_ = -1;
   // Work counters that let a cycle skip a step with nothing to do (the step
   // would find nothing): entries not yet decoded, branches not yet granted,
   // outputs held by a packet.
   int undecoded_ = 0, ungranted_ = 0, connected_ = 0;
+  // The free outputs some ungranted branch wants: an arbitration pass
+  // grants iff that is > 0.
+  int wanted_free_ = 0;
+  bool traced_ = false;
+  // A decode position was released in this evaluation (after its decode
+  // step: by a grant, a tail read or a stream's end).
+  bool released_ = false;
+  std::vector<std::unique_ptr<InputBuffer>> buffers_;
   // The inputs whose link holds a flit and the outputs held by a packet, so
   // a cycle visits only those.
   ChannelSet in_waiting_, out_held_;
   // Inputs whose decode position may hold a decodable header (decode_headers).
   ChannelSet decode_check_;
-  // A decode position was released in this evaluation (after its decode
-  // step: by a grant, a tail read or a stream's end).
-  bool released_ = false;
-  void release_decode(int input) {
-    decode_check_.insert(input);
-    released_ = true;
-  }
-  // Per output, the ungranted branches that want it; and the free outputs
-  // some ungranted branch wants: an arbitration pass grants iff that is > 0.
+  std::vector<OutputState> outputs_;
+  std::unique_ptr<Crossbar> xbar_;
+  std::vector<Cycle> in_due_;                 // per port: arrival of the first flit on its input link
+  // Per port, nullptr when unbound. The links are rtl::Link (checked at the
+  // end of elaboration), called directly rather than through the interface.
+  std::vector<Link*> rx_;
+  std::vector<Link*> tx_;
+  // Per input: its decoded packet with branches waiting for grants, if any
+  // (set at its decode, cleared at its last grant).
+  std::vector<BufferEntry*> pending_;
+  // Per output, the ungranted branches that want it.
   std::vector<int> wanted_;
-  int wanted_free_ = 0;
-  void want_output(int o) {
-    if (wanted_[static_cast<std::size_t>(o)]++ == 0 && !outputs_[static_cast<std::size_t>(o)].entry) ++wanted_free_;
-  }
-  bool traced_ = false;
-  Wakeup wake_;
-  CycleScheduler* sched_ = nullptr;
-  int sched_id_ = -1;
 };
 
 }  // namespace wormcast::rtl
