@@ -251,3 +251,40 @@ TEST_CASE("the flit that retires an entry stays valid until the next retirement 
   buf.read(*e, e->branches[0], 5, freed);
   CHECK(wcopy.expired());              // released by the next retirement
 }
+
+// Chunk counts live in the entry for packets of up to
+// BufferEntry::kInlineChunks chunks and in a heap block beyond; entries are
+// recycled between packets of both kinds. Two readers; the slow one frees
+// each chunk at its last flit (the expectation is computed here from the
+// chunk boundaries, not by the buffer).
+TEST_CASE("chunk counts inline and on the heap, on recycled entries: frees at each chunk's last flit") {
+  fresh_kernel();
+  InputBuffer buf("ib", 256, 4, NextHeader::after_drain);
+  Cycle t = 0;
+  for (int len : {6, 37, 3, 16, 17, 64, 5}) {   // 2, 10, 1, 4, 5, 16, 2 chunks of 4
+    auto p = packet(len);
+    for (int i = 0; i < len; ++i) buf.write(Flit{p, i}, t++);
+    BufferEntry* e = buf.decode_candidate(1);
+    REQUIRE(e != nullptr);
+    buf.set_branches(*e, branches(p, {1, 3}));
+    Branch& a = e->branches[0];
+    Branch& b = e->branches[1];
+    buf.grant(*e, a, t);
+    buf.grant(*e, b, t);
+    std::vector<std::pair<int, int>> frees, expected;
+    for (int end = 4;; end += 4) {
+      expected.emplace_back(std::min(end, len) - 1, std::min(end, len) - (end - 4));
+      if (end >= len) break;
+    }
+    for (int i = 0; i < len; ++i) {
+      int freed = 0;
+      buf.read(*e, a, ++t, freed);
+      CHECK(freed == 0);
+      buf.read(*e, b, t, freed);   // the last read retires e
+      if (freed) frees.emplace_back(i, freed);
+    }
+    CHECK(frees == expected);
+    CHECK(buf.occupancy() == 0);
+    CHECK(buf.empty());
+  }
+}
