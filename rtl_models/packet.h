@@ -73,6 +73,7 @@ struct MulticastRelay {
 enum class WormEncoding : std::uint8_t { none, ssr, multidrop, tree };
 
 struct PacketHeader {
+  NodeId dest = -1;                 // unicast destination (first: beside the packet's length, see Packet)
   HeaderKind kind = HeaderKind::unicast;
   WormEncoding worm = WormEncoding::none;
   std::shared_ptr<const std::vector<bool>> worm_bits;   // the encoded header, MSB-first per field
@@ -80,7 +81,6 @@ struct PacketHeader {
   // must send next (algo::relay_sends reads it); carried out of band like
   // MulticastRelay, its size is algo::payload_node_ids.
   std::shared_ptr<const algo::RelayWorm> relay_worm;
-  NodeId dest = -1;                 // unicast destination
   std::vector<NodeId> dests;        // multicast destination set (sorted)
   // Smart-NI multicast: set on packets of a k-binomial multicast (at the
   // source NI and on every relayed copy, which travels as a unicast worm to
@@ -100,13 +100,17 @@ struct PacketHeader {
 };
 
 struct Packet : std::enable_shared_from_this<Packet> {
+  // What every hop reads (a flit's tail test, a buffer's write, a unicast
+  // decode) first, so that with the control block and the weak reference
+  // shared_from_this reads they span 48 bytes of the make_shared block, not
+  // three lines of it (issue 10, docs/performance.md).
+  int length = 1;               // total flits, header flits included
+  int header_flits = 1;
+  PacketHeader header;
   PacketId id = 0;              // unique per physical copy in the run
   PacketId origin = 0;          // id of the packet as injected (copies share it)
   std::uint64_t message = 0;    // message this packet belongs to (0 = none)
   NodeId src = -1;
-  int length = 1;               // total flits, header flits included
-  int header_flits = 1;
-  PacketHeader header;
   Cycle created = 0;            // cycle the packet was generated at its source
   Cycle injected = 0;           // cycle its head flit left the source
   bool measured = false;        // created inside the measurement window
