@@ -103,21 +103,21 @@ struct VcRouterParams {
 };
 
 namespace detail {
-// A flit deposited into input VC `ch`'s buffer at its send, not yet arrived
-// (the receive step folded into the send).
-struct VcDeposit {
-  Cycle arrival;
-  int ch;
-};
 // The VC router's first cache line (helper/dlay2): the scheduler's client
 // vtable pointer with what every evaluation reads first, the input links'
-// active set and the deposits' header. As VcRouter's first base it is at
+// active set and the deposits' summary. As VcRouter's first base it is at
 // offset 0 and its Client the primary base: the scheduler's call reads the
 // vtable pointer from a line the evaluation reads anyway (before, from a
 // line of its own, at offset 248), and needs no this-adjusting thunk.
 struct alignas(64) VcRouterHead : CycleScheduler::Client {
   ChannelSet rx_pending_;      // input ports whose link has flits in flight
-  Ring<VcDeposit> deposits_;   // in arrival order
+  // Deposited flits not yet arrived (helper/dlay4): the input channels
+  // (0..63) with one (each VC's own cycles are in InputVc::arriving), and
+  // the earliest arrival among them (UINT64_MAX: none). Before, a ring of
+  // (arrival, channel) in a heap block of its own: on the 32x32 mesh its
+  // slots were ~1.6 D1 misses per hop, lines no other step reads.
+  Cycle next_arrival_ = UINT64_MAX;
+  std::uint64_t arriving_ = 0;
 };
 static_assert(sizeof(VcRouterHead) == 64, "VcRouterHead: one cache line");
 }  // namespace detail
@@ -190,11 +190,19 @@ class VcRouter : private detail::VcRouterHead,
     Cycle last_sent = UINT64_MAX;   // at most one flit leaves an input VC per cycle
     VcLink* rx_link = nullptr;      // credits go to VC rx_vc of this link (external) or to rx_local
     int flits = 0;              // arrived flits: the first `flits` of the buffer
-    int out = -1;               // output channel requested / held
+    // Deposited flits not yet arrived: bit (arrival mod 32) per flit. A VC's
+    // flits come one per cycle on one link and arrive crossbar + link
+    // latency (at most 31, attach_folds) after their send, so the pending
+    // ones span at most 32 cycles and their bits are distinct; at most one
+    // arrives per cycle, and the router is evaluated in each arrival cycle.
+    // Here, not in a ring of the router: deposit and arrive read this line
+    // anyway (helper/dlay4).
+    std::uint32_t arriving = 0;
+    std::int16_t out = -1;      // output channel requested / held (channel indices fit 16 bits: checked)
     // Intermediate reception (IR) at this node: the local copy leaves on
     // ejection channel local_out, the worm continues as fwd (one header flit
     // shorter) on `out`.
-    int local_out = -1;
+    std::int16_t local_out = -1;
     InState state = InState::idle;
     bool tree = false;          // a replicating worm: branches is not empty
     bool more = false;          // rest is not empty
@@ -310,7 +318,9 @@ class VcRouter : private detail::VcRouterHead,
     bool deposit(int vc, Flit f, Cycle arrival) override;
   };
   bool deposit(int port, int vc, Flit f, Cycle arrival);
-  bool arrive(Cycle now, Cycle& next);
+  bool arrive(Cycle now);
+  [[noreturn]] void late_arrival(Cycle now) const;
+  void attach_folds();
   int credits(int oc, Cycle now) const {
     const OutputVc& e = out_vc(oc);
     return e.tx_link ? e.tx_link->credits(e.tx_vc, now) : e.tx_local->credits(now);
@@ -363,7 +373,6 @@ class VcRouter : private detail::VcRouterHead,
   void make_ports();
 
   std::shared_ptr<const topo::DirectRouting> routing_;   // owns route_fn_'s object
-  using Deposit = detail::VcDeposit;
   // The hot block, from a cache-line boundary (helper/dlay, helper/dlay2):
   // every evaluation reads the first line (VcRouterHead) and the next two
   // (the active sets, the scheduler and the wake-up handle); a flit's move
