@@ -97,7 +97,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
     --l.credits;
     ++l.sent;
     last_send_ = now;
-    const Cycle arrival = now + extra_delay + p_.latency;
+    const Cycle arrival = now + extra_delay + latency_;
     // Deposited only on an empty wire: a flit already in flight arrives
     // first and must enter the buffer first (arrivals are in order).
     if (fold_ && flits_.empty() && fold_->deposit(vc, f, arrival)) return;
@@ -133,7 +133,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   }
   __attribute__((always_inline)) void return_credits(int vc, int n, Cycle now) override {
     if (n <= 0) return;
-    const Cycle arrival = now + p_.credit_delay;
+    const Cycle arrival = now + credit_delay_;
     if (!credit_returns_.empty() && credit_returns_.back().arrival == arrival && credit_returns_.back().vc == vc)
       credit_returns_.back().n += n;
     else
@@ -171,7 +171,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   template <class F> void for_each_flit(F f) const {
     flits_.for_each([&](const InFlight& e) { f(e.vc, e.flit); });
   }
-  const LinkParams& params() const { return p_; }
+  LinkParams params() const { return LinkParams{latency_, credit_delay_}; }
 
  private:
   [[noreturn]] void fail(const char* what, int vc) const;   // throws std::logic_error naming the link and VC
@@ -200,20 +200,24 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
     Cycle arrival;
     int vc, n;
   };
-  // Layout (docs/performance.md, helper/layout and helper/dlay): the lanes
-  // are inline (at most 31), not a heap block of their own. A flit's send
-  // reads the first line (the delays, the wire, the fold) and its lane; a
-  // credit check or return the credit returns, the sender and the lane, in
-  // the second line with the lanes of VCs 0 and 1. The wire's total is the
-  // lanes' sum (flits_sent()), not a counter of its own.
-  alignas(64) LinkParams p_;
-  Cycle last_send_ = UINT64_MAX;
+  // Layout (docs/performance.md, helper/layout, helper/dlay, helper/dlay4):
+  // the lanes are inline (at most 31), not a heap block of their own. A
+  // flit's send reads the first line (the latency, the wire, the fold) and
+  // its lane; a credit check or return the second: the credit returns, the
+  // credit delay and the lanes of VCs 0 and 1. The sender, which a return
+  // wakes only when starved, is in the first line: a credit return (once
+  // per flit, by the receiving router) reads one line of the link, not the
+  // first for the delay (helper/dlay4). The wire's total is the lanes' sum (flits_sent()), not a
+  // counter of its own.
+  alignas(64) Cycle last_send_ = UINT64_MAX;
+  Cycle latency_;
   VcFoldReceiver* fold_ = nullptr;
   Ring<InFlight> flits_;
   std::uint32_t vc_mask_;
   int nvcs_ = 0;
-  Ring<CreditReturn> credit_returns_;
   LinkClient* tx_client_ = nullptr;
+  Ring<CreditReturn> credit_returns_;
+  Cycle credit_delay_;
   std::array<Lane, 31> vcs_{};
   // Cold: used only by flits that travel on the wire (not deposited).
   LinkClient* rx_client_ = nullptr;
