@@ -146,9 +146,9 @@ void VcRouter::evaluate_cycle(Cycle now) {
   bool active = !rx_pending_.empty() && receive(now, next);
   if (next_arrival_ <= now) active |= arrive(now);
   next = std::min(next, next_arrival_);
-  if (!unrouted_.empty()) active |= route(now, next);
-  if (!waiting_.empty()) active |= allocate_vcs(now);
-  if (!owned_ports_.empty() || traced_) active |= traverse(now, next);   // traced_: a line not read otherwise
+  if (busy(unrouted_, kUnrouted)) active |= route(now, next);
+  if (busy(waiting_, kWaiting)) active |= allocate_vcs(now);
+  if (busy(owned_ports_, kOwned) || traced_) active |= traverse(now, next);   // traced_: a line not read otherwise
   if (active) next = now + 1;
   if (next != UINT64_MAX) wake_at(next);
 }
@@ -214,7 +214,7 @@ bool VcRouter::InputClient::deposit(int vc, Flit f, Cycle arrival) { return rout
 
 __attribute__((always_inline)) inline void VcRouter::end_receive(int ch) {
   InputVc& iv = in_vc(ch);
-  if (iv.state == InState::idle) unrouted_.insert(ch);
+  if (iv.state == InState::idle) add(unrouted_, kUnrouted, ch);
   if (traced_) iv.traced_occupancy = iv.flits;
 }
 
@@ -455,7 +455,7 @@ bool VcRouter::route(Cycle now, Cycle& next) {
       if (iv.ready <= now) {
         iv.state = InState::waiting_vc;
         unrouted_.erase(c);
-        waiting_.insert(c);
+        add(waiting_, kWaiting, c);
       } else {
         next = std::min(next, iv.ready);
       }
@@ -471,7 +471,7 @@ bool VcRouter::route(Cycle now, Cycle& next) {
 void VcRouter::set_owner(int oc, int in_ch) {
   OutputVc& o = out_vc(oc);
   if (o.tx_link ? !o.tx_link->uses_vc(o.tx_vc) : o.tx_local == nullptr) not_connected(oc, in_ch);
-  if (o.owner < 0 && chan_[static_cast<std::size_t>(o.first)].port.owned++ == 0) owned_ports_.insert(o.port);
+  if (o.owner < 0 && chan_[static_cast<std::size_t>(o.first)].port.owned++ == 0) add(owned_ports_, kOwned, o.port);
   o.owner = static_cast<std::int16_t>(in_ch);
 }
 
@@ -682,7 +682,7 @@ void VcRouter::send_flit(int oc, Cycle now) {
     iv.out = iv.local_out = -1;
     iv.tree = false;
   }
-  if (tail && iv.flits > 0) unrouted_.insert(in_ch);   // the next packet's header
+  if (tail && iv.flits > 0) add(unrouted_, kUnrouted, in_ch);   // the next packet's header
 }
 
 std::uint64_t VcRouter::buffered_flits() const {
