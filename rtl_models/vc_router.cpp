@@ -125,7 +125,7 @@ void VcRouter::end_of_elaboration() {
 void VcRouter::attach_folds() {
   for (int p = 0; p < ext_ports_; ++p)
     if (VcLink* l = in_link_[static_cast<std::size_t>(p)])
-      if (p_.crossbar_delay + l->params().latency <= 31) l->attach_fold(&in_clients_[static_cast<std::size_t>(p)]);
+      if (p_.crossbar_delay + l->params().latency <= 31) l->attach_fold(VcFold{&VcRouter::fold_deposit, this, p});
 }
 
 topo::VcClass VcRouter::class_of(int in_ch) const {
@@ -210,7 +210,9 @@ __attribute__((always_inline)) inline bool VcRouter::deposit(int port, int vc, F
   return true;
 }
 
-bool VcRouter::InputClient::deposit(int vc, Flit f, Cycle arrival) { return router->deposit(port, vc, f, arrival); }
+bool VcRouter::fold_deposit(void* router, int port, int vc, Flit f, Cycle arrival) {
+  return static_cast<VcRouter*>(router)->deposit(port, vc, f, arrival);
+}
 
 __attribute__((always_inline)) inline void VcRouter::end_receive(int ch) {
   InputVc& iv = in_vc(ch);

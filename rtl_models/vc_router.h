@@ -327,15 +327,14 @@ class VcRouter : private detail::VcRouterHead,
     rx_pending_.insert(port);
     wake_at(at);
   }
-  // The fold receiver first (its primary base): a deposit, once per flit
-  // hop, is called without a this-adjusting thunk, and its body (in
-  // vc_router.cpp) has the router's deposit inlined (helper/dlay2).
-  struct InputClient final : VcFoldReceiver, LinkClient {
+  struct InputClient final : LinkClient {
     VcRouter* router = nullptr;
     int port = -1;
     void link_activity(Cycle at) override { router->input_activity(port, at); }
-    bool deposit(int vc, Flit f, Cycle arrival) override;
   };
+  // The link's fold (VcFold: receiver = this router, key = the input port),
+  // with the router's deposit inlined (helper/dlay2, helper/dlay4).
+  static bool fold_deposit(void* router, int port, int vc, Flit f, Cycle arrival);
   bool deposit(int port, int vc, Flit f, Cycle arrival);
   bool arrive(Cycle now);
   [[noreturn]] void late_arrival(Cycle now) const;
