@@ -5,8 +5,8 @@
 namespace wormcast::rtl {
 
 VcLink::VcLink(sc_core::sc_module_name name, const LinkParams& p, int vcs, std::uint32_t vc_mask, int initial_credits)
-    : sc_core::sc_module(name), p_(p), vc_mask_(vc_mask) {
-  if (p_.latency < 1 || p_.credit_delay < 1)
+    : sc_core::sc_module(name), latency_(p.latency), vc_mask_(vc_mask), credit_delay_(p.credit_delay) {
+  if (latency_ < 1 || credit_delay_ < 1)
     throw std::invalid_argument(std::string(basename()) + ": link latency and credit delay must be >= 1 cycle");
   if (vcs < 1 || vcs > 31 || vc_mask == 0 || (vc_mask >> vcs) != 0)
     throw std::invalid_argument(std::string(basename()) + ": " + std::to_string(vcs) +

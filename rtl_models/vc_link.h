@@ -64,14 +64,16 @@ class VcLinkRxIf : public virtual sc_core::sc_interface {
 
 // The receive step folded into the send (docs/performance.md, helper/vcrecv):
 // a receiver that can take a flit into its buffer when it is sent, with its
-// arrival cycle, instead of popping it off the wire at the arrival. deposit()
-// returns false to refuse one flit (it then travels on the wire as before).
-class VcFoldReceiver {
- public:
-  virtual bool deposit(int vc, Flit f, Cycle arrival) = 0;
-
- protected:
-  ~VcFoldReceiver() = default;
+// arrival cycle, instead of popping it off the wire at the arrival:
+// deposit(receiver, key, vc, flit, arrival) returns false to refuse one flit
+// (it then travels on the wire as before). A function and its arguments,
+// not an object with a virtual deposit: the link holds all three in the
+// line its send reads, so a deposit reads no receiver object of its own
+// (helper/dlay4: a D1 miss per flit hop on the 32x32 mesh).
+struct VcFold {
+  bool (*deposit)(void* receiver, int key, int vc, Flit f, Cycle arrival) = nullptr;
+  void* receiver = nullptr;
+  int key = 0;   // the receiver's own tag (a router's input port)
 };
 
 class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLinkRxIf {
@@ -97,10 +99,10 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
     --l.credits;
     ++l.sent;
     last_send_ = now;
-    const Cycle arrival = now + extra_delay + p_.latency;
+    const Cycle arrival = now + extra_delay + latency_;
     // Deposited only on an empty wire: a flit already in flight arrives
     // first and must enter the buffer first (arrivals are in order).
-    if (fold_ && flits_.empty() && fold_->deposit(vc, f, arrival)) return;
+    if (fold_fn_ && flits_.empty() && fold_fn_(fold_receiver_, fold_key_, vc, f, arrival)) return;
     if (f.tail()) tail_owners_.push_back(f.pkt);   // an owning reference (packet.h)
     // The receiver is told of the first flit on an empty wire only: with
     // flits in flight it has asked for the front one's arrival
@@ -133,7 +135,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   }
   __attribute__((always_inline)) void return_credits(int vc, int n, Cycle now) override {
     if (n <= 0) return;
-    const Cycle arrival = now + p_.credit_delay;
+    const Cycle arrival = now + credit_delay_;
     if (!credit_returns_.empty() && credit_returns_.back().arrival == arrival && credit_returns_.back().vc == vc)
       credit_returns_.back().n += n;
     else
@@ -150,10 +152,14 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   }
   Cycle next_flit_arrival() const override { return flits_.empty() ? UINT64_MAX : flits_.front().arrival; }
   void attach_receiver(LinkClient* c) override { rx_client_ = c; }
-  // Flits the receiver accepts are deposited at send (VcFoldReceiver) and
-  // never on the wire: flits_in_flight() and for_each_flit() see only the
-  // others; the receiver counts the deposited ones as buffered.
-  void attach_fold(VcFoldReceiver* r) { fold_ = r; }
+  // Flits the receiver accepts are deposited at send (VcFold) and never on
+  // the wire: flits_in_flight() and for_each_flit() see only the others;
+  // the receiver counts the deposited ones as buffered.
+  void attach_fold(const VcFold& f) {
+    fold_fn_ = f.deposit;
+    fold_receiver_ = f.receiver;
+    fold_key_ = f.key;
+  }
 
   // Introspection for invariants, statistics and deadlock reports.
   int vcs() const { return nvcs_; }
@@ -171,7 +177,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   template <class F> void for_each_flit(F f) const {
     flits_.for_each([&](const InFlight& e) { f(e.vc, e.flit); });
   }
-  const LinkParams& params() const { return p_; }
+  LinkParams params() const { return LinkParams{latency_, credit_delay_}; }
 
  private:
   [[noreturn]] void fail(const char* what, int vc) const;   // throws std::logic_error naming the link and VC
@@ -200,22 +206,29 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
     Cycle arrival;
     int vc, n;
   };
-  // Layout (docs/performance.md, helper/layout and helper/dlay): the lanes
-  // are inline (at most 31), not a heap block of their own. A flit's send
-  // reads the first line (the delays, the wire, the fold) and its lane; a
-  // credit check or return the credit returns, the sender and the lane, in
-  // the second line with the lanes of VCs 0 and 1. The wire's total is the
+  // Layout (docs/performance.md, helper/layout, helper/dlay, helper/dlay4):
+  // the lanes are inline (at most 31), not a heap block of their own. A
+  // flit's send reads the first line (the latency, the wire, the fold) and
+  // its lane; a credit check or return the second: the credit returns, the
+  // credit delay and the lanes of VCs 0 and 1: a credit return (once per
+  // flit, by the receiving router) reads one line of the link, not the
+  // first for the delay (helper/dlay4). The sender, which a return wakes
+  // only when starved, and the VC count are cold. The wire's total is the
   // lanes' sum (flits_sent()), not a counter of its own.
-  alignas(64) LinkParams p_;
-  Cycle last_send_ = UINT64_MAX;
-  VcFoldReceiver* fold_ = nullptr;
+  alignas(64) Cycle last_send_ = UINT64_MAX;
+  Cycle latency_;
+  bool (*fold_fn_)(void*, int, int, Flit, Cycle) = nullptr;   // VcFold: null, no folding
+  void* fold_receiver_ = nullptr;
   Ring<InFlight> flits_;
   std::uint32_t vc_mask_;
-  int nvcs_ = 0;
+  int fold_key_ = 0;
   Ring<CreditReturn> credit_returns_;
-  LinkClient* tx_client_ = nullptr;
+  Cycle credit_delay_;
   std::array<Lane, 31> vcs_{};
-  // Cold: used only by flits that travel on the wire (not deposited).
+  // Cold: used only by flits that travel on the wire (not deposited), by
+  // starved senders and for introspection.
+  LinkClient* tx_client_ = nullptr;
+  int nvcs_ = 0;
   LinkClient* rx_client_ = nullptr;
   Ring<PacketPtr> tail_owners_;
   PacketPtr popped_owner_;

@@ -88,10 +88,7 @@ void VcRouter::end_of_elaboration() {
     in_clients_[static_cast<std::size_t>(p)].port = p;
   }
   for (int p = 0; p < ext_ports_; ++p) {
-    if (VcLink* l = in_link_[static_cast<std::size_t>(p)]) {
-      l->attach_receiver(&in_clients_[static_cast<std::size_t>(p)]);
-      l->attach_fold(&in_clients_[static_cast<std::size_t>(p)]);
-    }
+    if (VcLink* l = in_link_[static_cast<std::size_t>(p)]) l->attach_receiver(&in_clients_[static_cast<std::size_t>(p)]);
     if (VcLink* l = out_link_[static_cast<std::size_t>(p)]) l->attach_sender(this);
   }
   for (int l = 0; l < local_ports_; ++l) {
@@ -116,7 +113,19 @@ void VcRouter::end_of_elaboration() {
     ov.port = static_cast<std::int16_t>(port_of(c));
     ov.first = static_cast<std::int16_t>(first_channel(ov.port));
   }
+  attach_folds();
   sched_id_ = start_on_clock(sched_, this, this, wake_.event(), &VcRouter::tick);
+}
+
+// The receive folded into the send, on the input links where a VC's
+// deposited flits fit InputVc::arriving: a flit arrives crossbar + link
+// latency cycles after its send (the sender's crossbar delay is this
+// router's: one VcRouterParams per network), so the pending ones span at
+// most that + 1 cycles, at most 32. Elsewhere flits travel on the wire.
+void VcRouter::attach_folds() {
+  for (int p = 0; p < ext_ports_; ++p)
+    if (VcLink* l = in_link_[static_cast<std::size_t>(p)])
+      if (p_.crossbar_delay + l->params().latency <= 31) l->attach_fold(VcFold{&VcRouter::fold_deposit, this, p});
 }
 
 topo::VcClass VcRouter::class_of(int in_ch) const {
@@ -135,10 +144,11 @@ void VcRouter::evaluate_cycle(Cycle now) {
   // none waiting for a VC). traverse also clears the VCD's per-port valid
   // flags, so it runs in every evaluated cycle of a traced router.
   bool active = !rx_pending_.empty() && receive(now, next);
-  if (!deposits_.empty()) active |= arrive(now, next);
-  if (!unrouted_.empty()) active |= route(now, next);
-  if (!waiting_.empty()) active |= allocate_vcs(now);
-  if (!owned_ports_.empty() || traced_) active |= traverse(now, next);   // traced_: a line not read otherwise
+  if (next_arrival_ <= now) active |= arrive(now);
+  next = std::min(next, next_arrival_);
+  if (busy(unrouted_, kUnrouted)) active |= route(now, next);
+  if (busy(waiting_, kWaiting)) active |= allocate_vcs(now);
+  if (busy(owned_ports_, kOwned) || traced_) active |= traverse(now, next);   // traced_: a line not read otherwise
   if (active) next = now + 1;
   if (next != UINT64_MAX) wake_at(next);
 }
@@ -175,44 +185,72 @@ __attribute__((always_inline)) inline void VcRouter::accept(int ch, Flit f, Cycl
 // at its arrival, in arrive(), in the same evaluated cycle as a receive
 // from the wire would: every reader sees what it saw before. The buffer
 // order is the arrival order because the link deposits only while its wire
-// is empty (a flit in flight arrives first) and arrivals on all of a
-// router's input links come one delay (crossbar + link latency, the same
-// for the whole network) after the send, in send order; a later arrival
-// ahead of an earlier one is refused, to be safe. Refused for the per-flit
-// oracle (sim.streams off): such flits go on the wire.
+// is empty (a flit in flight arrives first) and one VC's flits come on one
+// link, one per cycle, one delay after their send. Each VC records its
+// pending arrivals (InputVc::arriving); channels from 64 on, and a second
+// flit for a cycle's bit (which the delay bound of attach_folds excludes),
+// are refused. Refused for the per-flit oracle (sim.streams off): such
+// flits go on the wire.
 __attribute__((always_inline)) inline bool VcRouter::deposit(int port, int vc, Flit f, Cycle arrival) {
-  if (!ctx_.streams || (!deposits_.empty() && arrival < deposits_.back().arrival)) return false;
   const int ch = channel(port, vc);
-  append(in_vc(ch), f);
-  deposits_.push_back(Deposit{arrival, ch});
+  if (!ctx_.streams || ch >= 64) return false;
+  InputVc& iv = in_vc(ch);
+  const std::uint32_t bit = std::uint32_t{1} << (arrival & 31);
+  if (iv.arriving & bit) return false;
+  append(iv, f);
+  iv.arriving |= bit;
+  arriving_ |= std::uint64_t{1} << ch;
   ++ctx_.received_stream_flits;   // a speed figure: flits written before their arrival
-  // Later deposits arrive no earlier than the front, whose arrival arrive()
-  // asks for in every evaluation.
-  if (deposits_.size() == 1) wake_at(arrival);
+  // arrive() is asked for in the earliest arrival's cycle, and then asks
+  // for the next one.
+  if (arrival < next_arrival_) {
+    next_arrival_ = arrival;
+    wake_at(arrival);
+  }
   return true;
 }
 
-bool VcRouter::InputClient::deposit(int vc, Flit f, Cycle arrival) { return router->deposit(port, vc, f, arrival); }
+bool VcRouter::fold_deposit(void* router, int port, int vc, Flit f, Cycle arrival) {
+  return static_cast<VcRouter*>(router)->deposit(port, vc, f, arrival);
+}
 
 __attribute__((always_inline)) inline void VcRouter::end_receive(int ch) {
   InputVc& iv = in_vc(ch);
-  if (iv.state == InState::idle) unrouted_.insert(ch);
+  if (iv.state == InState::idle) add(unrouted_, kUnrouted, ch);
   if (traced_) iv.traced_occupancy = iv.flits;
 }
 
-// Deposited flits whose arrival is now are counted as received (each
-// evaluation asks for the next arrival, so none is late).
-bool VcRouter::arrive(Cycle now, Cycle& next) {
+// Deposited flits whose arrival is now are counted as received. The
+// router is evaluated in every cycle next_arrival_ names, so none is late:
+// a VC's only due flit is the one of bit (now mod 32).
+bool VcRouter::arrive(Cycle now) {
+  if (next_arrival_ < now) late_arrival(now);
   bool any = false;
-  while (!deposits_.empty() && deposits_.front().arrival <= now) {
-    const int ch = deposits_.front().ch;
-    deposits_.pop_front();
-    count_arrival(in_vc(ch), now);
-    end_receive(ch);
-    any = true;
+  Cycle first = UINT64_MAX;
+  const unsigned at = static_cast<unsigned>(now & 31);
+  for (std::uint64_t w = arriving_; w != 0; w &= w - 1) {
+    const int ch = __builtin_ctzll(w);
+    InputVc& iv = in_vc(ch);
+    if (iv.arriving >> at & 1u) {
+      iv.arriving &= ~(std::uint32_t{1} << at);
+      count_arrival(iv, now);
+      end_receive(ch);
+      any = true;
+    }
+    if (iv.arriving == 0) {
+      arriving_ &= ~(std::uint64_t{1} << ch);
+    } else {   // the next pending bit after now's, cyclically: its distance from now
+      const std::uint32_t r = iv.arriving >> at | iv.arriving << ((32 - at) & 31);
+      first = std::min(first, now + static_cast<Cycle>(__builtin_ctz(r)));
+    }
   }
-  if (!deposits_.empty()) next = std::min(next, deposits_.front().arrival);
+  next_arrival_ = first;
   return any;
+}
+
+void VcRouter::late_arrival(Cycle now) const {
+  throw InvariantViolation(std::string(name()) + ": deposited flits due at cycle " + std::to_string(next_arrival_) +
+                           " not counted until cycle " + std::to_string(now));
 }
 
 // Only input ports whose link holds a flit (rx_pending_); in_due_ is the
@@ -419,7 +457,7 @@ bool VcRouter::route(Cycle now, Cycle& next) {
       if (iv.ready <= now) {
         iv.state = InState::waiting_vc;
         unrouted_.erase(c);
-        waiting_.insert(c);
+        add(waiting_, kWaiting, c);
       } else {
         next = std::min(next, iv.ready);
       }
@@ -435,7 +473,7 @@ bool VcRouter::route(Cycle now, Cycle& next) {
 void VcRouter::set_owner(int oc, int in_ch) {
   OutputVc& o = out_vc(oc);
   if (o.tx_link ? !o.tx_link->uses_vc(o.tx_vc) : o.tx_local == nullptr) not_connected(oc, in_ch);
-  if (o.owner < 0 && chan_[static_cast<std::size_t>(o.first)].port.owned++ == 0) owned_ports_.insert(o.port);
+  if (o.owner < 0 && chan_[static_cast<std::size_t>(o.first)].port.owned++ == 0) add(owned_ports_, kOwned, o.port);
   o.owner = static_cast<std::int16_t>(in_ch);
 }
 
@@ -646,14 +684,15 @@ void VcRouter::send_flit(int oc, Cycle now) {
     iv.out = iv.local_out = -1;
     iv.tree = false;
   }
-  if (tail && iv.flits > 0) unrouted_.insert(in_ch);   // the next packet's header
+  if (tail && iv.flits > 0) add(unrouted_, kUnrouted, in_ch);   // the next packet's header
 }
 
 std::uint64_t VcRouter::buffered_flits() const {
   std::uint64_t n = 0;
   for (const Channel& ch : chan_) n += static_cast<std::uint64_t>(ch.in.flits);
   // Deposited flits too: they are no longer on the wire (VcLink::flits_in_flight).
-  return n + deposits_.size();
+  for (const Channel& ch : chan_) n += static_cast<std::uint64_t>(__builtin_popcount(ch.in.arriving));
+  return n;
 }
 
 std::vector<std::string> VcRouter::describe_blocked(Cycle now) const {

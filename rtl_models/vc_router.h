@@ -103,21 +103,27 @@ struct VcRouterParams {
 };
 
 namespace detail {
-// A flit deposited into input VC `ch`'s buffer at its send, not yet arrived
-// (the receive step folded into the send).
-struct VcDeposit {
-  Cycle arrival;
-  int ch;
-};
 // The VC router's first cache line (helper/dlay2): the scheduler's client
 // vtable pointer with what every evaluation reads first, the input links'
-// active set and the deposits' header. As VcRouter's first base it is at
+// active set and the deposits' summary. As VcRouter's first base it is at
 // offset 0 and its Client the primary base: the scheduler's call reads the
 // vtable pointer from a line the evaluation reads anyway (before, from a
 // line of its own, at offset 248), and needs no this-adjusting thunk.
 struct alignas(64) VcRouterHead : CycleScheduler::Client {
   ChannelSet rx_pending_;      // input ports whose link has flits in flight
-  Ring<VcDeposit> deposits_;   // in arrival order
+  // Deposited flits not yet arrived (helper/dlay4): the input channels
+  // (0..63) with one (each VC's own cycles are in InputVc::arriving), and
+  // the earliest arrival among them (UINT64_MAX: none). Before, a ring of
+  // (arrival, channel) in a heap block of its own: on the 32x32 mesh its
+  // slots were ~1.6 D1 misses per hop, lines no other step reads.
+  Cycle next_arrival_ = UINT64_MAX;
+  std::uint64_t arriving_ = 0;
+  // Which of the active sets unrouted_, waiting_, owned_ports_ (bits 0, 1,
+  // 2) may be non-empty: set at every insert, cleared by the evaluation
+  // that finds the set empty. The evaluation tests this byte, in the line
+  // it reads first, and reads a set's line only when its bit is set
+  // (helper/dlay4; before, three lines per evaluation).
+  std::uint8_t maybe_busy_ = 0;
 };
 static_assert(sizeof(VcRouterHead) == 64, "VcRouterHead: one cache line");
 }  // namespace detail
@@ -190,11 +196,19 @@ class VcRouter : private detail::VcRouterHead,
     Cycle last_sent = UINT64_MAX;   // at most one flit leaves an input VC per cycle
     VcLink* rx_link = nullptr;      // credits go to VC rx_vc of this link (external) or to rx_local
     int flits = 0;              // arrived flits: the first `flits` of the buffer
-    int out = -1;               // output channel requested / held
+    // Deposited flits not yet arrived: bit (arrival mod 32) per flit. A VC's
+    // flits come one per cycle on one link and arrive crossbar + link
+    // latency (at most 31, attach_folds) after their send, so the pending
+    // ones span at most 32 cycles and their bits are distinct; at most one
+    // arrives per cycle, and the router is evaluated in each arrival cycle.
+    // Here, not in a ring of the router: deposit and arrive read this line
+    // anyway (helper/dlay4).
+    std::uint32_t arriving = 0;
+    std::int16_t out = -1;      // output channel requested / held (channel indices fit 16 bits: checked)
     // Intermediate reception (IR) at this node: the local copy leaves on
     // ejection channel local_out, the worm continues as fwd (one header flit
     // shorter) on `out`.
-    int local_out = -1;
+    std::int16_t local_out = -1;
     InState state = InState::idle;
     bool tree = false;          // a replicating worm: branches is not empty
     bool more = false;          // rest is not empty
@@ -288,6 +302,19 @@ class VcRouter : private detail::VcRouterHead,
   void end_of_elaboration() override;
   void tick();                                // the SC_METHOD without a scheduler
   void evaluate_cycle(Cycle now) override;    // one evaluated cycle
+  enum : std::uint8_t { kUnrouted = 1, kWaiting = 2, kOwned = 4 };   // maybe_busy_'s bits
+  // Member i joins active set s, whose bit in maybe_busy_ is `bit`.
+  void add(ChannelSet& s, std::uint8_t bit, int i) {
+    s.insert(i);
+    maybe_busy_ |= bit;
+  }
+  // Is active set s (bit `bit`) non-empty? Clears the bit when it is empty.
+  bool busy(const ChannelSet& s, std::uint8_t bit) {
+    if ((maybe_busy_ & bit) == 0) return false;
+    if (!s.empty()) return true;
+    maybe_busy_ &= static_cast<std::uint8_t>(~bit);
+    return false;
+  }
   void wake_at(Cycle c) {
     if (sched_ != nullptr) sched_->at(sched_id_, c);
     else wake_.at(c);
@@ -300,17 +327,18 @@ class VcRouter : private detail::VcRouterHead,
     rx_pending_.insert(port);
     wake_at(at);
   }
-  // The fold receiver first (its primary base): a deposit, once per flit
-  // hop, is called without a this-adjusting thunk, and its body (in
-  // vc_router.cpp) has the router's deposit inlined (helper/dlay2).
-  struct InputClient final : VcFoldReceiver, LinkClient {
+  struct InputClient final : LinkClient {
     VcRouter* router = nullptr;
     int port = -1;
     void link_activity(Cycle at) override { router->input_activity(port, at); }
-    bool deposit(int vc, Flit f, Cycle arrival) override;
   };
+  // The link's fold (VcFold: receiver = this router, key = the input port),
+  // with the router's deposit inlined (helper/dlay2, helper/dlay4).
+  static bool fold_deposit(void* router, int port, int vc, Flit f, Cycle arrival);
   bool deposit(int port, int vc, Flit f, Cycle arrival);
-  bool arrive(Cycle now, Cycle& next);
+  bool arrive(Cycle now);
+  [[noreturn]] void late_arrival(Cycle now) const;
+  void attach_folds();
   int credits(int oc, Cycle now) const {
     const OutputVc& e = out_vc(oc);
     return e.tx_link ? e.tx_link->credits(e.tx_vc, now) : e.tx_local->credits(now);
@@ -363,7 +391,6 @@ class VcRouter : private detail::VcRouterHead,
   void make_ports();
 
   std::shared_ptr<const topo::DirectRouting> routing_;   // owns route_fn_'s object
-  using Deposit = detail::VcDeposit;
   // The hot block, from a cache-line boundary (helper/dlay, helper/dlay2):
   // every evaluation reads the first line (VcRouterHead) and the next two
   // (the active sets, the scheduler and the wake-up handle); a flit's move

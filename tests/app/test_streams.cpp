@@ -219,6 +219,22 @@ TEST_CASE("direct networks: the VC router's receive folded into the send gives t
        false, true},
       {"torus, bidirectional link sharing (3-way)", "experiments/direct_torus_8x8.yaml",
        more({{"router.link_sharing", "bidirectional"}, {"traffic.load", "0.3"}}), false, true},
+      // Each VC records its deposited flits' arrivals as bits of cycle mod
+      // 32 (InputVc::arriving, helper/dlay4): a pipeline of 31 cycles fills
+      // the record, one of 32 is not folded (flits on the wire); channels
+      // from 64 on are not folded either, beside folded ones of one router.
+      {"torus, crossbar 1 + link latency 30: 31 cycles of deposits per VC", "experiments/direct_torus_8x8.yaml",
+       more({{"link.latency", "30"}, {"router.buffer", "64flits"}, {"traffic.packet_size", "16flits"},
+             {"traffic.load", "0.3"}}),
+       false, true},
+      {"torus, crossbar 2 + link latency 30: not folded", "experiments/direct_torus_8x8.yaml",
+       more({{"link.latency", "30"}, {"router.crossbar_delay", "2"}, {"router.buffer", "64flits"},
+             {"traffic.packet_size", "16flits"}, {"traffic.load", "0.3"}}),
+       false},
+      {"mesh 4x4x4, 16 VCs (channels 64..95 not folded)", "experiments/direct_mesh_8x8.yaml",
+       more({{"topology.dims", "[4,4,4]"}, {"router.vcs", "16"}, {"router.buffer", "2flits"},
+             {"traffic.packet_size", "3flits"}, {"traffic.load", "0.4"}}),
+       false, true},
       {"torus, processor nodes, all-port", "experiments/direct_torus_8x8.yaml",
        {{"node.model", "processor"}, {"router.ports", "all_port"}, {"traffic.load", "0.004"},
         {"message.size", "64"}, {"sim.warmup", "37"}, {"sim.measure", "3001"}},

@@ -213,15 +213,17 @@ TEST_CASE("vc link: a folding receiver takes flits at their send, only while the
   LinkParams lp;
   lp.latency = 2;
   VcLink link("l", lp, 2, 0b11, 4);
-  struct Fold final : VcFoldReceiver {
+  struct Fold {
     bool accept = true;
     std::vector<std::pair<int, Cycle>> got;   // (vc, arrival)
-    bool deposit(int vc, Flit, Cycle arrival) override {
-      if (accept) got.emplace_back(vc, arrival);
-      return accept;
+    static bool deposit(void* r, int key, int vc, Flit, Cycle arrival) {
+      Fold& self = *static_cast<Fold*>(r);
+      CHECK(key == 7);   // the key attach_fold was given
+      if (self.accept) self.got.emplace_back(vc, arrival);
+      return self.accept;
     }
   } fold;
-  link.attach_fold(&fold);
+  link.attach_fold(VcFold{&Fold::deposit, &fold, 7});
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   link.send(1, vc_flit(3, 0), 10, 1);   // deposited, arrival 10 + 1 + 2
   CHECK(link.flits_in_flight() == 0);
