@@ -12,6 +12,12 @@ InputBuffer::InputBuffer(sc_core::sc_module_name name, int capacity_flits, int c
     throw std::invalid_argument(std::string(this->name()) + ": capacity and chunk size must be >= 1 flit");
 }
 
+// The spare list unlinked one entry at a time: its chain of unique_ptrs
+// would otherwise be destroyed recursively, one stack frame per entry.
+InputBuffer::~InputBuffer() {
+  while (spare_) spare_ = std::move(spare_->next_spare);
+}
+
 BufferEntry& InputBuffer::write_other(Flit f, Cycle now) {
   if (occupancy_ >= capacity_)
     throw std::logic_error(std::string(name()) + ": overflow (flit arrived without a free slot)");
@@ -198,9 +204,9 @@ void InputBuffer::finish_stream(BufferEntry& e, Branch& b, Cycle now) {
 // for later packets: a packet's visit to a buffer allocates nothing once the
 // buffer has seen as many packets at once as it will hold.
 std::unique_ptr<BufferEntry> InputBuffer::take_entry() {
-  if (spare_.empty()) return std::make_unique<BufferEntry>();
-  std::unique_ptr<BufferEntry> e = std::move(spare_.back());
-  spare_.pop_back();
+  if (!spare_) return std::make_unique<BufferEntry>();
+  std::unique_ptr<BufferEntry> e = std::move(spare_);
+  spare_ = std::move(e->next_spare);
   return e;
 }
 
@@ -227,7 +233,8 @@ void InputBuffer::recycle(std::unique_ptr<BufferEntry> e) {
   e->branches.clear();
   e->ungranted = e->unfinished = 0;
   e->chunks = 0;   // the heap counts (if any) are kept for a later long packet
-  spare_.push_back(std::move(e));
+  e->next_spare = std::move(spare_);
+  spare_ = std::move(e);
 }
 
 std::uint64_t InputBuffer::pending_copies() const {
