@@ -268,6 +268,7 @@ void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
 //    waiting packet and a mispredicted test per input in a saturated switch,
 //    to find the few free outputs' requests.)
 void Switch::arbitrate(Cycle now, bool& granted) {
+  if (wanted_free_.empty()) return;   // most evaluations: a test, not a visit of the words
   wanted_free_.for_each([&](int o) {
     const int input = wanters_[static_cast<std::size_t>(o)].first_from(xbar_->first_ranked(o));
     BufferEntry& e = *pending_[static_cast<std::size_t>(input)];
