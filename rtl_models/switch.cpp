@@ -108,7 +108,8 @@ void Switch::evaluate_cycle(Cycle now) {
     for (auto& o : outputs_) o.valid = o.head = o.tail = false;
   accept_flits(now, active, next);
   decode_headers(now, started, next);
-  arbitrate(now, started);
+  // Most evaluations have no free output wanted: a test here, not a call.
+  if (wanted_free_n_ > 0) arbitrate(now, started);
   traverse(now, active, next);
   // After a decode or a grant (and a stream start, which asks for its tail's
   // cycle itself), the next cycle has work only for a branch waiting for a
@@ -123,7 +124,7 @@ void Switch::evaluate_cycle(Cycle now) {
   // next_credit_arrival(). So that evaluation is left out when neither
   // waits. (A saturated switch almost always holds an undecoded packet
   // somewhere, and was evaluated after most stream ends for it.)
-  if (started && !wanted_free_.empty()) active = true;
+  if (started && wanted_free_n_ > 0) active = true;
   if (released_) {   // cleared here, set only after this evaluation's decode step
     released_ = false;
     if (undecoded_ > 0) active = true;
@@ -268,7 +269,6 @@ void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
 //    waiting packet and a mispredicted test per input in a saturated switch,
 //    to find the few free outputs' requests.)
 void Switch::arbitrate(Cycle now, bool& granted) {
-  if (wanted_free_.empty()) return;   // most evaluations: a test, not a visit of the words
   wanted_free_.for_each([&](int o) {
     const int input = wanters_[static_cast<std::size_t>(o)].first_from(xbar_->first_ranked(o));
     BufferEntry& e = *pending_[static_cast<std::size_t>(input)];
@@ -287,6 +287,7 @@ void Switch::connect_branch(int o, int input, BufferEntry& e, int branch, Cycle 
   if (e.ungranted == 0) pending_[static_cast<std::size_t>(input)] = nullptr;   // all its branches hold outputs
   wanters_[static_cast<std::size_t>(o)].erase(input);
   wanted_free_.erase(o);   // o was free and wanted by this branch; now held
+  --wanted_free_n_;
   ++connected_;
   os.entry = &e;
   os.branch = branch;
@@ -325,7 +326,7 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
     // (wanted_free_); the decode position its retirement released asks
     // for the next cycle in evaluate_cycle (released_); the rest has its
     // own wake-up.
-    if (finish_stream(o, os, now) || !wanted_free_.empty()) active = true;
+    if (finish_stream(o, os, now) || wanted_free_n_ > 0) active = true;
     return;
   }
   Link* tx = tx_[static_cast<std::size_t>(o)];
@@ -366,7 +367,10 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
 }
 
 void Switch::release_output(int o, OutputState& os) {
-  if (!wanters_[static_cast<std::size_t>(o)].empty()) wanted_free_.insert(o);   // a free output to arbitrate
+  if (!wanters_[static_cast<std::size_t>(o)].empty()) {   // a free output to arbitrate
+    wanted_free_.insert(o);
+    ++wanted_free_n_;
+  }
   --connected_;
   os.entry = nullptr;
   os.busy = false;
