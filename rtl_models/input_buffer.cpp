@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace wormcast::rtl {
 
@@ -12,10 +13,8 @@ InputBuffer::InputBuffer(sc_core::sc_module_name name, int capacity_flits, int c
     throw std::invalid_argument(std::string(this->name()) + ": capacity and chunk size must be >= 1 flit");
 }
 
-// The spare list unlinked one entry at a time: its chain of unique_ptrs
-// would otherwise be destroyed recursively, one stack frame per entry.
 InputBuffer::~InputBuffer() {
-  while (spare_) spare_ = std::move(spare_->next_spare);
+  while (spare_) delete std::exchange(spare_, spare_->next_spare);
 }
 
 BufferEntry& InputBuffer::write_other(Flit f, Cycle now) {
@@ -205,8 +204,8 @@ void InputBuffer::finish_stream(BufferEntry& e, Branch& b, Cycle now) {
 // buffer has seen as many packets at once as it will hold.
 std::unique_ptr<BufferEntry> InputBuffer::take_entry() {
   if (!spare_) return std::make_unique<BufferEntry>();
-  std::unique_ptr<BufferEntry> e = std::move(spare_);
-  spare_ = std::move(e->next_spare);
+  std::unique_ptr<BufferEntry> e(spare_);
+  spare_ = e->next_spare;
   return e;
 }
 
@@ -233,8 +232,8 @@ void InputBuffer::recycle(std::unique_ptr<BufferEntry> e) {
   e->branches.clear();
   e->ungranted = e->unfinished = 0;
   e->chunks = 0;   // the heap counts (if any) are kept for a later long packet
-  e->next_spare = std::move(spare_);
-  spare_ = std::move(e);
+  e->next_spare = spare_;
+  spare_ = e.release();
 }
 
 std::uint64_t InputBuffer::pending_copies() const {

@@ -69,7 +69,7 @@ struct alignas(64) BufferEntry {
   std::vector<Branch> branches;
   std::unique_ptr<std::uint16_t[]> heap_count;   // chunks > kInlineChunks
   int heap_chunks = 0;                           // heap_count's size
-  std::unique_ptr<BufferEntry> next_spare;       // retired: the next retired entry (InputBuffer::spare_)
+  BufferEntry* next_spare = nullptr;             // retired: the next retired entry (InputBuffer::spare_)
 
   // Readers still owed per chunk (chunks of them).
   std::uint16_t* chunk_count() { return chunks <= kInlineChunks ? inline_count : heap_count.get(); }
@@ -271,8 +271,11 @@ class InputBuffer : public sc_core::sc_module {
   // Retired entries for reuse, last retired first, linked through their
   // next_spare: a head entry reads only this pointer (beside entries_, which
   // it writes too) and the entry it takes, not a vector's members and heap
-  // block (two more cache misses per packet in a saturated buffer).
-  std::unique_ptr<BufferEntry> spare_;
+  // block (two more cache misses per packet in a saturated buffer). The
+  // list owns them (raw pointers: a push or pop is two moves of a pointer,
+  // without unique_ptr's tests for an object to delete); the destructor
+  // deletes them.
+  BufferEntry* spare_ = nullptr;
   // The received stream, if any: flit rs_entry_->arrived is written at
   // rs_next_at_, the tail at rs_tail_at_ (UINT64_MAX: none pending).
   BufferEntry* rs_entry_ = nullptr;
