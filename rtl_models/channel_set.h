@@ -66,6 +66,19 @@ class ChannelSet {
     for (std::size_t k = 0; k < ws; ++k) visit(k, w[k], f);
     visit(ws, w[ws] & ~high, f);
   }
+  // The first member a round-robin scan from `start` meets (the first
+  // member >= start, else the first one), or -1 when empty: for_each_from's
+  // first visit, without visiting the rest.
+  int first_from(int start) const {
+    const std::size_t ws = word(start);
+    const std::uint64_t high = w_[ws] & ~(bit(start) - 1);
+    if (high) return first(ws, high);
+    for (std::size_t k = ws + 1; k < nwords_; ++k)
+      if (w_[k]) return first(k, w_[k]);
+    for (std::size_t k = 0; k <= ws; ++k)   // word ws holds no member >= start
+      if (w_[k]) return first(k, w_[k]);
+    return -1;
+  }
 
  private:
   static constexpr std::size_t kInline = 2;   // words kept in the object
@@ -86,6 +99,9 @@ class ChannelSet {
   }
   static std::size_t word(int i) { return static_cast<std::size_t>(i) >> 6; }
   static std::uint64_t bit(int i) { return std::uint64_t{1} << (static_cast<unsigned>(i) & 63u); }
+  static int first(std::size_t w, std::uint64_t b) {
+    return static_cast<int>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(b)));
+  }
   template <class F> static void visit(std::size_t w, std::uint64_t b, F& f) {
     while (b) {
       f(static_cast<int>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(b))));

@@ -29,16 +29,15 @@ class Crossbar : public sc_core::sc_module {
   // would return `in` under either policy and remember it as the last
   // winner; this does the same without a request vector.
   void grant_only(int out, int in) { last_[static_cast<std::size_t>(out)] = in; }
-  // Rank of input `in` in the next arbitration for `out`: arbitrate() grants
-  // the requesting input of least rank (its scan order: from the last
-  // winner + 1 round, or from input 0). A caller that sees the requests one
-  // at a time keeps the least-ranked one and grants it with grant_only(),
-  // which leaves the arbiter as arbitrate() with all of them would.
-  int rank(int out, int in) const {
-    if (policy_ == Arbitration::fixed_priority) return in;
+  // The input the next arbitration for `out` looks at first: arbitrate()
+  // scans from here (the last winner + 1 round, or input 0) and grants the
+  // first request it meets. A caller that keeps the requests as a set
+  // takes the first member from here and grants it with grant_only(), which
+  // leaves the arbiter as arbitrate() with all of them would.
+  int first_ranked(int out) const {
+    if (policy_ == Arbitration::fixed_priority) return 0;
     const int start = last_[static_cast<std::size_t>(out)] + 1;   // <= k_
-    const int r = in - start;
-    return r < 0 ? r + k_ : r;
+    return start == k_ ? 0 : start;
   }
   // Connection bookkeeping (for statistics and VCD).
   void connect(int in, int out) { conn_[static_cast<std::size_t>(out)] = in; ++grants_[idx(in, out)]; }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace wormcast::rtl {
 
@@ -10,6 +11,10 @@ InputBuffer::InputBuffer(sc_core::sc_module_name name, int capacity_flits, int c
     : sc_core::sc_module(name), capacity_(capacity_flits), chunk_(chunk_flits), rule_(rule) {
   if (capacity_ < 1 || chunk_ < 1)
     throw std::invalid_argument(std::string(this->name()) + ": capacity and chunk size must be >= 1 flit");
+}
+
+InputBuffer::~InputBuffer() {
+  while (spare_) delete std::exchange(spare_, spare_->next_spare);
 }
 
 BufferEntry& InputBuffer::write_other(Flit f, Cycle now) {
@@ -198,9 +203,9 @@ void InputBuffer::finish_stream(BufferEntry& e, Branch& b, Cycle now) {
 // for later packets: a packet's visit to a buffer allocates nothing once the
 // buffer has seen as many packets at once as it will hold.
 std::unique_ptr<BufferEntry> InputBuffer::take_entry() {
-  if (spare_.empty()) return std::make_unique<BufferEntry>();
-  std::unique_ptr<BufferEntry> e = std::move(spare_.back());
-  spare_.pop_back();
+  if (!spare_) return std::make_unique<BufferEntry>();
+  std::unique_ptr<BufferEntry> e(spare_);
+  spare_ = e->next_spare;
   return e;
 }
 
@@ -227,7 +232,8 @@ void InputBuffer::recycle(std::unique_ptr<BufferEntry> e) {
   e->branches.clear();
   e->ungranted = e->unfinished = 0;
   e->chunks = 0;   // the heap counts (if any) are kept for a later long packet
-  spare_.push_back(std::move(e));
+  e->next_spare = spare_;
+  spare_ = e.release();
 }
 
 std::uint64_t InputBuffer::pending_copies() const {

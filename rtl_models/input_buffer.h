@@ -69,6 +69,7 @@ struct alignas(64) BufferEntry {
   std::vector<Branch> branches;
   std::unique_ptr<std::uint16_t[]> heap_count;   // chunks > kInlineChunks
   int heap_chunks = 0;                           // heap_count's size
+  BufferEntry* next_spare = nullptr;             // retired: the next retired entry (InputBuffer::spare_)
 
   // Readers still owed per chunk (chunks of them).
   std::uint16_t* chunk_count() { return chunks <= kInlineChunks ? inline_count : heap_count.get(); }
@@ -77,6 +78,7 @@ struct alignas(64) BufferEntry {
 class InputBuffer : public sc_core::sc_module {
  public:
   InputBuffer(sc_core::sc_module_name name, int capacity_flits, int chunk_flits, NextHeader rule);
+  ~InputBuffer() override;
 
   int capacity() const { return capacity_; }
   int chunk_flits() const { return chunk_; }
@@ -266,6 +268,14 @@ class InputBuffer : public sc_core::sc_module {
   // allocation at construction (a deque allocates a block per buffer, which
   // was a visible share of setting up 8192 buffers).
   Ring<std::unique_ptr<BufferEntry>> entries_;
+  // Retired entries for reuse, last retired first, linked through their
+  // next_spare: a head entry reads only this pointer (beside entries_, which
+  // it writes too) and the entry it takes, not a vector's members and heap
+  // block (two more cache misses per packet in a saturated buffer). The
+  // list owns them (raw pointers: a push or pop is two moves of a pointer,
+  // without unique_ptr's tests for an object to delete); the destructor
+  // deletes them.
+  BufferEntry* spare_ = nullptr;
   // The received stream, if any: flit rs_entry_->arrived is written at
   // rs_next_at_, the tail at rs_tail_at_ (UINT64_MAX: none pending).
   BufferEntry* rs_entry_ = nullptr;
@@ -276,7 +286,6 @@ class InputBuffer : public sc_core::sc_module {
   // is freed at stream_free_at_ (UINT64_MAX: no stream frees pending).
   Cycle stream_start_ = 0, stream_free_at_ = UINT64_MAX;
   int stream_first_ = 0, stream_end_flit_ = 0, stream_len_ = 0, stream_stop_ = 0;   // stop: past its last flit
-  std::vector<std::unique_ptr<BufferEntry>> spare_;   // retired entries for reuse
   PacketPtr last_read_owner_;   // packet of the last flit read from a retired entry
 };
 

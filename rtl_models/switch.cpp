@@ -21,16 +21,17 @@ NextHeader parse_next_header(const std::string& s) {
 Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchParams& p,
                SimContext& ctx, const DecoderFactory& make_decoder)
     : sc_core::sc_module(name), id_(id), k_(ports), p_(p),
-      vct_(p.admission == "virtual_cut_through"), bids_(static_cast<std::size_t>(ports)),
+      vct_(p.admission == "virtual_cut_through"),
       wake_(ctx.clock), sched_(ctx.scheduler), ctx_(ctx),
       outputs_(static_cast<std::size_t>(ports)),
       pending_(static_cast<std::size_t>(ports), nullptr),
-      wanted_(static_cast<std::size_t>(ports), 0) {
+      wanters_(static_cast<std::size_t>(ports)) {
   if (ports < 1) throw std::invalid_argument(std::string(this->name()) + ": a switch needs >= 1 port");
   in_waiting_.resize(ports);
   out_held_.resize(ports);
   decode_check_.resize(ports);
-  requested_.resize(ports);
+  wanted_free_.resize(ports);
+  for (ChannelSet& w : wanters_) w.resize(ports);
   if (p.admission != "cut_through" && !vct_)
     throw std::invalid_argument("unknown admission rule '" + p.admission + "'");
   const NextHeader rule = parse_next_header(p.next_header);
@@ -107,7 +108,8 @@ void Switch::evaluate_cycle(Cycle now) {
     for (auto& o : outputs_) o.valid = o.head = o.tail = false;
   accept_flits(now, active, next);
   decode_headers(now, started, next);
-  arbitrate(now, started);
+  // Most evaluations have no free output wanted: a test here, not a call.
+  if (wanted_free_n_ > 0) arbitrate(now, started);
   traverse(now, active, next);
   // After a decode or a grant (and a stream start, which asks for its tail's
   // cycle itself), the next cycle has work only for a branch waiting for a
@@ -122,7 +124,7 @@ void Switch::evaluate_cycle(Cycle now) {
   // next_credit_arrival(). So that evaluation is left out when neither
   // waits. (A saturated switch almost always holds an undecoded packet
   // somewhere, and was evaluated after most stream ends for it.)
-  if (started && wanted_free_ > 0) active = true;
+  if (started && wanted_free_n_ > 0) active = true;
   if (released_) {   // cleared here, set only after this evaluation's decode step
     released_ = false;
     if (undecoded_ > 0) active = true;
@@ -243,8 +245,7 @@ void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
   check_branches(*e);
   ctx_.flits.extra_copies += buf.set_branches(*e, e->branches);
   --undecoded_;
-  ungranted_ += e->ungranted;
-  for (const Branch& b : e->branches) want_output(b.out_port);
+  for (const Branch& b : e->branches) want_output(b.out_port, i);
   // The input's packet waiting for grants: one at a time, as the packet
   // ahead releases the decode position only once all its branches are granted.
   pending_[static_cast<std::size_t>(i)] = e;
@@ -252,85 +253,41 @@ void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
 }
 
 // 3. Per-output arbitration among the branches waiting for a port, outputs
-//    in ascending order. Only a free output someone requests can grant: a
-//    held output is not arbitrated, so its requests are not even collected
-//    (a grant in this pass holds only the output it grants, and no output
-//    is freed here). No request table is built: an arbiter grants its
-//    least-ranked request (Crossbar::rank), so the pass keeps each output's
-//    least-ranked request as it collects them and grants it with
-//    grant_only(): the same winners, and the same round-robin pointers, as
-//    arbitrate() over the full request vectors would give.
-//    A pass collects exactly the ungranted branches that want a free output
-//    (an input holds at most one decoded packet with ungranted branches: the
-//    next one is decoded only after its release), so with no free output
-//    wanted (wanted_free_ == 0) it would find no request, grant nothing and
-//    call no arbiter: it is left out. (A saturated switch released outputs
-//    no one waited for and re-scanned its inputs for nothing.)
+//    in ascending order. Only a free output someone wants can grant
+//    (wanted_free_): a held output is not arbitrated, and a grant in this
+//    pass holds only the output it grants and frees none. Each input holds
+//    at most one decoded packet with ungranted branches (pending_: the next
+//    one is decoded only after its release), and a packet has at most one
+//    branch per output (check_branches), so the requests for a free output
+//    o are exactly the inputs in wanters_[o], one branch each; arbitrate()
+//    over that request vector grants the first of them in its scan order,
+//    which starts at Crossbar::first_ranked(o). So the pass takes that
+//    input (ChannelSet::first_from) and grants it with grant_only(): the
+//    same winners, in the same order, and the same round-robin pointers as
+//    arbitrate() over the full request vectors. (The pass scanned every
+//    input and every branch of their pending packets, a cache miss per
+//    waiting packet and a mispredicted test per input in a saturated switch,
+//    to find the few free outputs' requests.)
 void Switch::arbitrate(Cycle now, bool& granted) {
-  if (wanted_free_ == 0) return;
-  if (ungranted_ == 1) arbitrate_one(now, granted);
-  else arbitrate_all(now, granted);
-}
-
-void Switch::arbitrate_all(Cycle now, bool& granted) {
-  // Collect the requests: each keeps its output's least-ranked one. The
-  // ranks are those the arbiters hold now, and an output's arbiter changes
-  // only at its own grant below, after the collection.
-  for (int i = 0; i < k_; ++i) {
-    const BufferEntry* e = pending_[static_cast<std::size_t>(i)];
-    if (!e || e->ready > now) continue;
-    for (std::size_t b = 0; b < e->branches.size(); ++b) {
-      const Branch& br = e->branches[b];
-      if (br.granted || outputs_[static_cast<std::size_t>(br.out_port)].entry) continue;
-      const int o = br.out_port, rank = xbar_->rank(o, i);
-      Bid& bid = bids_[static_cast<std::size_t>(o)];
-      if (requested_.contains(o) && bid.rank <= rank) continue;
-      bid = Bid{i, static_cast<int>(b), rank};
-      requested_.insert(o);
-    }
-  }
-  // Grant each requested output its winner, outputs in ascending order. o
-  // was free when its requests were collected, and only a grant for o
-  // itself (each output comes once) could have taken it since.
-  requested_.for_each([&](int o) {
-    requested_.erase(o);
-    const Bid& bid = bids_[static_cast<std::size_t>(o)];
-    xbar_->grant_only(o, bid.input);
-    connect_branch(o, bid.input, *pending_[static_cast<std::size_t>(bid.input)], bid.branch, now);
+  wanted_free_.for_each([&](int o) {
+    const int input = wanters_[static_cast<std::size_t>(o)].first_from(xbar_->first_ranked(o));
+    BufferEntry& e = *pending_[static_cast<std::size_t>(input)];
+    std::size_t b = 0;
+    while (e.branches[b].out_port != o) ++b;   // its one branch to o (check_branches)
+    xbar_->grant_only(o, input);
+    connect_branch(o, input, e, static_cast<int>(b), now);
     granted = true;
   });
-}
-
-// One branch waits for a grant in the whole switch (most cycles with one
-// below saturation): it is the only request for its output, so that output's
-// arbiter, if the output is free, picks its input (Crossbar::grant_only keeps
-// the arbiter's state as arbitrate() would with that one request), and no
-// request table is built.
-void Switch::arbitrate_one(Cycle now, bool& granted) {
-  for (int i = 0; i < k_; ++i) {
-    BufferEntry* e = pending_[static_cast<std::size_t>(i)];
-    if (!e) continue;
-    if (e->ready > now) return;   // the one waiting branch is e's
-    for (std::size_t b = 0; b < e->branches.size(); ++b) {
-      const int o = e->branches[b].out_port;
-      if (e->branches[b].granted) continue;
-      if (outputs_[static_cast<std::size_t>(o)].entry) return;
-      xbar_->grant_only(o, i);
-      connect_branch(o, i, *e, static_cast<int>(b), now);
-      granted = true;
-      return;
-    }
-  }
 }
 
 void Switch::connect_branch(int o, int input, BufferEntry& e, int branch, Cycle now) {
   OutputState& os = outputs_[static_cast<std::size_t>(o)];
   if (buffers_[static_cast<std::size_t>(input)]->grant(e, e.branches[static_cast<std::size_t>(branch)], now))
     release_decode(input);   // the decode position released
-  --ungranted_;
   if (e.ungranted == 0) pending_[static_cast<std::size_t>(input)] = nullptr;   // all its branches hold outputs
-  --wanted_[static_cast<std::size_t>(o)];
-  --wanted_free_;   // o was free and wanted by this branch; now held
+  wanters_[static_cast<std::size_t>(o)].erase(input);
+  wanted_free_.erase(o);   // o was free and wanted by this branch; now held
+  --wanted_free_n_;
   ++connected_;
   os.entry = &e;
   os.branch = branch;
@@ -369,7 +326,7 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
     // (wanted_free_); the decode position its retirement released asks
     // for the next cycle in evaluate_cycle (released_); the rest has its
     // own wake-up.
-    if (finish_stream(o, os, now) || wanted_free_ > 0) active = true;
+    if (finish_stream(o, os, now) || wanted_free_n_ > 0) active = true;
     return;
   }
   Link* tx = tx_[static_cast<std::size_t>(o)];
@@ -410,7 +367,10 @@ void Switch::traverse_output(int o, Cycle now, bool& active, Cycle& next) {
 }
 
 void Switch::release_output(int o, OutputState& os) {
-  if (wanted_[static_cast<std::size_t>(o)] > 0) ++wanted_free_;   // a free output to arbitrate
+  if (!wanters_[static_cast<std::size_t>(o)].empty()) {   // a free output to arbitrate
+    wanted_free_.insert(o);
+    ++wanted_free_n_;
+  }
   --connected_;
   os.entry = nullptr;
   os.busy = false;

@@ -105,8 +105,6 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   void decode_headers(Cycle now, bool& decoded, Cycle& next);
   void decode_input(int i, Cycle now, bool& decoded, Cycle& next);
   void arbitrate(Cycle now, bool& granted);
-  void arbitrate_all(Cycle now, bool& granted);   // ungranted_ > 1
-  void arbitrate_one(Cycle now, bool& granted);   // ungranted_ == 1
   void connect_branch(int o, int input, BufferEntry& e, int branch, Cycle now);
   void traverse(Cycle now, bool& active, Cycle& next);
   void traverse_output(int o, Cycle now, bool& active, Cycle& next);
@@ -153,8 +151,13 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
     decode_check_.insert(input);
     released_ = true;
   }
-  void want_output(int o) {
-    if (wanted_[static_cast<std::size_t>(o)]++ == 0 && !outputs_[static_cast<std::size_t>(o)].entry) ++wanted_free_;
+  // Input `input`'s decoded packet has an ungranted branch to output o.
+  void want_output(int o, int input) {
+    wanters_[static_cast<std::size_t>(o)].insert(input);
+    if (!outputs_[static_cast<std::size_t>(o)].entry && !wanted_free_.contains(o)) {
+      wanted_free_.insert(o);
+      ++wanted_free_n_;
+    }
   }
 
   // Cold members first (set-up, arbitration passes, the SystemC wake-up).
@@ -165,13 +168,6 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   std::vector<char> in_bound_, out_bound_;
   std::vector<InputClient> in_clients_;       // per port: the receiver its input link calls
   std::vector<OutputClient> out_clients_;     // per port: the sender its output link calls
-  // An arbitration pass: the free outputs requested, and per output its
-  // least-ranked request so far (Crossbar::rank) and that branch's index.
-  struct Bid {
-    int input = -1, branch = -1, rank = 0;
-  };
-  ChannelSet requested_;
-  std::vector<Bid> bids_;
   Wakeup wake_;
 
   // What an evaluation reads, from a line boundary (issue 10: spread over
@@ -183,10 +179,10 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   // Work counters that let a cycle skip a step with nothing to do (the step
   // would find nothing): entries not yet decoded, branches not yet granted,
   // outputs held by a packet.
-  int undecoded_ = 0, ungranted_ = 0, connected_ = 0;
-  // The free outputs some ungranted branch wants: an arbitration pass
-  // grants iff that is > 0.
-  int wanted_free_ = 0;
+  int undecoded_ = 0, connected_ = 0;
+  // Members of wanted_free_: the per-evaluation tests read this count (one
+  // compare) rather than the set's words.
+  int wanted_free_n_ = 0;
   bool traced_ = false;
   // A decode position was released in this evaluation (after its decode
   // step: by a grant, a tail read or a stream's end).
@@ -197,6 +193,9 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   ChannelSet in_waiting_, out_held_;
   // Inputs whose decode position may hold a decodable header (decode_headers).
   ChannelSet decode_check_;
+  // The free outputs some ungranted branch wants: an arbitration pass
+  // visits these and grants each (none: no pass).
+  ChannelSet wanted_free_;
   std::vector<OutputState> outputs_;
   std::unique_ptr<Crossbar> xbar_;
   std::vector<Cycle> in_due_;                 // per port: arrival of the first flit on its input link
@@ -207,8 +206,9 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   // Per input: its decoded packet with branches waiting for grants, if any
   // (set at its decode, cleared at its last grant).
   std::vector<BufferEntry*> pending_;
-  // Per output, the ungranted branches that want it.
-  std::vector<int> wanted_;
+  // Per output, the inputs whose pending packet has an ungranted branch to
+  // it (its requests).
+  std::vector<ChannelSet> wanters_;
 };
 
 }  // namespace wormcast::rtl

@@ -49,6 +49,27 @@ TEST_CASE("channel set round-robin visit starts at the given member and wraps") 
   }
 }
 
+TEST_CASE("channel set first_from is the round-robin visit's first member") {
+  // Reference: the first member of the scan (start + k) % n, -1 for none.
+  for (const int n : {5, 64, 100, 130, 200}) {
+    ChannelSet s;
+    s.resize(n);
+    std::set<int> members;
+    for (int start = 0; start < n; ++start) REQUIRE(s.first_from(start) == -1);
+    for (int m : {n - 1, 0, 63, 64, 65, 129, 2}) {
+      if (m >= n) continue;
+      s.insert(m);
+      members.insert(m);
+      for (int start = 0; start < n; ++start) {
+        int ref = -1;
+        for (int k = 0; k < n && ref < 0; ++k)
+          if (members.count((start + k) % n)) ref = (start + k) % n;
+        REQUIRE(s.first_from(start) == ref);
+      }
+    }
+  }
+}
+
 TEST_CASE("channel set visit tolerates erasing the visited member") {
   ChannelSet s;
   s.resize(8);
