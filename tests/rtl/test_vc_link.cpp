@@ -274,9 +274,7 @@ TEST_CASE("vc link: 31 inline lanes, introspection of a VC beyond the count is r
 // (arrival, vc) pairs kept here, cycle by cycle.
 TEST_CASE("vc link: many credit returns in flight keep their order, credits and next arrivals") {
   fresh_kernel();
-  LinkParams lp;
-  lp.credit_delay = 10;
-  VcLink link("l", lp, 3, 0b111, 0);
+  VcLink link("l", LinkParams{1, 10}, 3, 0b111, 0);   // latency 1, credit delay 10, no credits at first
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   std::vector<std::pair<Cycle, int>> pending;   // (arrival, vc) of each returned credit
   int given[3] = {0, 0, 0};
