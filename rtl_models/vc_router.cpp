@@ -11,7 +11,11 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
                    int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx)
     : detail::VcRouterHead(ctx), sc_core::sc_module(name), routing_(std::move(routing)), id_(id),
       local_ports_(local_ports), route_fn_(routing_.get()), p_(p), wake_(ctx.clock) {
-  vcs_ = static_cast<std::int16_t>(vcs);
+  vcs_ = static_cast<std::uint8_t>(vcs);
+  crossbar_ = static_cast<std::uint16_t>(p_.crossbar_delay);
+  if (crossbar_ != p_.crossbar_delay)
+    throw std::invalid_argument(std::string(this->name()) + ": crossbar delay " + std::to_string(p_.crossbar_delay) +
+                                " cycles (at most 65535)");
   ext_ports_ = static_cast<std::int16_t>(routing_->topology().num_ports());
   if (vcs != vcs_) throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(vcs) + " VCs");
   per_class_ = static_cast<std::uint8_t>(vcs_ < 1 ? 0 : routing_->vcs_per_class(vcs_));   // class i owns VCs [i*m, (i+1)*m)

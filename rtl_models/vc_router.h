@@ -130,7 +130,11 @@ struct alignas(64) VcRouterHead : CycleScheduler::Client {
   CycleScheduler* sched_;      // SimContext::scheduler, when the run has one
   int peak_ = 0;
   int sched_id_ = -1;
-  std::int16_t vcs_ = 0, ext_ports_ = 0;
+  // p_.crossbar_delay, read per send: here, not in the line of the
+  // parameters (a miss per send on the 32x32 mesh; at most 65,535: checked).
+  std::uint16_t crossbar_ = 1;
+  std::int16_t ext_ports_ = 0;
+  std::uint8_t vcs_ = 0;       // at most 16 (VcRouterParams), checked
   // Which of the active sets unrouted_, waiting_, owned_ports_, rx_pending_
   // (bits 0, 1, 2, 3) may be non-empty: set at every insert, cleared by the
   // evaluation that finds the set empty. The evaluation tests this byte, in
@@ -367,8 +371,8 @@ class VcRouter : private detail::VcRouterHead,
   }
   void put(int oc, Flit f, Cycle now) {
     const OutputVc& e = out_vc(oc);
-    if (e.tx_link) e.tx_link->send(e.tx_vc, f, now, p_.crossbar_delay);
-    else e.tx_local->send(f, now, p_.crossbar_delay);
+    if (e.tx_link) e.tx_link->send(e.tx_vc, f, now, crossbar_);
+    else e.tx_local->send(f, now, crossbar_);
   }
   // Inlined with the link's return_credits: a call of its own costs more
   // instructions per hop than the body (measured, helper/dlay).
