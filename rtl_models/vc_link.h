@@ -216,26 +216,33 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   // ret_more_ (a heap block, cold: only with a credit delay or VC count
   // that keeps more returns on their way).
   static constexpr std::uint8_t kInlineReturns = 2;
+  // ret_spilled_ (in the second line) says whether ret_more_ holds any: its
+  // own header is in the cold part.
   CreditReturn& back_return() {
-    return ret_more_.empty() ? ret_[(ret_head_ + ret_size_ - 1) % kInlineReturns] : ret_more_.back();
+    return ret_spilled_ ? ret_more_.back() : ret_[(ret_head_ + ret_size_ - 1) % kInlineReturns];
   }
   void push_return(const CreditReturn& r) {
-    if (ret_size_ < kInlineReturns) ret_[(ret_head_ + ret_size_++) % kInlineReturns] = r;
-    else ret_more_.push_back(r);
+    if (ret_size_ < kInlineReturns) {
+      ret_[(ret_head_ + ret_size_++) % kInlineReturns] = r;
+    } else {
+      ret_more_.push_back(r);
+      ret_spilled_ = true;
+    }
   }
   void pop_return() {   // the front, in ret_[ret_head_]; the oldest of ret_more_ takes its slot
-    if (ret_more_.empty()) {
+    if (!ret_spilled_) {
       ret_head_ = static_cast<std::uint8_t>((ret_head_ + 1) % kInlineReturns);
       --ret_size_;
       return;
     }
     ret_[ret_head_] = ret_more_.front();
     ret_more_.pop_front();
+    ret_spilled_ = !ret_more_.empty();
     ret_head_ = static_cast<std::uint8_t>((ret_head_ + 1) % kInlineReturns);
   }
   template <class F> void for_each_return(F f) const {
     for (std::uint8_t i = 0; i < ret_size_; ++i) f(ret_[(ret_head_ + i) % kInlineReturns]);
-    ret_more_.for_each(f);
+    if (ret_spilled_) ret_more_.for_each(f);
   }
   // Layout (docs/performance.md, helper/layout, helper/dlay, helper/dlay4):
   // the lanes are inline (at most 31), not a heap block of their own. A
@@ -261,6 +268,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   std::array<CreditReturn, kInlineReturns> ret_{};
   Cycle credit_delay_;
   std::uint8_t ret_head_ = 0, ret_size_ = 0;
+  bool ret_spilled_ = false;
   std::array<Lane, 31> vcs_{};
   // Cold: used only by flits that travel on the wire (not deposited), by
   // starved senders and for introspection.
