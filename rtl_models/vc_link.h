@@ -114,7 +114,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   }
   Cycle next_credit_arrival(int vc) const override {
     Cycle first = UINT64_MAX;
-    credit_returns_.for_each([&](const CreditReturn& r) {
+    for_each_return([&](const CreditReturn& r) {
       if (r.vc == vc && r.arrival < first) first = r.arrival;
     });
     return first;
@@ -136,10 +136,15 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   __attribute__((always_inline)) void return_credits(int vc, int n, Cycle now) override {
     if (n <= 0) return;
     const Cycle arrival = now + credit_delay_;
-    if (!credit_returns_.empty() && credit_returns_.back().arrival == arrival && credit_returns_.back().vc == vc)
-      credit_returns_.back().n += n;
+    // Returns due by now join their counters here, as the sender's next
+    // credits() would: the queue then holds only returns still on their way
+    // (at most credit delay x VCs), which fit its inline slots.
+    absorb_credits(now);
+    CreditReturn* b = ret_size_ == 0 ? nullptr : &back_return();
+    if (b != nullptr && b->arrival == arrival && b->vc == vc)
+      b->n += n;
     else
-      credit_returns_.push_back({arrival, vc, n});
+      push_return({arrival, vc, n});
     // Only a sender that found this VC without credits waits for them: a
     // sender with credits sends when it next has a flit (and is woken for
     // that flit); one that found none but knew of a pending return asked
@@ -186,10 +191,10 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   // Credits returned by `now` join their VC's counter. Returns arrive in
   // order (one credit delay), so only the front can be due.
   void absorb_credits(Cycle now) {
-    while (!credit_returns_.empty() && credit_returns_.front().arrival <= now) {
-      const CreditReturn& r = credit_returns_.front();
+    while (ret_size_ != 0 && ret_[ret_head_].arrival <= now) {
+      const CreditReturn& r = ret_[ret_head_];
       vcs_[static_cast<std::size_t>(r.vc)].credits += r.n;
-      credit_returns_.pop_front();
+      pop_return();
     }
   }
   struct Lane {   // 16 bytes
@@ -206,13 +211,47 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
     Cycle arrival;
     int vc, n;
   };
+  // The credit returns in arrival order: the oldest kInlineReturns in ret_
+  // (a ring in the link's second line), the younger ones, if any, in
+  // ret_more_ (a heap block, cold: only with a credit delay or VC count
+  // that keeps more returns on their way).
+  static constexpr std::uint8_t kInlineReturns = 2;
+  // ret_spilled_ (in the second line) says whether ret_more_ holds any: its
+  // own header is in the cold part.
+  CreditReturn& back_return() {
+    return ret_spilled_ ? ret_more_.back() : ret_[(ret_head_ + ret_size_ - 1) % kInlineReturns];
+  }
+  void push_return(const CreditReturn& r) {
+    if (ret_size_ < kInlineReturns) {
+      ret_[(ret_head_ + ret_size_++) % kInlineReturns] = r;
+    } else {
+      ret_more_.push_back(r);
+      ret_spilled_ = true;
+    }
+  }
+  void pop_return() {   // the front, in ret_[ret_head_]; the oldest of ret_more_ takes its slot
+    if (!ret_spilled_) {
+      ret_head_ = static_cast<std::uint8_t>((ret_head_ + 1) % kInlineReturns);
+      --ret_size_;
+      return;
+    }
+    ret_[ret_head_] = ret_more_.front();
+    ret_more_.pop_front();
+    ret_spilled_ = !ret_more_.empty();
+    ret_head_ = static_cast<std::uint8_t>((ret_head_ + 1) % kInlineReturns);
+  }
+  template <class F> void for_each_return(F f) const {
+    for (std::uint8_t i = 0; i < ret_size_; ++i) f(ret_[(ret_head_ + i) % kInlineReturns]);
+    if (ret_spilled_) ret_more_.for_each(f);
+  }
   // Layout (docs/performance.md, helper/layout, helper/dlay, helper/dlay4):
   // the lanes are inline (at most 31), not a heap block of their own. A
   // flit's send reads the first line (the latency, the wire, the fold) and
-  // its lane; a credit check or return the second: the credit returns, the
-  // credit delay and the lanes of VCs 0 and 1: a credit return (once per
-  // flit, by the receiving router) reads one line of the link, not the
-  // first for the delay (helper/dlay4). The sender, which a return wakes
+  // its lane; a credit check or return the second: the credit returns in
+  // flight, the credit delay and lane 0 (lane 1 starts the third line since
+  // helper/dlay5): a credit return (once per flit, by the receiving router)
+  // reads one line of the link, not the first for the delay (helper/dlay4)
+  // nor a heap block for the returns (helper/dlay5). The sender, which a return wakes
   // only when starved, and the VC count are cold. The wire's total is the
   // lanes' sum (flits_sent()), not a counter of its own.
   alignas(64) Cycle last_send_ = UINT64_MAX;
@@ -222,8 +261,14 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   Ring<InFlight> flits_;
   std::uint32_t vc_mask_;
   int fold_key_ = 0;
-  Ring<CreditReturn> credit_returns_;
+  // Second line: the returns in flight inline (helper/dlay5; before, a
+  // Ring whose slots were a heap line of their own: on the 32x32 mesh ~1.5
+  // D1 misses per hop, mostly from memory, between the return and the
+  // sender's absorb), the credit delay, lane 0.
+  std::array<CreditReturn, kInlineReturns> ret_{};
   Cycle credit_delay_;
+  std::uint8_t ret_head_ = 0, ret_size_ = 0;
+  bool ret_spilled_ = false;
   std::array<Lane, 31> vcs_{};
   // Cold: used only by flits that travel on the wire (not deposited), by
   // starved senders and for introspection.
@@ -232,6 +277,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   LinkClient* rx_client_ = nullptr;
   Ring<PacketPtr> tail_owners_;
   PacketPtr popped_owner_;
+  Ring<CreditReturn> ret_more_;
 };
 
 // Ports of a router on a physical channel; unbound where the channel does

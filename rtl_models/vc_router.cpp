@@ -9,9 +9,14 @@ namespace wormcast::rtl {
 
 VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<const topo::DirectRouting> routing,
                    int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx)
-    : sc_core::sc_module(name), routing_(std::move(routing)), sched_(ctx.scheduler), ctx_(ctx),
-      vcs_(static_cast<std::int16_t>(vcs)), ext_ports_(static_cast<std::int16_t>(routing_->topology().num_ports())),
-      id_(id), local_ports_(local_ports), route_fn_(routing_.get()), p_(p), wake_(ctx.clock) {
+    : detail::VcRouterHead(ctx), sc_core::sc_module(name), routing_(std::move(routing)), id_(id),
+      local_ports_(local_ports), route_fn_(routing_.get()), p_(p), wake_(ctx.clock) {
+  vcs_ = static_cast<std::uint8_t>(vcs);
+  crossbar_ = static_cast<std::uint16_t>(p_.crossbar_delay);
+  if (crossbar_ != p_.crossbar_delay)
+    throw std::invalid_argument(std::string(this->name()) + ": crossbar delay " + std::to_string(p_.crossbar_delay) +
+                                " cycles (at most 65535)");
+  ext_ports_ = static_cast<std::int16_t>(routing_->topology().num_ports());
   if (vcs != vcs_) throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(vcs) + " VCs");
   per_class_ = static_cast<std::uint8_t>(vcs_ < 1 ? 0 : routing_->vcs_per_class(vcs_));   // class i owns VCs [i*m, (i+1)*m)
   if (per_class_ == 0)
@@ -25,6 +30,7 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
     throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(n) + " channels (at most 32767)");
   make_ports();
   chan_.resize(static_cast<std::size_t>(n));   // n >= ports: every port has a VC
+  chans_ = chan_.data();                        // never resized again
   owned_ports_.resize(ext_ports_ + local_ports_);
   unrouted_.resize(n);
   waiting_.resize(n);
@@ -133,7 +139,7 @@ topo::VcClass VcRouter::class_of(int in_ch) const {
 }
 
 void VcRouter::tick() {
-  const Cycle now = ctx_.clock.now();
+  const Cycle now = ctx_->clock.now();
   if (wake_.begin_cycle(now)) evaluate_cycle(now);
 }
 
@@ -143,7 +149,7 @@ void VcRouter::evaluate_cycle(Cycle now) {
   // evaluations the calls of stages with nothing to do (no header to route,
   // none waiting for a VC). traverse also clears the VCD's per-port valid
   // flags, so it runs in every evaluated cycle of a traced router.
-  bool active = !rx_pending_.empty() && receive(now, next);
+  bool active = busy(rx_pending_, kRx) && receive(now, next);
   if (next_arrival_ <= now) active |= arrive(now);
   next = std::min(next, next_arrival_);
   if (busy(unrouted_, kUnrouted)) active |= route(now, next);
@@ -193,14 +199,14 @@ __attribute__((always_inline)) inline void VcRouter::accept(int ch, Flit f, Cycl
 // flits go on the wire.
 __attribute__((always_inline)) inline bool VcRouter::deposit(int port, int vc, Flit f, Cycle arrival) {
   const int ch = channel(port, vc);
-  if (!ctx_.streams || ch >= 64) return false;
+  if (!ctx_->streams || ch >= 64) return false;
   InputVc& iv = in_vc(ch);
   const std::uint32_t bit = std::uint32_t{1} << (arrival & 31);
   if (iv.arriving & bit) return false;
   append(iv, f);
   iv.arriving |= bit;
   arriving_ |= std::uint64_t{1} << ch;
-  ++ctx_.received_stream_flits;   // a speed figure: flits written before their arrival
+  ++ctx_->received_stream_flits;   // a speed figure: flits written before their arrival
   // arrive() is asked for in the earliest arrival's cycle, and then asks
   // for the next one.
   if (arrival < next_arrival_) {
@@ -378,12 +384,12 @@ void VcRouter::start_ir(InputVc& iv, int c) {
                                 " lists destination " + std::to_string(id_) + " twice in a row");
   const int strip = iv.strip = ir_strip(*old);
   iv.fwd = std::make_shared<Packet>(*old);
-  iv.fwd->id = ctx_.new_packet_id();
+  iv.fwd->id = ctx_->new_packet_id();
   iv.fwd->header.dests.erase(iv.fwd->header.dests.begin());
   iv.fwd->header_flits -= strip;
   iv.fwd->length -= strip;
   iv.copy = std::make_shared<Packet>(*old);
-  iv.copy->id = ctx_.new_packet_id();
+  iv.copy->id = ctx_->new_packet_id();
   iv.copy->header.kind = HeaderKind::unicast;
   iv.copy->header.dest = id_;
   iv.copy->header.dests.clear();
@@ -422,7 +428,7 @@ void VcRouter::start_tree(InputVc& iv, int c) {
     auto b = std::find_if(iv.branches.begin(), iv.branches.end(), [ch](const auto& e) { return e.first == ch; });
     if (b == iv.branches.end()) {
       auto pk = std::make_shared<Packet>(*old);
-      pk->id = ctx_.new_packet_id();
+      pk->id = ctx_->new_packet_id();
       pk->header.dests.clear();
       if (d == id_) {
         pk->header.kind = HeaderKind::unicast;
@@ -473,7 +479,7 @@ bool VcRouter::route(Cycle now, Cycle& next) {
 void VcRouter::set_owner(int oc, int in_ch) {
   OutputVc& o = out_vc(oc);
   if (o.tx_link ? !o.tx_link->uses_vc(o.tx_vc) : o.tx_local == nullptr) not_connected(oc, in_ch);
-  if (o.owner < 0 && chan_[static_cast<std::size_t>(o.first)].port.owned++ == 0) add(owned_ports_, kOwned, o.port);
+  if (o.owner < 0 && chan(o.first).port.owned++ == 0) add(owned_ports_, kOwned, o.port);
   o.owner = static_cast<std::int16_t>(in_ch);
 }
 
@@ -485,7 +491,7 @@ void VcRouter::not_connected(int oc, int in_ch) const {
 
 void VcRouter::release(int oc) {
   OutputVc& o = out_vc(oc);
-  if (o.owner >= 0 && --chan_[static_cast<std::size_t>(o.first)].port.owned == 0) owned_ports_.erase(o.port);
+  if (o.owner >= 0 && --chan(o.first).port.owned == 0) owned_ports_.erase(o.port);
   o.owner = -1;
 }
 
@@ -580,7 +586,7 @@ bool VcRouter::tree_can_send(const InputVc& iv, Cycle now, Cycle& next) {
 // One flit on physical output `port` (channels first_ch .. first_ch+nch-1):
 // round-robin among the VCs that can send.
 bool VcRouter::send_one(int port, int first_ch, int nch, Cycle now, Cycle& next) {
-  OutputPort& op = chan_[static_cast<std::size_t>(first_ch)].port;   // out_port(port)
+  OutputPort& op = chan(first_ch).port;   // out_port(port)
   if (op.used == now) return false;   // a replicating worm took it this cycle
   for (int k = 0, v = op.rr; k < nch; ++k, v = v + 1 == nch ? 0 : v + 1) {
     const int oc = first_ch + v;
@@ -649,8 +655,8 @@ void VcRouter::send_flit(int oc, Cycle now) {
       op.header_flits = g.pkt->header_flits;
     }
     put(ch, g, now);
-    ++ctx_.flits.moves;
-    ++ctx_.flits.hops;
+    ++ctx_->flits.moves;
+    ++ctx_->flits.hops;
     ++o.sent;
     if (last) release(ch);
   };
@@ -659,7 +665,7 @@ void VcRouter::send_flit(int oc, Cycle now) {
       port_of_channel(b.first).used = now;
       emit(b.first, Flit{b.second, f.index});
     }
-    ctx_.flits.extra_copies += static_cast<std::int64_t>(iv.branches.size()) - 1;
+    ctx_->flits.extra_copies += static_cast<std::int64_t>(iv.branches.size()) - 1;
   } else if (iv.local_out < 0) {
     emit(oc, std::move(f));
   } else {
@@ -667,7 +673,7 @@ void VcRouter::send_flit(int oc, Cycle now) {
     const bool to_local = i < strip || i >= h, to_fwd = i >= strip;
     if (to_local) emit(iv.local_out, Flit{iv.copy, i < strip ? i : i - h + strip});
     if (to_fwd) emit(iv.out, Flit{iv.fwd, i - strip});
-    if (to_local && to_fwd) ++ctx_.flits.extra_copies;   // a body flit now travels twice
+    if (to_local && to_fwd) ++ctx_->flits.extra_copies;   // a body flit now travels twice
   }
   if (traced_) iv.traced_occupancy = iv.flits;
   return_credit(iv, now);

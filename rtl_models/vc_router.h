@@ -104,13 +104,20 @@ struct VcRouterParams {
 
 namespace detail {
 // The VC router's first cache line (helper/dlay2): the scheduler's client
-// vtable pointer with what every evaluation reads first, the input links'
-// active set and the deposits' summary. As VcRouter's first base it is at
-// offset 0 and its Client the primary base: the scheduler's call reads the
-// vtable pointer from a line the evaluation reads anyway (before, from a
-// line of its own, at offset 248), and needs no this-adjusting thunk.
+// vtable pointer with what every evaluation reads first and the deposits'
+// summary. As VcRouter's first base it is at offset 0 and its Client the
+// primary base: the scheduler's call reads the vtable pointer from a line
+// the evaluation reads anyway (before, from a line of its own, at offset
+// 248), and needs no this-adjusting thunk. Since helper/dlay5 it also holds
+// everything else a deposit and an arrival read of the router object (the
+// channel table, the context, the scheduler, the VC count, the peak, the
+// trace flag), so each reads this line and the input VC's only: on the
+// 32x32 mesh, where a router's lines are gone from the L2 between two
+// visits, the context/VC-count line and the channel table's line were each
+// a miss per deposit and per arrival. The input links' active set went to
+// the third line (maybe_busy_ says when it may be non-empty).
 struct alignas(64) VcRouterHead : CycleScheduler::Client {
-  ChannelSet rx_pending_;      // input ports whose link has flits in flight
+  explicit VcRouterHead(SimContext& ctx) : ctx_(&ctx), sched_(ctx.scheduler) {}
   // Deposited flits not yet arrived (helper/dlay4): the input channels
   // (0..63) with one (each VC's own cycles are in InputVc::arriving), and
   // the earliest arrival among them (UINT64_MAX: none). Before, a ring of
@@ -118,12 +125,26 @@ struct alignas(64) VcRouterHead : CycleScheduler::Client {
   // slots were ~1.6 D1 misses per hop, lines no other step reads.
   Cycle next_arrival_ = UINT64_MAX;
   std::uint64_t arriving_ = 0;
-  // Which of the active sets unrouted_, waiting_, owned_ports_ (bits 0, 1,
-  // 2) may be non-empty: set at every insert, cleared by the evaluation
-  // that finds the set empty. The evaluation tests this byte, in the line
-  // it reads first, and reads a set's line only when its bit is set
-  // (helper/dlay4; before, three lines per evaluation).
+  void* chans_ = nullptr;      // VcRouter::chan_.data() (Channel is VcRouter's private type)
+  SimContext* ctx_;
+  CycleScheduler* sched_;      // SimContext::scheduler, when the run has one
+  int peak_ = 0;
+  int sched_id_ = -1;
+  // p_.crossbar_delay, read per send: here, not in the line of the
+  // parameters (a miss per send on the 32x32 mesh; at most 65,535: checked).
+  std::uint16_t crossbar_ = 1;
+  std::int16_t ext_ports_ = 0;
+  std::uint8_t vcs_ = 0;       // at most 16 (VcRouterParams), checked
+  // Which of the active sets unrouted_, waiting_, owned_ports_, rx_pending_
+  // (bits 0, 1, 2, 3) may be non-empty: set at every insert, cleared by the
+  // evaluation that finds the set empty. The evaluation tests this byte, in
+  // the line it reads first, and reads a set's line only when its bit is
+  // set (helper/dlay4; before, three lines per evaluation).
   std::uint8_t maybe_busy_ = 0;
+  bool traced_ = false;
+  // shared_ is not empty: tested per traversal in this line, not through the
+  // vector's header in a cold line (a miss per traversal, helper/dlay2).
+  bool any_shared_ = false;
 };
 static_assert(sizeof(VcRouterHead) == 64, "VcRouterHead: one cache line");
 }  // namespace detail
@@ -288,21 +309,22 @@ class VcRouter : private detail::VcRouterHead,
     OutputPort port;
   };
   static_assert(sizeof(Channel) == 256, "Channel: the input VC's three lines, then the output VC and port");
-  InputVc& in_vc(int c) { return chan_[static_cast<std::size_t>(c)].in; }
-  const InputVc& in_vc(int c) const { return chan_[static_cast<std::size_t>(c)].in; }
-  OutputVc& out_vc(int c) { return chan_[static_cast<std::size_t>(c)].out; }
-  const OutputVc& out_vc(int c) const { return chan_[static_cast<std::size_t>(c)].out; }
+  // Channel c's block, through the head line's pointer (not chan_'s header).
+  Channel& chan(int c) { return static_cast<Channel*>(chans_)[c]; }
+  const Channel& chan(int c) const { return static_cast<const Channel*>(chans_)[c]; }
+  InputVc& in_vc(int c) { return chan(c).in; }
+  const InputVc& in_vc(int c) const { return chan(c).in; }
+  OutputVc& out_vc(int c) { return chan(c).out; }
+  const OutputVc& out_vc(int c) const { return chan(c).out; }
   // Physical output port p's record (in its first channel's block).
-  OutputPort& out_port(int p) { return chan_[static_cast<std::size_t>(first_channel(p))].port; }
+  OutputPort& out_port(int p) { return chan(first_channel(p)).port; }
   // ... from any of its channels' index oc.
-  OutputPort& port_of_channel(int oc) {
-    return chan_[static_cast<std::size_t>(oc < external_channels() ? oc - oc % vcs_ : oc)].port;
-  }
+  OutputPort& port_of_channel(int oc) { return chan(oc < external_channels() ? oc - oc % vcs_ : oc).port; }
 
   void end_of_elaboration() override;
   void tick();                                // the SC_METHOD without a scheduler
   void evaluate_cycle(Cycle now) override;    // one evaluated cycle
-  enum : std::uint8_t { kUnrouted = 1, kWaiting = 2, kOwned = 4 };   // maybe_busy_'s bits
+  enum : std::uint8_t { kUnrouted = 1, kWaiting = 2, kOwned = 4, kRx = 8 };   // maybe_busy_'s bits
   // Member i joins active set s, whose bit in maybe_busy_ is `bit`.
   void add(ChannelSet& s, std::uint8_t bit, int i) {
     s.insert(i);
@@ -324,7 +346,7 @@ class VcRouter : private detail::VcRouterHead,
   void input_activity(int port, Cycle at) {
     Cycle& due = in_due_[static_cast<std::size_t>(port)];
     if (at < due) due = at;
-    rx_pending_.insert(port);
+    add(rx_pending_, kRx, port);
     wake_at(at);
   }
   struct InputClient final : LinkClient {
@@ -349,8 +371,8 @@ class VcRouter : private detail::VcRouterHead,
   }
   void put(int oc, Flit f, Cycle now) {
     const OutputVc& e = out_vc(oc);
-    if (e.tx_link) e.tx_link->send(e.tx_vc, f, now, p_.crossbar_delay);
-    else e.tx_local->send(f, now, p_.crossbar_delay);
+    if (e.tx_link) e.tx_link->send(e.tx_vc, f, now, crossbar_);
+    else e.tx_local->send(f, now, crossbar_);
   }
   // Inlined with the link's return_credits: a call of its own costs more
   // instructions per hop than the body (measured, helper/dlay).
@@ -391,29 +413,19 @@ class VcRouter : private detail::VcRouterHead,
   void make_ports();
 
   std::shared_ptr<const topo::DirectRouting> routing_;   // owns route_fn_'s object
-  // The hot block, from a cache-line boundary (helper/dlay, helper/dlay2):
-  // every evaluation reads the first line (VcRouterHead) and the next two
-  // (the active sets, the scheduler and the wake-up handle); a flit's move
-  // also the context, the channel table and the crossbar delay (the third
-  // and fourth). traced_ is in the fourth: an evaluation reads it only
-  // when no output is owned. Before helper/dlay these were spread over a
-  // dozen lines of the 1.3 KB object.
+  // The hot block, from a cache-line boundary (helper/dlay, helper/dlay2,
+  // helper/dlay5): after the head line, the active sets (an evaluation
+  // reads a set's line only when maybe_busy_ says it may be non-empty), then
+  // what routing and a send read besides the head: id_, the routing
+  // function, the parameters' delays (the crossbar delay per send). Before
+  // helper/dlay these were spread over a dozen lines of the 1.3 KB object.
   // Active sets: a cycle looks only at these channels or ports.
   alignas(64) ChannelSet unrouted_;        // input VCs with a header to route or being routed
   ChannelSet waiting_;                     // input VCs whose routed header waits for its output VC
   ChannelSet owned_ports_;                 // physical outputs with OutputPort::owned > 0
-  CycleScheduler* sched_ = nullptr;        // SimContext::scheduler, when the run has one
-  SimContext& ctx_;
-  std::int16_t vcs_, ext_ports_;            // (16 bits: room for id_ in this line)
-  int peak_ = 0;
-  int sched_id_ = -1;
+  ChannelSet rx_pending_;                  // input ports whose link has flits in flight
   NodeId id_;                              // read per routed header, with route_fn_
-  std::vector<Channel> chan_;              // per channel (and physical output port)
   int local_ports_;
-  bool traced_ = false;
-  // shared_ is not empty: tested per traversal in this line, not through the
-  // vector's header in a cold line (a miss per traversal, helper/dlay2).
-  bool any_shared_ = false;
   // VCs per routing class (vcs_ / routing_->num_vcs(), at most 16 VCs): read
   // per routed header, so in this line, not in the cold part (helper/dlay2).
   std::uint8_t per_class_ = 1;
@@ -422,6 +434,7 @@ class VcRouter : private detail::VcRouterHead,
   const topo::DirectRouting* route_fn_;
   VcRouterParams p_;                       // its numbers first: route and crossbar delays in the fourth line
   // Cold from here.
+  std::vector<Channel> chan_;              // per channel (and physical output port); chans_ = its data
   std::vector<topo::VcClass> class_by_vc_;
   // The links, per physical port (null: unbound): external ones set by
   // connect_in/connect_out, internal ones resolved after elaboration.

@@ -266,3 +266,38 @@ TEST_CASE("vc link: 31 inline lanes, introspection of a VC beyond the count is r
   CHECK_THROWS_AS(link.flits_sent(31), std::out_of_range);
   CHECK_THROWS_AS(link.credits_held(-1), std::out_of_range);
 }
+
+// The credit returns in flight: two in the link's line, the younger ones in
+// a block of their own (helper/dlay5). With a credit delay of 10 and three
+// VCs returning in most cycles, up to 30 are on their way at once; every
+// cycle's credits and next arrivals are checked against a plain tally of
+// (arrival, vc) pairs kept here, cycle by cycle.
+TEST_CASE("vc link: many credit returns in flight keep their order, credits and next arrivals") {
+  fresh_kernel();
+  VcLink link("l", LinkParams{1, 10}, 3, 0b111, 0);   // latency 1, credit delay 10, no credits at first
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  std::vector<std::pair<Cycle, int>> pending;   // (arrival, vc) of each returned credit
+  int given[3] = {0, 0, 0};
+  for (Cycle now = 0; now < 60; ++now) {
+    for (int vc = 0; vc < 3; ++vc) {
+      // VC v returns in cycles where (now + v) % 4 != 0, until cycle 40; VC 1 returns two at once in cycle 5.
+      if (now >= 40 || (now + static_cast<Cycle>(vc)) % 4 == 0) continue;
+      const int n = vc == 1 && now == 5 ? 2 : 1;
+      link.return_credits(vc, n, now);
+      for (int k = 0; k < n; ++k) pending.emplace_back(now + 10, vc);
+    }
+    for (int vc = 0; vc < 3; ++vc) {
+      int due = 0;
+      Cycle first = UINT64_MAX;
+      for (const auto& [at, v] : pending)
+        if (v == vc && at <= now) ++due;
+        else if (v == vc && at < first) first = at;
+      CHECK(link.credits(vc, now) == due - given[vc]);
+      CHECK(link.next_credit_arrival(vc) == first);
+    }
+    if (now % 7 == 0 && link.credits(2, now) > 0) {   // a send takes one of VC 2's credits
+      link.send(2, vc_flit(1, 0), now, 0);
+      ++given[2];
+    }
+  }
+}
