@@ -533,11 +533,11 @@ bool VcRouter::traverse(Cycle now, Cycle& next) {
   // visited: nothing can send there, so send_one does nothing.
   owned_ports_.for_each([&](int port) {
     if (port >= ext_ports_)
-      any |= send_one(port, local_channel(port - ext_ports_), 1, now, next);
+      any |= send_one(local_channel(port - ext_ports_), 1, now, next);
     else if (any_shared_ && shared_[static_cast<std::size_t>(port)])
       any |= offer_shared(port, now, next);
     else
-      any |= send_one(port, channel(port, 0), vcs_, now, next);
+      any |= send_one(channel(port, 0), vcs_, now, next);
   });
   return any;
 }
@@ -583,10 +583,11 @@ bool VcRouter::tree_can_send(const InputVc& iv, Cycle now, Cycle& next) {
   return true;
 }
 
-// One flit on physical output `port` (channels first_ch .. first_ch+nch-1):
-// round-robin among the VCs that can send.
-bool VcRouter::send_one(int port, int first_ch, int nch, Cycle now, Cycle& next) {
-  OutputPort& op = chan(first_ch).port;   // out_port(port)
+// One flit on the physical output of channels first_ch .. first_ch+nch-1
+// (an output port's state lives with its first channel): round-robin among
+// the VCs that can send.
+bool VcRouter::send_one(int first_ch, int nch, Cycle now, Cycle& next) {
+  OutputPort& op = chan(first_ch).port;
   if (op.used == now) return false;   // a replicating worm took it this cycle
   for (int k = 0, v = op.rr; k < nch; ++k, v = v + 1 == nch ? 0 : v + 1) {
     const int oc = first_ch + v;

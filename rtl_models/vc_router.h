@@ -391,7 +391,7 @@ class VcRouter : private detail::VcRouterHead,
   bool route(Cycle now, Cycle& next);
   bool allocate_vcs(Cycle now);
   bool traverse(Cycle now, Cycle& next);
-  bool send_one(int port, int first_ch, int nch, Cycle now, Cycle& next);
+  bool send_one(int first_ch, int nch, Cycle now, Cycle& next);
   bool can_send(int oc, Cycle now, Cycle& next);
   bool offer_shared(int port, Cycle now, Cycle& next);
   void shared_link_grant(int port, int vc, Cycle now) override;
