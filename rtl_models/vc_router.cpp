@@ -696,9 +696,10 @@ void VcRouter::send_flit(int oc, Cycle now) {
 
 std::uint64_t VcRouter::buffered_flits() const {
   std::uint64_t n = 0;
-  for (const Channel& ch : chan_) n += static_cast<std::uint64_t>(ch.in.flits);
-  // Deposited flits too: they are no longer on the wire (VcLink::flits_in_flight).
-  for (const Channel& ch : chan_) n += static_cast<std::uint64_t>(__builtin_popcount(ch.in.arriving));
+  // Arrived flits, and deposited ones too: they are no longer on the wire
+  // (VcLink::flits_in_flight).
+  for (const Channel& ch : chan_)
+    n += static_cast<std::uint64_t>(ch.in.flits) + static_cast<std::uint64_t>(__builtin_popcount(ch.in.arriving));
   return n;
 }
 

@@ -416,8 +416,8 @@ class VcRouter : private detail::VcRouterHead,
   // The hot block, from a cache-line boundary (helper/dlay, helper/dlay2,
   // helper/dlay5): after the head line, the active sets (an evaluation
   // reads a set's line only when maybe_busy_ says it may be non-empty), then
-  // what routing and a send read besides the head: id_, the routing
-  // function, the parameters' delays (the crossbar delay per send). Before
+  // what routing reads besides the head: id_, the routing function, the
+  // route delay (a send reads the crossbar delay from the head's copy). Before
   // helper/dlay these were spread over a dozen lines of the 1.3 KB object.
   // Active sets: a cycle looks only at these channels or ports.
   alignas(64) ChannelSet unrouted_;        // input VCs with a header to route or being routed
@@ -432,7 +432,7 @@ class VcRouter : private detail::VcRouterHead,
   // routing_.get(): routing reads it per header, here rather than in the
   // cold line that holds routing_ (helper/dlay2).
   const topo::DirectRouting* route_fn_;
-  VcRouterParams p_;                       // its numbers first: route and crossbar delays in the fourth line
+  VcRouterParams p_;                       // its numbers first: the route delay, read per routed header
   // Cold from here.
   std::vector<Channel> chan_;              // per channel (and physical output port); chans_ = its data
   std::vector<topo::VcClass> class_by_vc_;
