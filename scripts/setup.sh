@@ -8,6 +8,7 @@ PKGS=(
   libsystemc-dev            # SystemC 2.3.4 + TLM-2.0 (pkg-config: systemc, tlm)
   catch2                    # Catch2 v2 test framework
   libspdlog-dev libfmt-dev  # logging
+  libjemalloc-dev           # the wormcast tool's allocator (huge pages; CMake WORMCAST_JEMALLOC)
   libyaml-cpp-dev           # experiment/topology files
   libcli11-dev              # command line
   nlohmann-json3-dev        # results files

@@ -36,7 +36,9 @@ int run_bench(const BenchOptions& opt, std::ostream& os) {
   const Cycle measure = opt.quick ? 5000 : 50000;
   // Router flit-hops: flits crossing a switch (injection and ejection links
   // do not count). Set-up and simulation are timed apart; the peak RSS is
-  // each case's own (reset before it).
+  // each case's own (reset before it, after the allocator has handed back
+  // what earlier cases freed).
+  os << "allocator: " << allocator_name() << "\n";
   os << fmt::format("{:<20} {:>6} {:>6} {:>10} {:>9} {:>8} {:>8} {:>12} {:>14} {:>9}\n", "network", "load", "level",
                     "cycles", "latency", "setup s", "sim s", "cycles/s", "router hops/s", "rss MB");
   int failures = 0;

@@ -153,7 +153,8 @@ nlohmann::json performance(const rtl::SimContext& ctx, Cycle cycles, double setu
                       {"flit_hops_per_second", wall > 0 ? static_cast<double>(ctx.flits.hops) / wall : 0.0},
                       {"router_flit_hops", ctx.flits.hops},
                       {"flit_moves", ctx.flits.moves},
-                      {"peak_rss_mb", peak_rss_mb()}};
+                      {"peak_rss_mb", peak_rss_mb()},
+                      {"allocator", allocator_name()}};
   if (ctx.streams) {   // how, not what: sim.streams
     p["streamed_flits"] = ctx.streamed_flits;
     p["received_stream_flits"] = ctx.received_stream_flits;
