@@ -84,6 +84,9 @@ TEST_CASE("run writes JSON and CSV results with the resolved configuration and s
   CHECK(j.at("status") == "ok");
   CHECK(j.at("invariants").at("flits_conserved") == true);
   CHECK(j.contains("wormcast_version"));
+  // The allocator the tool was linked with (CMake WORMCAST_JEMALLOC), named
+  // because it decides how fast growing memory comes (docs/performance.md).
+  CHECK(j.at("performance").at("allocator") == WORMCAST_TOOL_ALLOCATOR);
   std::ifstream cf(out + "/small_seed9.csv");
   std::string header, row;
   std::getline(cf, header);
