@@ -30,6 +30,13 @@ struct Dep {
   long long first;
 };
 
+// Adjacency lists in two flat arrays: the nodes next to x are
+// to[off[x]] .. to[off[x + 1] - 1] (one BFS per node walks them N times).
+struct FlatGraph {
+  std::vector<int> off;
+  std::vector<NodeId> to;
+};
+
 class Checker {
  public:
   Checker(const DirectRouting& r, const DirectCheckOptions& o)
@@ -114,9 +121,21 @@ class Checker {
       std::sort(got.begin(), got.end());
       if (got != adj_[x]) report(t_.name(x) + ": topology channels do not match the neighbour definition");
     }
-    radj_.assign(N_, {});
+    std::vector<std::vector<NodeId>> radj(N_);
     for (NodeId x = 0; x < N_; ++x)
-      for (NodeId y : adj_[x]) radj_[y].push_back(x);
+      for (NodeId y : adj_[x]) radj[y].push_back(x);
+    fwd_ = flat(adj_);
+    rev_ = flat(radj);
+  }
+
+  static FlatGraph flat(const std::vector<std::vector<NodeId>>& adj) {
+    FlatGraph g;
+    g.off.push_back(0);
+    for (const auto& a : adj) {
+      g.to.insert(g.to.end(), a.begin(), a.end());
+      g.off.push_back(static_cast<int>(g.to.size()));
+    }
+    return g;
   }
 
   // Eq. 5.2 labels, then Definition 5.1 boundaries (ℓ(u) > ℓ(u^d)); also
@@ -230,16 +249,16 @@ class Checker {
     }
   }
 
-  // Hops from s along `adj` (adj_: from s; radj_: to s); -1 if unreachable.
-  void bfs(NodeId s, const std::vector<std::vector<NodeId>>& adj, std::vector<int>& dist) {
+  // Hops from s along `g` (fwd_: from s; rev_: to s); -1 if unreachable.
+  void bfs(NodeId s, const FlatGraph& g, std::vector<int>& dist) {
     std::fill(dist.begin(), dist.end(), -1);
     queue_.clear();
     dist[s] = 0;
     queue_.push_back(s);
     for (std::size_t i = 0; i < queue_.size(); ++i) {
       const NodeId x = queue_[i];
-      for (NodeId y : adj[x])
-        if (dist[y] < 0) {
+      for (int j = g.off[x]; j < g.off[x + 1]; ++j)
+        if (const NodeId y = g.to[j]; dist[y] < 0) {
           dist[y] = dist[x] + 1;
           queue_.push_back(y);
         }
@@ -278,18 +297,21 @@ class Checker {
   // route, reporting nothing (walk_by_source() reports).
   bool walk_by_destination() {
     std::vector<int> dist(N_);
-    // illegal() per (channel, class) once, not per hop.
+    // illegal() and the next node per (channel, class) once, not per hop.
     legal_.assign(deps_.size(), 0);
+    head_.assign(deps_.size(), -1);
     for (NodeId x = 0; x < N_; ++x)
       for (int d = 0; d < n_; ++d)
         for (Direction dir : {Direction::plus, Direction::minus})
-          for (int c = 0; c < kClasses; ++c)
-            legal_[node_index(x, d, dir, static_cast<VcClass>(c))] =
-                illegal(x, DirectHop{false, d, dir, static_cast<VcClass>(c)}).empty();
+          for (int c = 0; c < kClasses; ++c) {
+            const int i = node_index(x, d, dir, static_cast<VcClass>(c));
+            legal_[i] = illegal(x, DirectHop{false, d, dir, static_cast<VcClass>(c)}).empty();
+            head_[i] = t_.neighbour(x, d, dir);
+          }
     seen_.assign(deps_.size(), -1);
     rest_.assign(deps_.size(), 0);
     for (NodeId v = 0; v < N_; ++v) {
-      bfs(v, radj_, dist);
+      bfs(v, rev_, dist);
       for (NodeId s = 0; s < N_; ++s)
         if (s != v && !walk_to_known(s, v, dist[s])) return false;
     }
@@ -323,7 +345,7 @@ class Checker {
       }
       path_.push_back(cur);
       prev = cur;
-      at = t_.neighbour(at, h.dim, h.dir);
+      at = head_[cur];
       cls = h.vc;
       in_port = DirectTopology::port_index(h.dim, h.dir);   // the port it arrives on at `at`
     }
@@ -339,7 +361,7 @@ class Checker {
   void walk_by_source() {
     std::vector<int> dist(N_);
     for (NodeId s = 0; s < N_ && problems_.size() < kMaxProblems; ++s) {
-      bfs(s, adj_, dist);
+      bfs(s, fwd_, dist);
       for (NodeId v = 0; v < N_; ++v)
         if (v != s) walk(s, v, dist[v]);
     }
@@ -468,12 +490,14 @@ class Checker {
   const DirectTopology& t_;
   const NextHopFunction* fn_;
   int n_, N_;
-  std::vector<std::vector<NodeId>> adj_, radj_;   // channels by the definition; reversed
+  std::vector<std::vector<NodeId>> adj_;   // channels by the definition
+  FlatGraph fwd_, rev_;                    // adj_; adj_ reversed
   std::vector<long long> label_;
   std::vector<std::array<std::vector<VcSet>, 2>> ring_;   // dateline: [d][+/-][σ]
   std::vector<std::vector<Dep>> deps_;   // [(channel, VC)] -> successors
   long long next_late_ = static_cast<long long>(N_) * N_;   // UTPR continuations: after every pair
   std::vector<char> legal_;            // [(channel, VC)]: illegal() is empty
+  std::vector<NodeId> head_;           // [(channel, VC)]: the node it leads to
   std::vector<NodeId> seen_, queue_;   // seen_[(channel, VC)]: last destination walked through it
   std::vector<int> rest_, path_;       // rest_: hops from there to seen_'s destination
   std::vector<std::string> problems_;
