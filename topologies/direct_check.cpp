@@ -49,6 +49,7 @@ class Checker {
     if (r_.algorithm() == RoutingAlgorithm::utpr) build_labels();
     if (r_.algorithm() == RoutingAlgorithm::dateline) build_dateline_rings();
     check_vc_rules();
+    build_hop_tables();
     // A wrong route is reported per pair in the order of a walk by source
     // (capped): redo the walks that way, from scratch, to report it.
     if (problems_.size() < kMaxProblems && !walk_by_destination()) {
@@ -297,17 +298,6 @@ class Checker {
   // route, reporting nothing (walk_by_source() reports).
   bool walk_by_destination() {
     std::vector<int> dist(N_);
-    // illegal() and the next node per (channel, class) once, not per hop.
-    legal_.assign(deps_.size(), 0);
-    head_.assign(deps_.size(), -1);
-    for (NodeId x = 0; x < N_; ++x)
-      for (int d = 0; d < n_; ++d)
-        for (Direction dir : {Direction::plus, Direction::minus})
-          for (int c = 0; c < kClasses; ++c) {
-            const int i = node_index(x, d, dir, static_cast<VcClass>(c));
-            legal_[i] = illegal(x, DirectHop{false, d, dir, static_cast<VcClass>(c)}).empty();
-            head_[i] = t_.neighbour(x, d, dir);
-          }
     seen_.assign(deps_.size(), -1);
     rest_.assign(deps_.size(), 0);
     for (NodeId v = 0; v < N_; ++v) {
@@ -333,11 +323,8 @@ class Checker {
         if (at != dst || hops != want) return false;
         break;
       }
-      if (hops >= want || h.dim < 0 || h.dim >= n_ || static_cast<unsigned>(h.dir) > 1 ||
-          static_cast<int>(h.vc) >= kClasses)
-        return false;
+      if (hops >= want || !legal(at, h)) return false;
       const int cur = node_index(at, h.dim, h.dir, h.vc);
-      if (!legal_[cur]) return false;
       if (prev >= 0) add_dep(prev, cur, first);
       if (seen_[cur] == dst) {
         if (hops + 1 + rest_[cur] != want) return false;
@@ -365,6 +352,26 @@ class Checker {
       for (NodeId v = 0; v < N_; ++v)
         if (v != s) walk(s, v, dist[v]);
     }
+  }
+
+  // illegal() and the next node per (channel, class) once, not per hop.
+  void build_hop_tables() {
+    legal_.assign(deps_.size(), 0);
+    head_.assign(deps_.size(), -1);
+    for (NodeId x = 0; x < N_; ++x)
+      for (int d = 0; d < n_; ++d)
+        for (Direction dir : {Direction::plus, Direction::minus})
+          for (int c = 0; c < kClasses; ++c) {
+            const int i = node_index(x, d, dir, static_cast<VcClass>(c));
+            legal_[i] = illegal(x, DirectHop{false, d, dir, static_cast<VcClass>(c)}).empty();
+            head_[i] = t_.neighbour(x, d, dir);
+          }
+  }
+
+  // illegal(at, h).empty(), from the table.
+  bool legal(NodeId at, const DirectHop& h) const {
+    return h.dim >= 0 && h.dim < n_ && static_cast<unsigned>(h.dir) <= 1 && static_cast<int>(h.vc) < kClasses &&
+           legal_[node_index(at, h.dim, h.dir, h.vc)];
   }
 
   // Follows the routing function hop by hop (as routers would), recording
@@ -412,8 +419,8 @@ class Checker {
           for (NodeId v = 0; v < N_; ++v) {
             if (v == w || (a == VcClass::h && label_[v] < label_[w])) continue;
             const DirectHop h = next_hop(w, v, a);
-            const std::string why = h.arrived ? "arrived early" : illegal(w, h);
-            if (!why.empty()) {
+            if (h.arrived || !legal(w, h)) {
+              const std::string why = h.arrived ? "arrived early" : illegal(w, h);
               report("utpr worm continuing at " + t_.name(w) + " to " + t_.name(v) + ": " + why);
               continue;
             }

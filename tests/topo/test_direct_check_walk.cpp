@@ -198,3 +198,20 @@ TEST_CASE("a class missing on a shared stretch is reported for every route throu
   CHECK(got.per_pair_walk);
   CHECK(got.problems == want);
 }
+
+TEST_CASE("a UTPR worm continuation without a hop is reported, the routes still walked by destination",
+          "[direct][check]") {
+  const DirectRouting r(parse_direct_spec("torus:4x4:uni"), RoutingAlgorithm::utpr);
+  const NodeId w = r.topology().parse_node("(0,0)");
+  // A fresh decision (in_port -1) at (0,0) for a worm that arrived there.
+  const NextHopFunction hop = [&](NodeId at, NodeId dst, VcClass in, int in_port) {
+    if (at == w && in != VcClass::local && in_port < 0) return DirectHop{};
+    return r.next_hop(at, dst, in, in_port);
+  };
+  const DirectCheckReport got = check_with(r, hop);
+  CHECK_FALSE(got.per_pair_walk);
+  REQUIRE_FALSE(got.problems.empty());
+  for (const std::string& p : got.problems)
+    if (p.rfind("... and ", 0) != 0) CHECK_THAT(p, Catch::StartsWith("utpr worm continuing at (0,0) to ") &&
+                                                       Catch::EndsWith(": no dimension chosen"));
+}
