@@ -303,42 +303,7 @@ class Checker {
     for (NodeId v = 0; v < N_; ++v) {
       bfs(v, rev_, dist);
       for (NodeId s = 0; s < N_; ++s)
-        if (s != v && !walk_to_known(s, v, dist[s])) return false;
-    }
-    return true;
-  }
-
-  // One route of walk_by_destination(). The step bound (a route longer than
-  // `want` is wrong) also stops a routing function that goes round in circles.
-  bool walk_to_known(NodeId src, NodeId dst, int want) {
-    if (want < 0) return false;
-    const long long first = static_cast<long long>(src) * N_ + dst;
-    path_.clear();
-    NodeId at = src;
-    VcClass cls = VcClass::local;
-    int prev = -1, in_port = -1;
-    for (int hops = 0;; ++hops) {
-      const DirectHop h = next_hop(at, dst, cls, in_port);
-      if (h.arrived) {
-        if (at != dst || hops != want) return false;
-        break;
-      }
-      if (hops >= want || !legal(at, h)) return false;
-      const int cur = node_index(at, h.dim, h.dir, h.vc);
-      if (prev >= 0) add_dep(prev, cur, first);
-      if (seen_[cur] == dst) {
-        if (hops + 1 + rest_[cur] != want) return false;
-        break;
-      }
-      path_.push_back(cur);
-      prev = cur;
-      at = head_[cur];
-      cls = h.vc;
-      in_port = DirectTopology::port_index(h.dim, h.dir);   // the port it arrives on at `at`
-    }
-    for (std::size_t i = 0; i < path_.size(); ++i) {
-      seen_[path_[i]] = dst;
-      rest_[path_[i]] = want - static_cast<int>(i) - 1;
+        if (s != v && !walk<true>(s, v, dist[s])) return false;
     }
     return true;
   }
@@ -350,7 +315,7 @@ class Checker {
     for (NodeId s = 0; s < N_ && problems_.size() < kMaxProblems; ++s) {
       bfs(s, fwd_, dist);
       for (NodeId v = 0; v < N_; ++v)
-        if (v != s) walk(s, v, dist[v]);
+        if (v != s) walk<false>(s, v, dist[v]);
     }
   }
 
@@ -376,34 +341,56 @@ class Checker {
 
   // Follows the routing function hop by hop (as routers would), recording
   // channel dependencies; the route must be as long as the BFS distance.
-  void walk(NodeId src, NodeId dst, int want) {
+  // shared (walk_by_destination): stop at a (channel, class) pair that an
+  // earlier route to dst took, and only say whether the route is right. The
+  // step bound also stops a routing function that goes round in circles.
+  template <bool shared>
+  bool walk(NodeId src, NodeId dst, int want) {
     const auto what = [&] {
       return std::string(to_string(r_.algorithm())) + " route " + t_.name(src) + " -> " + t_.name(dst);
     };
-    if (want < 0) return report(what() + ": destination unreachable in the channel graph");
+    const auto wrong = [&](const auto& text) {
+      if constexpr (!shared) report(text());
+      return false;
+    };
+    if (want < 0) return wrong([&] { return what() + ": destination unreachable in the channel graph"; });
     const long long first = static_cast<long long>(src) * N_ + dst;
+    path_.clear();
     NodeId at = src;
     VcClass cls = VcClass::local;
     int prev = -1, in_port = -1;
     for (int hops = 0;; ++hops) {
       const DirectHop h = next_hop(at, dst, cls, in_port);
       if (h.arrived) {
-        if (at != dst) return report(what() + ": claims arrival at " + t_.name(at));
+        if (at != dst) return wrong([&] { return what() + ": claims arrival at " + t_.name(at); });
         if (hops != want)
-          report(what() + ": " + std::to_string(hops) + " hops, shortest is " + std::to_string(want));
-        return;
+          return wrong([&] {
+            return what() + ": " + std::to_string(hops) + " hops, shortest is " + std::to_string(want);
+          });
+        break;
       }
       if (hops >= want)
-        return report(what() + ": longer than the shortest path (" + std::to_string(want) + " hops)");
-      const std::string why = illegal(at, h);
-      if (!why.empty()) return report(what() + " at " + t_.name(at) + ": " + why);
+        return wrong([&] { return what() + ": longer than the shortest path (" + std::to_string(want) + " hops)"; });
+      if (!legal(at, h)) return wrong([&] { return what() + " at " + t_.name(at) + ": " + illegal(at, h); });
       const int cur = node_index(at, h.dim, h.dir, h.vc);
       if (prev >= 0) add_dep(prev, cur, first);
+      if constexpr (shared) {
+        if (seen_[cur] == dst) {
+          if (hops + 1 + rest_[cur] != want) return false;
+          break;
+        }
+        path_.push_back(cur);
+      }
       prev = cur;
-      at = t_.neighbour(at, h.dim, h.dir);
+      at = head_[cur];
       cls = h.vc;
       in_port = DirectTopology::port_index(h.dim, h.dir);   // the port it arrives on at `at`
     }
+    for (std::size_t i = 0; i < path_.size(); ++i) {
+      seen_[path_[i]] = dst;
+      rest_[path_[i]] = want - static_cast<int>(i) - 1;
+    }
+    return true;
   }
 
   // A UTPR worm arriving at destination w on (channel, α) continues to its
