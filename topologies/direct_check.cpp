@@ -2,11 +2,17 @@
 // only the addressing (sigma / with_sigma) and the routing function under
 // test; neighbours, distances, VC existence and ℋ labels are recomputed here
 // from the definitions of seed001 §1.1, §1.5 and §2.
+//
+// Routes are walked per destination v: where a header goes next depends only
+// on where it is, the class it arrived on and its input port, i.e. on the
+// (channel, class) pair it arrived on. So once one route towards v has taken
+// a pair, every later route towards v reaching that pair continues as it
+// did: its remaining length is known and its dependencies are recorded.
+// Each (pair, destination) is walked once instead of once per source.
+#include "topologies/direct_check.h"
+
 #include <algorithm>
 #include <array>
-#include <queue>
-
-#include "topologies/direct_routing.h"
 
 namespace wormcast::topo {
 
@@ -15,32 +21,76 @@ namespace {
 // p, l, h, single, (local), dl0, dl1: index of a (channel, class) pair = slot * 7 + class
 constexpr int kClasses = 7;
 
+// A dependency edge and the first walk that recorded it, (source, destination)
+// as source * N + destination, so that the edges leave each pair in the
+// order of a walk by source then destination (the order the cycle search
+// and the λ check report in).
+struct Dep {
+  int to;
+  long long first;
+};
+
+// Adjacency lists in two flat arrays: the nodes next to x are
+// to[off[x]] .. to[off[x + 1] - 1] (one BFS per node walks them N times).
+struct FlatGraph {
+  std::vector<int> off;
+  std::vector<NodeId> to;
+};
+
 class Checker {
  public:
-  explicit Checker(const DirectRouting& r)
-      : r_(r), t_(r.topology()), n_(t_.dimensions()), N_(t_.num_nodes()),
+  Checker(const DirectRouting& r, const DirectCheckOptions& o)
+      : r_(r), t_(r.topology()), fn_(o.next_hop), n_(t_.dimensions()), N_(t_.num_nodes()),
         deps_(static_cast<std::size_t>(t_.num_channel_slots()) * kClasses) {}
 
-  std::vector<std::string> run() {
+  DirectCheckReport run(bool keep_route_edges) {
+    DirectCheckReport out;
     build_adjacency();
     if (r_.algorithm() == RoutingAlgorithm::utpr) build_labels();
     if (r_.algorithm() == RoutingAlgorithm::dateline) build_dateline_rings();
     check_vc_rules();
-    std::vector<int> dist(N_);
-    for (NodeId s = 0; s < N_ && problems_.size() < kMaxProblems; ++s) {
-      bfs(s, dist);
-      for (NodeId v = 0; v < N_; ++v)
-        if (v != s) walk(s, v, dist[v]);
+    build_hop_tables();
+    // A wrong route is reported per pair in the order of a walk by source
+    // (capped): redo the walks that way, from scratch, to report it.
+    if (problems_.size() < kMaxProblems && !walk_by_destination()) {
+      out.per_pair_walk = true;
+      for (auto& d : deps_) d.clear();
+      walk_by_source();
     }
+    for (auto& d : deps_) std::stable_sort(d.begin(), d.end(), [](Dep a, Dep b) { return a.first < b.first; });
+    out.route_dependencies = count_edges();
+    if (keep_route_edges) out.route_edges = edge_list();
     if (r_.algorithm() == RoutingAlgorithm::utpr) add_worm_continuations();
+    out.dependencies = count_edges();
     find_cycle();
     if (r_.algorithm() == RoutingAlgorithm::utpr) check_corrected_order();
     if (dropped_) problems_.push_back("... and " + std::to_string(dropped_) + " more problems");
-    return problems_;
+    out.problems = std::move(problems_);
+    out.routing_calls = calls_;
+    return out;
   }
 
  private:
   static constexpr std::size_t kMaxProblems = 40;
+
+  std::size_t count_edges() const {
+    std::size_t e = 0;
+    for (const auto& d : deps_) e += d.size();
+    return e;
+  }
+
+  std::vector<std::pair<int, int>> edge_list() const {
+    std::vector<std::pair<int, int>> e;
+    for (std::size_t a = 0; a < deps_.size(); ++a)
+      for (const Dep& d : deps_[a]) e.emplace_back(static_cast<int>(a), d.to);
+    std::sort(e.begin(), e.end());
+    return e;
+  }
+
+  DirectHop next_hop(NodeId at, NodeId dst, VcClass in, int in_port = -1) {
+    ++calls_;
+    return fn_ ? (*fn_)(at, dst, in, in_port) : r_.next_hop(at, dst, in, in_port);
+  }
 
   void report(const std::string& p) {
     if (problems_.size() < kMaxProblems) problems_.push_back(p);
@@ -72,6 +122,21 @@ class Checker {
       std::sort(got.begin(), got.end());
       if (got != adj_[x]) report(t_.name(x) + ": topology channels do not match the neighbour definition");
     }
+    std::vector<std::vector<NodeId>> radj(N_);
+    for (NodeId x = 0; x < N_; ++x)
+      for (NodeId y : adj_[x]) radj[y].push_back(x);
+    fwd_ = flat(adj_);
+    rev_ = flat(radj);
+  }
+
+  static FlatGraph flat(const std::vector<std::vector<NodeId>>& adj) {
+    FlatGraph g;
+    g.off.push_back(0);
+    for (const auto& a : adj) {
+      g.to.insert(g.to.end(), a.begin(), a.end());
+      g.off.push_back(static_cast<int>(g.to.size()));
+    }
+    return g;
   }
 
   // Eq. 5.2 labels, then Definition 5.1 boundaries (ℓ(u) > ℓ(u^d)); also
@@ -185,18 +250,18 @@ class Checker {
     }
   }
 
-  void bfs(NodeId s, std::vector<int>& dist) const {
+  // Hops from s along `g` (fwd_: from s; rev_: to s); -1 if unreachable.
+  void bfs(NodeId s, const FlatGraph& g, std::vector<int>& dist) {
     std::fill(dist.begin(), dist.end(), -1);
-    std::queue<NodeId> q;
+    queue_.clear();
     dist[s] = 0;
-    q.push(s);
-    while (!q.empty()) {
-      const NodeId x = q.front();
-      q.pop();
-      for (NodeId y : adj_[x])
-        if (dist[y] < 0) {
+    queue_.push_back(s);
+    for (std::size_t i = 0; i < queue_.size(); ++i) {
+      const NodeId x = queue_[i];
+      for (int j = g.off[x]; j < g.off[x + 1]; ++j)
+        if (const NodeId y = g.to[j]; dist[y] < 0) {
           dist[y] = dist[x] + 1;
-          q.push(y);
+          queue_.push_back(y);
         }
     }
   }
@@ -205,9 +270,13 @@ class Checker {
     return t_.channel_slot(x, d, dir) * kClasses + static_cast<int>(c);
   }
 
-  void add_dep(int from, int to) {
-    std::vector<int>& out = deps_[from];
-    if (std::find(out.begin(), out.end(), to) == out.end()) out.push_back(to);
+  void add_dep(int from, int to, long long first) {
+    for (Dep& d : deps_[from])
+      if (d.to == to) {
+        d.first = std::min(d.first, first);
+        return;
+      }
+    deps_[from].push_back({to, first});
   }
 
   // One hop decided at `at`; empty string when legal, else the reason.
@@ -222,32 +291,106 @@ class Checker {
     return "";
   }
 
+  // Every route, by destination v: distances to v by one BFS over the
+  // reversed channels, then each source's route until it takes a (channel,
+  // class) pair that an earlier route to v took (seen_[pair] == v), whose
+  // remaining length rest_[pair] is then known. False at the first wrong
+  // route, reporting nothing (walk_by_source() reports).
+  bool walk_by_destination() {
+    std::vector<int> dist(N_);
+    seen_.assign(deps_.size(), -1);
+    rest_.assign(deps_.size(), 0);
+    for (NodeId v = 0; v < N_; ++v) {
+      bfs(v, rev_, dist);
+      for (NodeId s = 0; s < N_; ++s)
+        if (s != v && !walk<true>(s, v, dist[s])) return false;
+    }
+    return true;
+  }
+
+  // Every ordered pair's route on its own, by source then destination,
+  // stopping after the source at which the problems reach the cap.
+  void walk_by_source() {
+    std::vector<int> dist(N_);
+    for (NodeId s = 0; s < N_ && problems_.size() < kMaxProblems; ++s) {
+      bfs(s, fwd_, dist);
+      for (NodeId v = 0; v < N_; ++v)
+        if (v != s) walk<false>(s, v, dist[v]);
+    }
+  }
+
+  // illegal() and the next node per (channel, class) once, not per hop.
+  void build_hop_tables() {
+    legal_.assign(deps_.size(), 0);
+    head_.assign(deps_.size(), -1);
+    for (NodeId x = 0; x < N_; ++x)
+      for (int d = 0; d < n_; ++d)
+        for (Direction dir : {Direction::plus, Direction::minus})
+          for (int c = 0; c < kClasses; ++c) {
+            const int i = node_index(x, d, dir, static_cast<VcClass>(c));
+            legal_[i] = illegal(x, DirectHop{false, d, dir, static_cast<VcClass>(c)}).empty();
+            head_[i] = t_.neighbour(x, d, dir);
+          }
+  }
+
+  // illegal(at, h).empty(), from the table.
+  bool legal(NodeId at, const DirectHop& h) const {
+    return h.dim >= 0 && h.dim < n_ && static_cast<unsigned>(h.dir) <= 1 && static_cast<int>(h.vc) < kClasses &&
+           legal_[node_index(at, h.dim, h.dir, h.vc)];
+  }
+
   // Follows the routing function hop by hop (as routers would), recording
   // channel dependencies; the route must be as long as the BFS distance.
-  void walk(NodeId src, NodeId dst, int want) {
-    const std::string what = std::string(to_string(r_.algorithm())) + " route " + t_.name(src) + " -> " + t_.name(dst);
-    if (want < 0) return report(what + ": destination unreachable in the channel graph");
+  // shared (walk_by_destination): stop at a (channel, class) pair that an
+  // earlier route to dst took, and only say whether the route is right. The
+  // step bound also stops a routing function that goes round in circles.
+  template <bool shared>
+  bool walk(NodeId src, NodeId dst, int want) {
+    const auto what = [&] {
+      return std::string(to_string(r_.algorithm())) + " route " + t_.name(src) + " -> " + t_.name(dst);
+    };
+    const auto wrong = [&](const auto& text) {
+      if constexpr (!shared) report(text());
+      return false;
+    };
+    if (want < 0) return wrong([&] { return what() + ": destination unreachable in the channel graph"; });
+    const long long first = static_cast<long long>(src) * N_ + dst;
+    path_.clear();
     NodeId at = src;
     VcClass cls = VcClass::local;
     int prev = -1, in_port = -1;
     for (int hops = 0;; ++hops) {
-      const DirectHop h = r_.next_hop(at, dst, cls, in_port);
+      const DirectHop h = next_hop(at, dst, cls, in_port);
       if (h.arrived) {
-        if (at != dst) return report(what + ": claims arrival at " + t_.name(at));
+        if (at != dst) return wrong([&] { return what() + ": claims arrival at " + t_.name(at); });
         if (hops != want)
-          report(what + ": " + std::to_string(hops) + " hops, shortest is " + std::to_string(want));
-        return;
+          return wrong([&] {
+            return what() + ": " + std::to_string(hops) + " hops, shortest is " + std::to_string(want);
+          });
+        break;
       }
-      if (hops >= want) return report(what + ": longer than the shortest path (" + std::to_string(want) + " hops)");
-      const std::string why = illegal(at, h);
-      if (!why.empty()) return report(what + " at " + t_.name(at) + ": " + why);
+      if (hops >= want)
+        return wrong([&] { return what() + ": longer than the shortest path (" + std::to_string(want) + " hops)"; });
+      if (!legal(at, h)) return wrong([&] { return what() + " at " + t_.name(at) + ": " + illegal(at, h); });
       const int cur = node_index(at, h.dim, h.dir, h.vc);
-      if (prev >= 0) add_dep(prev, cur);
+      if (prev >= 0) add_dep(prev, cur, first);
+      if constexpr (shared) {
+        if (seen_[cur] == dst) {
+          if (hops + 1 + rest_[cur] != want) return false;
+          break;
+        }
+        path_.push_back(cur);
+      }
       prev = cur;
-      at = t_.neighbour(at, h.dim, h.dir);
+      at = head_[cur];
       cls = h.vc;
       in_port = DirectTopology::port_index(h.dim, h.dir);   // the port it arrives on at `at`
     }
+    for (std::size_t i = 0; i < path_.size(); ++i) {
+      seen_[path_[i]] = dst;
+      rest_[path_[i]] = want - static_cast<int>(i) - 1;
+    }
+    return true;
   }
 
   // A UTPR worm arriving at destination w on (channel, α) continues to its
@@ -262,13 +405,14 @@ class Checker {
           if (!expected(x, d, Direction::plus).contains(a)) continue;
           for (NodeId v = 0; v < N_; ++v) {
             if (v == w || (a == VcClass::h && label_[v] < label_[w])) continue;
-            const DirectHop h = r_.next_hop(w, v, a);
-            const std::string why = h.arrived ? "arrived early" : illegal(w, h);
-            if (!why.empty()) {
+            const DirectHop h = next_hop(w, v, a);
+            if (h.arrived || !legal(w, h)) {
+              const std::string why = h.arrived ? "arrived early" : illegal(w, h);
               report("utpr worm continuing at " + t_.name(w) + " to " + t_.name(v) + ": " + why);
               continue;
             }
-            add_dep(node_index(x, d, Direction::plus, a), node_index(w, h.dim, h.dir, h.vc));
+            // After every route's edges, in the order found (as appended).
+            add_dep(node_index(x, d, Direction::plus, a), node_index(w, h.dim, h.dir, h.vc), next_late_++);
           }
         }
       }
@@ -297,7 +441,7 @@ class Checker {
           stack.pop_back();
           continue;
         }
-        const int nx = deps_[c][i++];
+        const int nx = deps_[c][i++].to;
         if (colour[nx] == 1) return report_cycle(nx, c, from);
         if (colour[nx] == 0) {
           colour[nx] = 1;
@@ -330,21 +474,29 @@ class Checker {
 
   void check_corrected_order() {
     for (std::size_t a = 0; a < deps_.size(); ++a)
-      for (int b : deps_[a])
-        if (corrected_lambda(static_cast<int>(a)) >= corrected_lambda(b))
+      for (const Dep& e : deps_[a])
+        if (const int b = e.to; corrected_lambda(static_cast<int>(a)) >= corrected_lambda(b))
           report("dependency " + pair_text(static_cast<int>(a)) + " -> " + pair_text(b) +
                  " does not increase in the corrected λ order (seed001 §7.6)");
   }
 
   const DirectRouting& r_;
   const DirectTopology& t_;
+  const NextHopFunction* fn_;
   int n_, N_;
-  std::vector<std::vector<NodeId>> adj_;
+  std::vector<std::vector<NodeId>> adj_;   // channels by the definition
+  FlatGraph fwd_, rev_;                    // adj_; adj_ reversed
   std::vector<long long> label_;
   std::vector<std::array<std::vector<VcSet>, 2>> ring_;   // dateline: [d][+/-][σ]
-  std::vector<std::vector<int>> deps_;   // [(channel, VC)] -> successors
+  std::vector<std::vector<Dep>> deps_;   // [(channel, VC)] -> successors
+  long long next_late_ = static_cast<long long>(N_) * N_;   // UTPR continuations: after every pair
+  std::vector<char> legal_;            // [(channel, VC)]: illegal() is empty
+  std::vector<NodeId> head_;           // [(channel, VC)]: the node it leads to
+  std::vector<NodeId> seen_, queue_;   // seen_[(channel, VC)]: last destination walked through it
+  std::vector<int> rest_, path_;       // rest_: hops from there to seen_'s destination
   std::vector<std::string> problems_;
   std::size_t dropped_ = 0;
+  long long calls_ = 0;
 };
 
 }  // namespace
@@ -352,14 +504,18 @@ class Checker {
 // Several VCs per class (vcs = m * num_vcs()) replicate the class graph m
 // times per node with complete m x m edges; it is acyclic iff the class
 // graph is, so only the multiple itself is checked here.
-std::vector<std::string> check_direct_routing(const DirectRouting& r, int vcs) {
-  std::vector<std::string> problems;
+DirectCheckReport check_direct_routing_report(const DirectRouting& r, int vcs, const DirectCheckOptions& options) {
+  DirectCheckReport out = Checker(r, options).run(options.keep_route_edges);
   if (r.vcs_per_class(vcs) == 0)
-    problems.push_back(std::to_string(vcs) + " VCs per channel: routing " + to_string(r.algorithm()) + " has " +
-                       std::to_string(r.num_vcs()) + " VC classes, so it needs a positive multiple of " +
-                       std::to_string(r.num_vcs()));
-  for (auto& p : Checker(r).run()) problems.push_back(std::move(p));
-  return problems;
+    out.problems.insert(out.problems.begin(),
+                        std::to_string(vcs) + " VCs per channel: routing " + to_string(r.algorithm()) + " has " +
+                            std::to_string(r.num_vcs()) + " VC classes, so it needs a positive multiple of " +
+                            std::to_string(r.num_vcs()));
+  return out;
+}
+
+std::vector<std::string> check_direct_routing(const DirectRouting& r, int vcs) {
+  return check_direct_routing_report(r, vcs).problems;
 }
 
 }  // namespace wormcast::topo

@@ -238,7 +238,8 @@ void DirectRoutingSection::visit(ParamVisitor& v) {
            "(nCUBE-2, SCI)");
   v.choice("check", check, {"auto", "always", "never"},
            "independent routing check at set-up (shortest routes, existing VCs, acyclic dependencies): auto = "
-           "up to 1024 nodes (it takes O(N^2) route walks: minutes for 64x64); never only to demonstrate a deadlock");
+           "up to 1024 nodes (O(N^2) routing decisions: about 1 s of CPU for 64x64); never only to demonstrate a "
+           "deadlock");
 }
 
 namespace {
