@@ -32,6 +32,7 @@ TIMING_KEYS = {
     "setup_seconds", "wall_seconds", "simulation_seconds", "process_seconds",
     "cycles_per_second", "flit_hops_per_second", "peak_rss_mb", "seconds",
     "streamed_flits", "received_stream_flits",   # how the run was computed (sim.streams), not a result
+    "allocator",                                 # the memory allocator the tool runs on, not a result
 }
 # Parameters that change how a run is computed, never its results: they may
 # be missing on the before side (a binary older than the parameter) and
