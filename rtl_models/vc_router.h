@@ -90,7 +90,8 @@ struct VcRouterParams {
             "m of that; each class gets m VCs and a header takes the lowest-numbered free VC of its class", 0, 16);
     v.flits("buffer", buffer_flits, "flit buffer per virtual channel (credits of the upstream VC)", 1);
     v.cycles("route_delay", route_delay, "routing of a header flit (cycles)", 1);
-    v.cycles("crossbar_delay", crossbar_delay, "input VC buffer to output link (cycles)", 1);
+    v.cycles("crossbar_delay", crossbar_delay, "input VC buffer to output link (cycles)", 1,
+             65535);   // the router keeps a 16-bit copy in its head line (VcRouterHead::crossbar_)
     v.choice("ports", ports, {"one_port", "all_port"},
              "internal (processor) channel pairs: one, or one per external channel (seed001 §1.4)");
     v.choice("link_sharing", link_sharing, {"per_direction", "bidirectional"},
