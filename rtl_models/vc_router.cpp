@@ -10,7 +10,8 @@ namespace wormcast::rtl {
 VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<const topo::DirectRouting> routing,
                    int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx)
     : detail::VcRouterHead(ctx), sc_core::sc_module(name), routing_(std::move(routing)), id_(id),
-      local_ports_(local_ports), route_fn_(routing_.get()), p_(p), wake_(ctx.clock) {
+      local_ports_(local_ports), route_fn_(routing_.get()), here_(routing_->here(id)), route_delay_(p.route_delay),
+      p_(p), wake_(ctx.clock) {
   vcs_ = static_cast<std::uint8_t>(vcs);
   crossbar_ = static_cast<std::uint16_t>(p_.crossbar_delay);
   if (crossbar_ != p_.crossbar_delay)
@@ -25,6 +26,8 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
                                 std::to_string(routing_->num_vcs()));
   if (local_ports_ < 1) throw std::invalid_argument(std::string(this->name()) + ": needs an internal channel");
   for (int v = 0; v < vcs_; ++v) class_by_vc_.push_back(routing_->class_at(v / per_class_));
+  for (int k = 0; k < 8; ++k)   // every VcClass value (0..6)
+    class_first_[k] = static_cast<std::int8_t>(routing_->vc_index(static_cast<topo::VcClass>(k)) * per_class_);
   const int n = num_channels();
   if (n > INT16_MAX)   // OutputVc holds channel indices in 16 bits
     throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(n) + " channels (at most 32767)");
@@ -303,7 +306,7 @@ int VcRouter::output_for(int in_ch, const topo::DirectHop& hop) const {
     return local_channel(l);
   }
   // The first VC of the class; allocate_vcs() takes any free one of it (free_vc).
-  return channel(topo::DirectTopology::port_index(hop.dim, hop.dir), route_fn_->vc_index(hop.vc) * per_class_);
+  return channel(topo::DirectTopology::port_index(hop.dim, hop.dir), class_first_[static_cast<int>(hop.vc)]);
 }
 
 // The lowest-numbered free VC among the per_class_ VCs of the class that
@@ -330,28 +333,43 @@ NodeId target_of(const Packet& p) {
 
 // Routes the header at the front of input VC c: the routing function for
 // the address of the first header flit; IR when this node is a destination
-// of a multi-destination worm that goes on.
+// of a multi-destination worm that goes on. A plain unicast header (the
+// common case) takes one test of its kind, encoding and tree flag; the
+// others go to route_special, which makes the tests in their old order.
 void VcRouter::route_header(InputVc& iv, int c) {
   const Segment& s = iv.head;
   if (s.first != 0)
     throw InvariantViolation(std::string(name()) + ": " + channel_name(c) + ": flit " + std::to_string(s.first) +
                              " of packet " + std::to_string(s.pkt->id) + " at the front of an idle VC (no header)");
   const Packet& pk = *s.pkt;
+  if (pk.header.kind != HeaderKind::unicast || pk.header.worm != WormEncoding::none || pk.header.direct_tree)
+    return route_special(iv, c);
+  const NodeId dst = pk.header.dest;
+  if (!route_fn_->topology().valid_node(dst)) bad_destination(pk, dst);
+  // Whether the output exists is checked when it is taken (set_owner), on
+  // the output VC's line that the allocation reads anyway.
+  iv.out = output_for(c, route_fn_->next_hop(here_, dst, iv.vc_class, in_port_of(c)));
+}
+
+void VcRouter::bad_destination(const Packet& pk, NodeId dst) const {
+  throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(pk.id) + " from node " +
+                              std::to_string(pk.src) + " has destination " + std::to_string(dst) +
+                              ", outside the network (0.." + std::to_string(routing_->topology().num_nodes() - 1) +
+                              ")");
+}
+
+// Multicast headers, switch-network worms and replicating worms.
+void VcRouter::route_special(InputVc& iv, int c) {
+  const Packet& pk = *iv.head.pkt;
   const NodeId dst = target_of(pk);
-  if (!route_fn_->topology().valid_node(dst))
-    throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(pk.id) + " from node " +
-                                std::to_string(pk.src) + " has destination " + std::to_string(dst) +
-                                ", outside the network (0.." + std::to_string(routing_->topology().num_nodes() - 1) +
-                                ")");
+  if (!route_fn_->topology().valid_node(dst)) bad_destination(pk, dst);
   if (pk.header.worm != WormEncoding::none)
     throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(pk.id) + " from node " +
                                 std::to_string(pk.src) + " is a switch-based multicast worm, which a direct-network "
                                 "router cannot decode (it carries unicast packets and IR worms)");
   if (pk.header.direct_tree) return start_tree(iv, c);
   if (is_ir_worm(pk) && dst == id_ && pk.header.dests.size() > 1) return start_ir(iv, c);
-  // Whether the output exists is checked when it is taken (set_owner), on
-  // the output VC's line that the allocation reads anyway.
-  iv.out = output_for(c, route_fn_->next_hop(id_, dst, iv.vc_class, in_port_of(c)));
+  iv.out = output_for(c, route_fn_->next_hop(here_, dst, iv.vc_class, in_port_of(c)));
 }
 
 // Header flits that only the local processor gets at an intermediate
@@ -455,7 +473,7 @@ bool VcRouter::route(Cycle now, Cycle& next) {
       route_header(iv, c);
       // A header is seen here in the cycle it is written, or in the cycle
       // after the tail ahead of it left (both evaluated cycles).
-      iv.ready = now + p_.route_delay;
+      iv.ready = now + route_delay_;
       iv.state = InState::routing;
       any = true;
     }

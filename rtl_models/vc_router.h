@@ -400,6 +400,8 @@ class VcRouter : private detail::VcRouterHead,
   // The input port a header on input channel `ch` arrived through (-1: internal).
   int in_port_of(int ch) const { return ch < external_channels() ? ch / vcs_ : -1; }
   void route_header(InputVc& iv, int c);
+  void route_special(InputVc& iv, int c);
+  [[noreturn]] void bad_destination(const Packet& pk, NodeId dst) const;
   void start_ir(InputVc& iv, int c);
   int ir_strip(const Packet& old) const;
   void start_tree(InputVc& iv, int c);
@@ -426,13 +428,20 @@ class VcRouter : private detail::VcRouterHead,
   ChannelSet rx_pending_;                  // input ports whose link has flits in flight
   NodeId id_;                              // read per routed header, with route_fn_
   int local_ports_;
-  // VCs per routing class (vcs_ / routing_->num_vcs(), at most 16 VCs): read
-  // per routed header, so in this line, not in the cold part (helper/dlay2).
-  std::uint8_t per_class_ = 1;
   // routing_.get(): routing reads it per header, here rather than in the
   // cold line that holds routing_ (helper/dlay2).
   const topo::DirectRouting* route_fn_;
-  VcRouterParams p_;                       // its numbers first: the route delay, read per routed header
+  // This node's coordinates: the routing function divides only the
+  // destination's address per header (helper/dhdr).
+  topo::Here here_;
+  // VCs per routing class (vcs_ / routing_->num_vcs(), at most 16 VCs): read
+  // per routed header, so in this line, not in the cold part (helper/dlay2).
+  std::uint8_t per_class_ = 1;
+  // Per VcClass: its first VC among a port's (vc_index * per_class_), so a
+  // routed header's output needs no call of vc_index (helper/dhdr).
+  std::int8_t class_first_[8] = {};
+  Cycle route_delay_;                      // p_.route_delay, in this line (read per routed header)
+  VcRouterParams p_;
   // Cold from here.
   std::vector<Channel> chan_;              // per channel (and physical output port); chans_ = its data
   std::vector<topo::VcClass> class_by_vc_;
