@@ -26,7 +26,7 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
                                 std::to_string(routing_->num_vcs()));
   if (local_ports_ < 1) throw std::invalid_argument(std::string(this->name()) + ": needs an internal channel");
   for (int v = 0; v < vcs_; ++v) class_by_vc_.push_back(routing_->class_at(v / per_class_));
-  for (int k = 0; k < 8; ++k)   // every VcClass value (0..6)
+  for (int k = 0; k < 7; ++k)   // every VcClass value (0..6)
     class_first_[k] = static_cast<std::int8_t>(routing_->vc_index(static_cast<topo::VcClass>(k)) * per_class_);
   const int n = num_channels();
   if (n > INT16_MAX)   // OutputVc holds channel indices in 16 bits
@@ -155,8 +155,11 @@ void VcRouter::evaluate_cycle(Cycle now) {
   bool active = busy(rx_pending_, kRx) && receive(now, next);
   if (next_arrival_ <= now) active |= arrive(now);
   next = std::min(next, next_arrival_);
-  if (busy(unrouted_, kUnrouted)) active |= route(now, next);
-  if (busy(waiting_, kWaiting)) active |= allocate_vcs(now);
+  if (busy(unrouted_, kUnrouted)) active |= route(now);
+  if (busy(waiting_, kWaiting)) {
+    if (alloc_due_ <= now) active |= allocate_vcs(now, next);
+    else next = std::min(next, alloc_due_);   // the end of a header's routing delay
+  }
   if (busy(owned_ports_, kOwned) || traced_) active |= traverse(now, next);   // traced_: a line not read otherwise
   if (active) next = now + 1;
   if (next != UINT64_MAX) wake_at(next);
@@ -465,27 +468,25 @@ void VcRouter::start_tree(InputVc& iv, int c) {
   iv.tree = true;
 }
 
-bool VcRouter::route(Cycle now, Cycle& next) {
+// A routed header goes straight to the VC-waiting set, ready route_delay
+// cycles later; the allocation visits the set only from alloc_due_ on, so
+// the routing cycle costs no visit there and a header is not visited again
+// here when its delay is over (helper/dhdr; before, a routing state that a
+// second visit of this set moved on).
+bool VcRouter::route(Cycle now) {
   bool any = false;
-  unrouted_.for_each([&](int c) {
+  visit_from(unrouted_, 0, [&](int c) {   // ascending, as for_each
     InputVc& iv = in_vc(c);
-    if (iv.state == InState::idle && iv.flits > 0) {   // the buffer may hold deposited flits only
-      route_header(iv, c);
-      // A header is seen here in the cycle it is written, or in the cycle
-      // after the tail ahead of it left (both evaluated cycles).
-      iv.ready = now + route_delay_;
-      iv.state = InState::routing;
-      any = true;
-    }
-    if (iv.state == InState::routing) {
-      if (iv.ready <= now) {
-        iv.state = InState::waiting_vc;
-        unrouted_.erase(c);
-        add(waiting_, kWaiting, c);
-      } else {
-        next = std::min(next, iv.ready);
-      }
-    }
+    if (iv.state != InState::idle || iv.flits == 0) return;   // the buffer may hold deposited flits only
+    route_header(iv, c);
+    // A header is seen here in the cycle it is written, or in the cycle
+    // after the tail ahead of it left (both evaluated cycles).
+    iv.ready = now + route_delay_;
+    iv.state = InState::waiting_vc;
+    unrouted_.erase(c);
+    add(waiting_, kWaiting, c);
+    alloc_due_ = std::min(alloc_due_, iv.ready);
+    any = true;
   });
   return any;
 }
@@ -517,29 +518,50 @@ void VcRouter::release(int oc) {
 // that rotates with the cycle, not with the router's evaluations, so the
 // result does not depend on which cycles the router happens to be evaluated
 // in (an evaluation with nothing to do is harmless).
-bool VcRouter::allocate_vcs(Cycle now) {
+// Headers still in their routing delay are skipped; alloc_due_ becomes the
+// first cycle in which a visit can serve one: the earliest end of a delay,
+// or 0 while a header is blocked (tried in every evaluated cycle, as a VC
+// is freed only by a send, in an evaluated cycle). The router is evaluated
+// at the end of every delay (`next`), blocked headers or not: there the
+// header takes part in the allocation.
+bool VcRouter::allocate_vcs(Cycle now, Cycle& next) {
   bool any = false;
+  Cycle due = UINT64_MAX;
   const int n = num_channels();
-  waiting_.for_each_from(static_cast<int>(now % static_cast<Cycle>(n)), [&](int c) {
+  visit_from(waiting_, static_cast<int>(now % static_cast<Cycle>(n)), [&](int c) {
     InputVc& iv = in_vc(c);
-    if (iv.state != InState::waiting_vc || iv.ready > now) return;
-    const int vc = free_vc(iv.out);   // iv.out: the first VC of the class the routing chose
-    if (vc < 0) return;               // blocked in place: keeps what it holds
-    if (iv.tree) {    // replication: a VC of every branch's class at once, or none
-      for (const auto& b : iv.branches)
-        if (free_vc(b.first) < 0) return;
-      for (auto& b : iv.branches) set_owner(b.first = free_vc(b.first), c);
+    if (iv.ready > now) {
+      due = std::min(due, iv.ready);
+      next = std::min(next, iv.ready);
+      return;
     }
-    if (iv.local_out >= 0) {       // IR: the local copy's channel too, both at once
-      if (out_vc(iv.local_out).owner >= 0) return;
-      set_owner(iv.local_out, c);
+    if (!take_vcs(iv, c)) {   // blocked in place: keeps what it holds
+      due = 0;
+      return;
     }
-    set_owner(iv.out = vc, c);
     iv.state = InState::active;
     waiting_.erase(c);
     any = true;
   });
+  alloc_due_ = due;
   return any;
+}
+
+// The output VC(s) for input VC c's routed header, all or none.
+bool VcRouter::take_vcs(InputVc& iv, int c) {
+  const int vc = free_vc(iv.out);   // iv.out: the first VC of the class the routing chose
+  if (vc < 0) return false;
+  if (iv.tree) {    // replication: a VC of every branch's class at once, or none
+    for (const auto& b : iv.branches)
+      if (free_vc(b.first) < 0) return false;
+    for (auto& b : iv.branches) set_owner(b.first = free_vc(b.first), c);
+  }
+  if (iv.local_out >= 0) {       // IR: the local copy's channel too, both at once
+    if (out_vc(iv.local_out).owner >= 0) return false;
+    set_owner(iv.local_out, c);
+  }
+  set_owner(iv.out = vc, c);
+  return true;
 }
 
 bool VcRouter::traverse(Cycle now, Cycle& next) {
@@ -744,7 +766,7 @@ std::vector<std::string> VcRouter::describe_blocked(Cycle now) const {
     if (iv.out >= 0) {
       const OutputVc& ov = out_vc(iv.out);
       s += " -> " + channel_name(iv.out);
-      if (iv.state == InState::routing) s += " routing";
+      if (iv.state == InState::waiting_vc && iv.ready > now) s += " routing";
       else if (ov.owner != static_cast<int>(c))
         s += " waiting for the VC (held by " + channel_name(ov.owner) + ")";
       else if (credits(iv.out, now) <= 0)

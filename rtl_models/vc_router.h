@@ -196,7 +196,8 @@ class VcRouter : private detail::VcRouterHead,
   void trace(sc_core::sc_trace_file* tf);
 
  private:
-  enum class InState : std::uint8_t { idle, routing, waiting_vc, active };
+  // waiting_vc: routed (in waiting_), ready at InputVc::ready, then waiting for its output VC.
+  enum class InState : std::uint8_t { idle, waiting_vc, active };
   struct Segment {
     PacketPtr pkt;
     int first = 0, count = 0;
@@ -388,8 +389,21 @@ class VcRouter : private detail::VcRouterHead,
   [[noreturn]] void not_connected(int oc, int in_ch) const;
   void release(int oc);
   bool receive(Cycle now, Cycle& next);
-  bool route(Cycle now, Cycle& next);
-  bool allocate_vcs(Cycle now);
+  // s.for_each_from(start, f) for a set that f only erases from, with the
+  // common case of one member (one header to route, one request for a VC)
+  // without the scan: the first member the scan would meet, then the scan
+  // of the others only when the set is not empty after it.
+  template <class F> static void visit_from(ChannelSet& s, int start, F f) {
+    const int first = s.first_from(start);
+    f(first);
+    if (s.empty()) return;
+    s.for_each_from(start, [&](int c) {
+      if (c != first) f(c);
+    });
+  }
+  bool route(Cycle now);
+  bool allocate_vcs(Cycle now, Cycle& next);
+  bool take_vcs(InputVc& iv, int c);
   bool traverse(Cycle now, Cycle& next);
   bool send_one(int first_ch, int nch, Cycle now, Cycle& next);
   bool can_send(int oc, Cycle now, Cycle& next);
@@ -439,8 +453,11 @@ class VcRouter : private detail::VcRouterHead,
   std::uint8_t per_class_ = 1;
   // Per VcClass: its first VC among a port's (vc_index * per_class_), so a
   // routed header's output needs no call of vc_index (helper/dhdr).
-  std::int8_t class_first_[8] = {};
+  std::int8_t class_first_[7] = {};
   Cycle route_delay_;                      // p_.route_delay, in this line (read per routed header)
+  // The first cycle in which allocate_vcs can serve a member of waiting_
+  // (0: a blocked header, try in every evaluated cycle; UINT64_MAX: none).
+  Cycle alloc_due_ = UINT64_MAX;
   VcRouterParams p_;
   // Cold from here.
   std::vector<Channel> chan_;              // per channel (and physical output port); chans_ = its data
