@@ -7,6 +7,15 @@
 
 namespace wormcast::rtl {
 
+namespace {
+// A unicast packet for the routing function alone: no switch-network
+// encoding, not a replicating worm (the common case, one test each).
+bool plain_unicast(const Packet& p) {
+  return p.header.kind == HeaderKind::unicast && p.header.worm == WormEncoding::none && !p.header.direct_tree;
+}
+
+}  // namespace
+
 VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<const topo::DirectRouting> routing,
                    int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx)
     : detail::VcRouterHead(ctx), sc_core::sc_module(name), routing_(std::move(routing)), id_(id),
@@ -226,10 +235,33 @@ bool VcRouter::fold_deposit(void* router, int port, int vc, Flit f, Cycle arriva
   return static_cast<VcRouter*>(router)->deposit(port, vc, f, arrival);
 }
 
-__attribute__((always_inline)) inline void VcRouter::end_receive(int ch) {
+__attribute__((always_inline)) inline void VcRouter::end_receive(int ch, Cycle now) {
   InputVc& iv = in_vc(ch);
-  if (iv.state == InState::idle) add(unrouted_, kUnrouted, ch);
+  if (iv.state == InState::idle) route_now(iv, ch, now);
   if (traced_) iv.traced_occupancy = iv.flits;
+}
+
+// A header at the front of idle input VC c in an evaluated cycle is routed
+// in it (route() would route it later in the same evaluation): a plain
+// unicast header here, without a visit of unrouted_ (helper/dhdr). Others
+// wait for route(), which routes them in the same cycle in channel order:
+// IR and replicating worms take new packet ids when routed, in that order.
+void VcRouter::route_now(InputVc& iv, int c, Cycle now) {
+  const Packet& pk = *iv.head.pkt;
+  if (iv.head.first != 0 || !plain_unicast(pk)) return add(unrouted_, kUnrouted, c);
+  route_header(iv, c);
+  routed(iv, c, now);
+}
+
+// Header of input VC c routed in cycle now: it asks for its VC from the end
+// of the routing delay on.
+void VcRouter::routed(InputVc& iv, int c, Cycle now) {
+  // A header is routed in the cycle it is written, or in the cycle after
+  // the tail ahead of it left (both evaluated cycles).
+  iv.ready = now + route_delay_;
+  iv.state = InState::waiting_vc;
+  add(waiting_, kWaiting, c);
+  alloc_due_ = std::min(alloc_due_, iv.ready);
 }
 
 // Deposited flits whose arrival is now are counted as received. The
@@ -246,7 +278,7 @@ bool VcRouter::arrive(Cycle now) {
     if (iv.arriving >> at & 1u) {
       iv.arriving &= ~(std::uint32_t{1} << at);
       count_arrival(iv, now);
-      end_receive(ch);
+      end_receive(ch, now);
       any = true;
     }
     if (iv.arriving == 0) {
@@ -283,14 +315,14 @@ bool VcRouter::receive(Cycle now, Cycle& next) {
           const Flit f = rx->pop(vc);
           const int ch = channel(port, vc);
           accept(ch, f, now);
-          end_receive(ch);
+          end_receive(ch, now);
         } while (rx->has_flit(now));
         due = rx->next_flit_arrival();
       } else {
         LinkRxIf* rx = local_rx_[p - static_cast<std::size_t>(ext_ports_)];
         const int ch = local_channel(port - ext_ports_);
         while (rx->has_flit(now)) accept(ch, rx->pop(), now);
-        end_receive(ch);
+        end_receive(ch, now);
         due = rx->next_flit_arrival();
       }
       any = true;
@@ -345,8 +377,7 @@ void VcRouter::route_header(InputVc& iv, int c) {
     throw InvariantViolation(std::string(name()) + ": " + channel_name(c) + ": flit " + std::to_string(s.first) +
                              " of packet " + std::to_string(s.pkt->id) + " at the front of an idle VC (no header)");
   const Packet& pk = *s.pkt;
-  if (pk.header.kind != HeaderKind::unicast || pk.header.worm != WormEncoding::none || pk.header.direct_tree)
-    return route_special(iv, c);
+  if (!plain_unicast(pk)) return route_special(iv, c);
   const NodeId dst = pk.header.dest;
   if (!route_fn_->topology().valid_node(dst)) bad_destination(pk, dst);
   // Whether the output exists is checked when it is taken (set_owner), on
@@ -477,15 +508,11 @@ bool VcRouter::route(Cycle now) {
   bool any = false;
   visit_from(unrouted_, 0, [&](int c) {   // ascending, as for_each
     InputVc& iv = in_vc(c);
-    if (iv.state != InState::idle || iv.flits == 0) return;   // the buffer may hold deposited flits only
+    if (iv.state != InState::idle) return unrouted_.erase(c);   // routed at its arrival (route_now)
+    if (iv.flits == 0) return;   // the buffer may hold deposited flits only
     route_header(iv, c);
-    // A header is seen here in the cycle it is written, or in the cycle
-    // after the tail ahead of it left (both evaluated cycles).
-    iv.ready = now + route_delay_;
-    iv.state = InState::waiting_vc;
     unrouted_.erase(c);
-    add(waiting_, kWaiting, c);
-    alloc_due_ = std::min(alloc_due_, iv.ready);
+    routed(iv, c, now);
     any = true;
   });
   return any;

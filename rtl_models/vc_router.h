@@ -384,7 +384,9 @@ class VcRouter : private detail::VcRouterHead,
   void accept(int ch, Flit f, Cycle now);
   static void append(InputVc& iv, Flit f);
   void count_arrival(InputVc& iv, Cycle now);
-  void end_receive(int ch);
+  void end_receive(int ch, Cycle now);
+  void route_now(InputVc& iv, int c, Cycle now);
+  void routed(InputVc& iv, int c, Cycle now);
   void set_owner(int oc, int in_ch);
   [[noreturn]] void not_connected(int oc, int in_ch) const;
   void release(int oc);
