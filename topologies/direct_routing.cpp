@@ -145,7 +145,10 @@ int DirectRouting::first_differing_dim(NodeId at, NodeId dst, int& a, int& b) co
   return -1;
 }
 
-int DirectRouting::first_differing_dim(const Here& h, NodeId dst, int& a, int& b) const {
+// Inlined into next_hop (with ordered_hop and dimension_ordered): a call
+// each cost about as many instructions per routed header as their bodies.
+__attribute__((always_inline)) inline int DirectRouting::first_differing_dim(const Here& h, NodeId dst, int& a,
+                                                                          int& b) const {
   const int n = topo_.dimensions();
   const int first = order_ == DimOrder::descending ? n - 1 : 0, step = order_ == DimOrder::descending ? -1 : 1;
   for (int d = first; d >= 0 && d < n; d += step) {
@@ -159,7 +162,7 @@ int DirectRouting::first_differing_dim(const Here& h, NodeId dst, int& a, int& b
   return -1;
 }
 
-DirectHop DirectRouting::dimension_ordered(int d, int a, int b) const {
+__attribute__((always_inline)) inline DirectHop DirectRouting::dimension_ordered(int d, int a, int b) const {
   DirectHop h;
   h.dim = d;
   const int k = topo_.radix(h.dim);
@@ -223,6 +226,12 @@ DirectHop DirectRouting::utpr_hop(NodeId at, NodeId dst, VcClass in) const {
   return h;
 }
 
+__attribute__((always_inline)) inline DirectHop DirectRouting::ordered_hop(int d, int a, int b, VcClass in,
+                                                                         int in_port) const {
+  if (algo_ == RoutingAlgorithm::dateline) return dateline_hop(d, a, b, in, in_port);
+  return dimension_ordered(d, a, b);
+}
+
 DirectHop DirectRouting::next_hop(NodeId at, NodeId dst, VcClass in, int in_port) const {
   if (at == dst) {
     DirectHop h;
@@ -233,11 +242,6 @@ DirectHop DirectRouting::next_hop(NodeId at, NodeId dst, VcClass in, int in_port
   int a = 0, b = 0;
   const int d = first_differing_dim(at, dst, a, b);
   return ordered_hop(d, a, b, in, in_port);
-}
-
-DirectHop DirectRouting::ordered_hop(int d, int a, int b, VcClass in, int in_port) const {
-  if (algo_ == RoutingAlgorithm::dateline) return dateline_hop(d, a, b, in, in_port);
-  return dimension_ordered(d, a, b);
 }
 
 Here DirectRouting::here(NodeId at) const {
