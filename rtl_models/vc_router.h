@@ -20,7 +20,8 @@
 //  2. Route: the header at the front of an idle input VC is routed by the
 //     routing function (topo::DirectRouting::next_hop, with the class of the
 //     VC it arrived on), ready `route_delay` cycles after it was written.
-//     At its destination it goes to the ejection channel.
+//     At its destination it goes to the ejection channel. (A plain unicast
+//     header is routed as it is received, in the same cycle: route_now.)
 //  3. VC allocation: a routed header takes a free VC of the class the
 //     routing chose on its output (with vcs = m x the routing's classes,
 //     class i owns VCs [i*m, (i+1)*m); the lowest-numbered free one) and
