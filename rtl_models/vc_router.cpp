@@ -7,10 +7,20 @@
 
 namespace wormcast::rtl {
 
+namespace {
+// A unicast packet for the routing function alone: no switch-network
+// encoding, not a replicating worm (the common case, one test each).
+bool plain_unicast(const Packet& p) {
+  return p.header.kind == HeaderKind::unicast && p.header.worm == WormEncoding::none && !p.header.direct_tree;
+}
+
+}  // namespace
+
 VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<const topo::DirectRouting> routing,
                    int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx)
     : detail::VcRouterHead(ctx), sc_core::sc_module(name), routing_(std::move(routing)), id_(id),
-      local_ports_(local_ports), route_fn_(routing_.get()), p_(p), wake_(ctx.clock) {
+      local_ports_(local_ports), route_fn_(routing_.get()), here_(routing_->here(id)), route_delay_(p.route_delay),
+      p_(p), wake_(ctx.clock) {
   vcs_ = static_cast<std::uint8_t>(vcs);
   crossbar_ = static_cast<std::uint16_t>(p_.crossbar_delay);
   if (crossbar_ != p_.crossbar_delay)
@@ -25,6 +35,8 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
                                 std::to_string(routing_->num_vcs()));
   if (local_ports_ < 1) throw std::invalid_argument(std::string(this->name()) + ": needs an internal channel");
   for (int v = 0; v < vcs_; ++v) class_by_vc_.push_back(routing_->class_at(v / per_class_));
+  for (int k = 0; k < 7; ++k)   // every VcClass value (0..6)
+    class_first_[k] = static_cast<std::int8_t>(routing_->vc_index(static_cast<topo::VcClass>(k)) * per_class_);
   const int n = num_channels();
   if (n > INT16_MAX)   // OutputVc holds channel indices in 16 bits
     throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(n) + " channels (at most 32767)");
@@ -152,8 +164,11 @@ void VcRouter::evaluate_cycle(Cycle now) {
   bool active = busy(rx_pending_, kRx) && receive(now, next);
   if (next_arrival_ <= now) active |= arrive(now);
   next = std::min(next, next_arrival_);
-  if (busy(unrouted_, kUnrouted)) active |= route(now, next);
-  if (busy(waiting_, kWaiting)) active |= allocate_vcs(now);
+  if (busy(unrouted_, kUnrouted)) active |= route(now);
+  if (busy(waiting_, kWaiting)) {
+    if (alloc_due_ <= now) active |= allocate_vcs(now, next);
+    else next = std::min(next, alloc_due_);   // the end of a header's routing delay
+  }
   if (busy(owned_ports_, kOwned) || traced_) active |= traverse(now, next);   // traced_: a line not read otherwise
   if (active) next = now + 1;
   if (next != UINT64_MAX) wake_at(next);
@@ -220,10 +235,33 @@ bool VcRouter::fold_deposit(void* router, int port, int vc, Flit f, Cycle arriva
   return static_cast<VcRouter*>(router)->deposit(port, vc, f, arrival);
 }
 
-__attribute__((always_inline)) inline void VcRouter::end_receive(int ch) {
+__attribute__((always_inline)) inline void VcRouter::end_receive(int ch, Cycle now) {
   InputVc& iv = in_vc(ch);
-  if (iv.state == InState::idle) add(unrouted_, kUnrouted, ch);
+  if (iv.state == InState::idle) route_now(iv, ch, now);
   if (traced_) iv.traced_occupancy = iv.flits;
+}
+
+// A header at the front of idle input VC c in an evaluated cycle is routed
+// in it (route() would route it later in the same evaluation): a plain
+// unicast header here, without a visit of unrouted_ (helper/dhdr). Others
+// wait for route(), which routes them in the same cycle in channel order:
+// IR and replicating worms take new packet ids when routed, in that order.
+void VcRouter::route_now(InputVc& iv, int c, Cycle now) {
+  const Packet& pk = *iv.head.pkt;
+  if (iv.head.first != 0 || !plain_unicast(pk)) return add(unrouted_, kUnrouted, c);
+  route_header(iv, c);
+  routed(iv, c, now);
+}
+
+// Header of input VC c routed in cycle now: it asks for its VC from the end
+// of the routing delay on.
+void VcRouter::routed(InputVc& iv, int c, Cycle now) {
+  // A header is routed in the cycle it is written, or in the cycle after
+  // the tail ahead of it left (both evaluated cycles).
+  iv.ready = now + route_delay_;
+  iv.state = InState::waiting_vc;
+  add(waiting_, kWaiting, c);
+  alloc_due_ = std::min(alloc_due_, iv.ready);
 }
 
 // Deposited flits whose arrival is now are counted as received. The
@@ -240,7 +278,7 @@ bool VcRouter::arrive(Cycle now) {
     if (iv.arriving >> at & 1u) {
       iv.arriving &= ~(std::uint32_t{1} << at);
       count_arrival(iv, now);
-      end_receive(ch);
+      end_receive(ch, now);
       any = true;
     }
     if (iv.arriving == 0) {
@@ -277,14 +315,14 @@ bool VcRouter::receive(Cycle now, Cycle& next) {
           const Flit f = rx->pop(vc);
           const int ch = channel(port, vc);
           accept(ch, f, now);
-          end_receive(ch);
+          end_receive(ch, now);
         } while (rx->has_flit(now));
         due = rx->next_flit_arrival();
       } else {
         LinkRxIf* rx = local_rx_[p - static_cast<std::size_t>(ext_ports_)];
         const int ch = local_channel(port - ext_ports_);
         while (rx->has_flit(now)) accept(ch, rx->pop(), now);
-        end_receive(ch);
+        end_receive(ch, now);
         due = rx->next_flit_arrival();
       }
       any = true;
@@ -303,7 +341,7 @@ int VcRouter::output_for(int in_ch, const topo::DirectHop& hop) const {
     return local_channel(l);
   }
   // The first VC of the class; allocate_vcs() takes any free one of it (free_vc).
-  return channel(topo::DirectTopology::port_index(hop.dim, hop.dir), route_fn_->vc_index(hop.vc) * per_class_);
+  return channel(topo::DirectTopology::port_index(hop.dim, hop.dir), class_first_[static_cast<int>(hop.vc)]);
 }
 
 // The lowest-numbered free VC among the per_class_ VCs of the class that
@@ -330,28 +368,42 @@ NodeId target_of(const Packet& p) {
 
 // Routes the header at the front of input VC c: the routing function for
 // the address of the first header flit; IR when this node is a destination
-// of a multi-destination worm that goes on.
+// of a multi-destination worm that goes on. A plain unicast header (the
+// common case) takes one test of its kind, encoding and tree flag; the
+// others go to route_special, which makes the tests in their old order.
 void VcRouter::route_header(InputVc& iv, int c) {
   const Segment& s = iv.head;
   if (s.first != 0)
     throw InvariantViolation(std::string(name()) + ": " + channel_name(c) + ": flit " + std::to_string(s.first) +
                              " of packet " + std::to_string(s.pkt->id) + " at the front of an idle VC (no header)");
   const Packet& pk = *s.pkt;
+  if (!plain_unicast(pk)) return route_special(iv, c);
+  const NodeId dst = pk.header.dest;
+  if (!route_fn_->topology().valid_node(dst)) bad_destination(pk, dst);
+  // Whether the output exists is checked when it is taken (set_owner), on
+  // the output VC's line that the allocation reads anyway.
+  iv.out = output_for(c, route_fn_->next_hop(here_, dst, iv.vc_class, in_port_of(c)));
+}
+
+void VcRouter::bad_destination(const Packet& pk, NodeId dst) const {
+  throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(pk.id) + " from node " +
+                              std::to_string(pk.src) + " has destination " + std::to_string(dst) +
+                              ", outside the network (0.." + std::to_string(routing_->topology().num_nodes() - 1) +
+                              ")");
+}
+
+// Multicast headers, switch-network worms and replicating worms.
+void VcRouter::route_special(InputVc& iv, int c) {
+  const Packet& pk = *iv.head.pkt;
   const NodeId dst = target_of(pk);
-  if (!route_fn_->topology().valid_node(dst))
-    throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(pk.id) + " from node " +
-                                std::to_string(pk.src) + " has destination " + std::to_string(dst) +
-                                ", outside the network (0.." + std::to_string(routing_->topology().num_nodes() - 1) +
-                                ")");
+  if (!route_fn_->topology().valid_node(dst)) bad_destination(pk, dst);
   if (pk.header.worm != WormEncoding::none)
     throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(pk.id) + " from node " +
                                 std::to_string(pk.src) + " is a switch-based multicast worm, which a direct-network "
                                 "router cannot decode (it carries unicast packets and IR worms)");
   if (pk.header.direct_tree) return start_tree(iv, c);
   if (is_ir_worm(pk) && dst == id_ && pk.header.dests.size() > 1) return start_ir(iv, c);
-  // Whether the output exists is checked when it is taken (set_owner), on
-  // the output VC's line that the allocation reads anyway.
-  iv.out = output_for(c, route_fn_->next_hop(id_, dst, iv.vc_class, in_port_of(c)));
+  iv.out = output_for(c, route_fn_->next_hop(here_, dst, iv.vc_class, in_port_of(c)));
 }
 
 // Header flits that only the local processor gets at an intermediate
@@ -447,27 +499,21 @@ void VcRouter::start_tree(InputVc& iv, int c) {
   iv.tree = true;
 }
 
-bool VcRouter::route(Cycle now, Cycle& next) {
+// A routed header goes straight to the VC-waiting set, ready route_delay
+// cycles later; the allocation visits the set only from alloc_due_ on, so
+// the routing cycle costs no visit there and a header is not visited again
+// here when its delay is over (helper/dhdr; before, a routing state that a
+// second visit of this set moved on).
+bool VcRouter::route(Cycle now) {
   bool any = false;
-  unrouted_.for_each([&](int c) {
+  visit_from(unrouted_, 0, [&](int c) {   // ascending, as for_each
     InputVc& iv = in_vc(c);
-    if (iv.state == InState::idle && iv.flits > 0) {   // the buffer may hold deposited flits only
-      route_header(iv, c);
-      // A header is seen here in the cycle it is written, or in the cycle
-      // after the tail ahead of it left (both evaluated cycles).
-      iv.ready = now + p_.route_delay;
-      iv.state = InState::routing;
-      any = true;
-    }
-    if (iv.state == InState::routing) {
-      if (iv.ready <= now) {
-        iv.state = InState::waiting_vc;
-        unrouted_.erase(c);
-        add(waiting_, kWaiting, c);
-      } else {
-        next = std::min(next, iv.ready);
-      }
-    }
+    if (iv.state != InState::idle) return unrouted_.erase(c);   // routed at its arrival (route_now)
+    if (iv.flits == 0) return;   // the buffer may hold deposited flits only
+    route_header(iv, c);
+    unrouted_.erase(c);
+    routed(iv, c, now);
+    any = true;
   });
   return any;
 }
@@ -499,29 +545,50 @@ void VcRouter::release(int oc) {
 // that rotates with the cycle, not with the router's evaluations, so the
 // result does not depend on which cycles the router happens to be evaluated
 // in (an evaluation with nothing to do is harmless).
-bool VcRouter::allocate_vcs(Cycle now) {
+// Headers still in their routing delay are skipped; alloc_due_ becomes the
+// first cycle in which a visit can serve one: the earliest end of a delay,
+// or 0 while a header is blocked (tried in every evaluated cycle, as a VC
+// is freed only by a send, in an evaluated cycle). The router is evaluated
+// at the end of every delay (`next`), blocked headers or not: there the
+// header takes part in the allocation.
+bool VcRouter::allocate_vcs(Cycle now, Cycle& next) {
   bool any = false;
+  Cycle due = UINT64_MAX;
   const int n = num_channels();
-  waiting_.for_each_from(static_cast<int>(now % static_cast<Cycle>(n)), [&](int c) {
+  visit_from(waiting_, static_cast<int>(now % static_cast<Cycle>(n)), [&](int c) {
     InputVc& iv = in_vc(c);
-    if (iv.state != InState::waiting_vc || iv.ready > now) return;
-    const int vc = free_vc(iv.out);   // iv.out: the first VC of the class the routing chose
-    if (vc < 0) return;               // blocked in place: keeps what it holds
-    if (iv.tree) {    // replication: a VC of every branch's class at once, or none
-      for (const auto& b : iv.branches)
-        if (free_vc(b.first) < 0) return;
-      for (auto& b : iv.branches) set_owner(b.first = free_vc(b.first), c);
+    if (iv.ready > now) {
+      due = std::min(due, iv.ready);
+      next = std::min(next, iv.ready);
+      return;
     }
-    if (iv.local_out >= 0) {       // IR: the local copy's channel too, both at once
-      if (out_vc(iv.local_out).owner >= 0) return;
-      set_owner(iv.local_out, c);
+    if (!take_vcs(iv, c)) {   // blocked in place: keeps what it holds
+      due = 0;
+      return;
     }
-    set_owner(iv.out = vc, c);
     iv.state = InState::active;
     waiting_.erase(c);
     any = true;
   });
+  alloc_due_ = due;
   return any;
+}
+
+// The output VC(s) for input VC c's routed header, all or none.
+bool VcRouter::take_vcs(InputVc& iv, int c) {
+  const int vc = free_vc(iv.out);   // iv.out: the first VC of the class the routing chose
+  if (vc < 0) return false;
+  if (iv.tree) {    // replication: a VC of every branch's class at once, or none
+    for (const auto& b : iv.branches)
+      if (free_vc(b.first) < 0) return false;
+    for (auto& b : iv.branches) set_owner(b.first = free_vc(b.first), c);
+  }
+  if (iv.local_out >= 0) {       // IR: the local copy's channel too, both at once
+    if (out_vc(iv.local_out).owner >= 0) return false;
+    set_owner(iv.local_out, c);
+  }
+  set_owner(iv.out = vc, c);
+  return true;
 }
 
 bool VcRouter::traverse(Cycle now, Cycle& next) {
@@ -726,7 +793,7 @@ std::vector<std::string> VcRouter::describe_blocked(Cycle now) const {
     if (iv.out >= 0) {
       const OutputVc& ov = out_vc(iv.out);
       s += " -> " + channel_name(iv.out);
-      if (iv.state == InState::routing) s += " routing";
+      if (iv.state == InState::waiting_vc && iv.ready > now) s += " routing";
       else if (ov.owner != static_cast<int>(c))
         s += " waiting for the VC (held by " + channel_name(ov.owner) + ")";
       else if (credits(iv.out, now) <= 0)

@@ -20,7 +20,8 @@
 //  2. Route: the header at the front of an idle input VC is routed by the
 //     routing function (topo::DirectRouting::next_hop, with the class of the
 //     VC it arrived on), ready `route_delay` cycles after it was written.
-//     At its destination it goes to the ejection channel.
+//     At its destination it goes to the ejection channel. (A plain unicast
+//     header is routed as it is received, in the same cycle: route_now.)
 //  3. VC allocation: a routed header takes a free VC of the class the
 //     routing chose on its output (with vcs = m x the routing's classes,
 //     class i owns VCs [i*m, (i+1)*m); the lowest-numbered free one) and
@@ -197,7 +198,8 @@ class VcRouter : private detail::VcRouterHead,
   void trace(sc_core::sc_trace_file* tf);
 
  private:
-  enum class InState : std::uint8_t { idle, routing, waiting_vc, active };
+  // waiting_vc: routed (in waiting_), ready at InputVc::ready, then waiting for its output VC.
+  enum class InState : std::uint8_t { idle, waiting_vc, active };
   struct Segment {
     PacketPtr pkt;
     int first = 0, count = 0;
@@ -384,13 +386,28 @@ class VcRouter : private detail::VcRouterHead,
   void accept(int ch, Flit f, Cycle now);
   static void append(InputVc& iv, Flit f);
   void count_arrival(InputVc& iv, Cycle now);
-  void end_receive(int ch);
+  void end_receive(int ch, Cycle now);
+  void route_now(InputVc& iv, int c, Cycle now);
+  void routed(InputVc& iv, int c, Cycle now);
   void set_owner(int oc, int in_ch);
   [[noreturn]] void not_connected(int oc, int in_ch) const;
   void release(int oc);
   bool receive(Cycle now, Cycle& next);
-  bool route(Cycle now, Cycle& next);
-  bool allocate_vcs(Cycle now);
+  // s.for_each_from(start, f) for a set that f only erases from, with the
+  // common case of one member (one header to route, one request for a VC)
+  // without the scan: the first member the scan would meet, then the scan
+  // of the others only when the set is not empty after it.
+  template <class F> static void visit_from(ChannelSet& s, int start, F f) {
+    const int first = s.first_from(start);
+    f(first);
+    if (s.empty()) return;
+    s.for_each_from(start, [&](int c) {
+      if (c != first) f(c);
+    });
+  }
+  bool route(Cycle now);
+  bool allocate_vcs(Cycle now, Cycle& next);
+  bool take_vcs(InputVc& iv, int c);
   bool traverse(Cycle now, Cycle& next);
   bool send_one(int first_ch, int nch, Cycle now, Cycle& next);
   bool can_send(int oc, Cycle now, Cycle& next);
@@ -401,6 +418,8 @@ class VcRouter : private detail::VcRouterHead,
   // The input port a header on input channel `ch` arrived through (-1: internal).
   int in_port_of(int ch) const { return ch < external_channels() ? ch / vcs_ : -1; }
   void route_header(InputVc& iv, int c);
+  void route_special(InputVc& iv, int c);
+  [[noreturn]] void bad_destination(const Packet& pk, NodeId dst) const;
   void start_ir(InputVc& iv, int c);
   int ir_strip(const Packet& old) const;
   void start_tree(InputVc& iv, int c);
@@ -427,13 +446,23 @@ class VcRouter : private detail::VcRouterHead,
   ChannelSet rx_pending_;                  // input ports whose link has flits in flight
   NodeId id_;                              // read per routed header, with route_fn_
   int local_ports_;
-  // VCs per routing class (vcs_ / routing_->num_vcs(), at most 16 VCs): read
-  // per routed header, so in this line, not in the cold part (helper/dlay2).
-  std::uint8_t per_class_ = 1;
   // routing_.get(): routing reads it per header, here rather than in the
   // cold line that holds routing_ (helper/dlay2).
   const topo::DirectRouting* route_fn_;
-  VcRouterParams p_;                       // its numbers first: the route delay, read per routed header
+  // This node's coordinates: the routing function divides only the
+  // destination's address per header (helper/dhdr).
+  topo::Here here_;
+  // VCs per routing class (vcs_ / routing_->num_vcs(), at most 16 VCs): read
+  // per routed header, so in this line, not in the cold part (helper/dlay2).
+  std::uint8_t per_class_ = 1;
+  // Per VcClass: its first VC among a port's (vc_index * per_class_), so a
+  // routed header's output needs no call of vc_index (helper/dhdr).
+  std::int8_t class_first_[7] = {};
+  Cycle route_delay_;                      // p_.route_delay, in this line (read per routed header)
+  // The first cycle in which allocate_vcs can serve a member of waiting_
+  // (0: a blocked header, try in every evaluated cycle; UINT64_MAX: none).
+  Cycle alloc_due_ = UINT64_MAX;
+  VcRouterParams p_;
   // Cold from here.
   std::vector<Channel> chan_;              // per channel (and physical output port); chans_ = its data
   std::vector<topo::VcClass> class_by_vc_;

@@ -31,6 +31,7 @@
 // `wormcast plan`.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -77,6 +78,17 @@ struct RouteHop {
   NodeId next = -1;
 };
 
+// A node's own coordinates, computed once (DirectRouting::here): a router
+// routes every header at its own node, so next_hop(const Here&, ...) divides
+// only the destination's address, not its own as well. Networks of more
+// than kDims dimensions (large hypercubes) keep the plain next_hop.
+struct Here {
+  static constexpr int kDims = 4;
+  NodeId at = -1;
+  bool cached = false;                  // sigma holds σ_d(at) (at most kDims dimensions)
+  std::array<std::int32_t, kDims> sigma{};
+};
+
 class DirectRouting {
  public:
   // Throws TopologyError when the routing does not fit the network: dor on a
@@ -118,6 +130,9 @@ class DirectRouting {
   // on in the same dimension and direction. Never returns a class that
   // vc_classes() does not list for the chosen channel.
   DirectHop next_hop(NodeId at, NodeId dst, VcClass in = VcClass::local, int in_port = -1) const;
+  // The same decision at node h.at (h = here(h.at)), without dividing h.at.
+  Here here(NodeId at) const;
+  DirectHop next_hop(const Here& h, NodeId dst, VcClass in = VcClass::local, int in_port = -1) const;
 
   // Whole route src -> dst (empty when src == dst). Throws TopologyError on a
   // node id outside the network (next_hop() does not check, for speed).
@@ -132,12 +147,16 @@ class DirectRouting {
   bool is_boundary(NodeId u, int d) const;
 
  private:
-  DirectHop dimension_ordered(NodeId at, NodeId dst) const;
+  // The hop in dimension d, the first differing one (a = σ_d(at) != b = σ_d(dst)).
+  DirectHop dimension_ordered(int d, int a, int b) const;
   DirectHop utpr_hop(NodeId at, NodeId dst, VcClass in) const;
-  DirectHop dateline_hop(NodeId at, NodeId dst, VcClass in, int in_port) const;
+  DirectHop dateline_hop(int d, int a, int b, VcClass in, int in_port) const;
   // Sets a, b to σ_d(at), σ_d(dst) of the dimension returned, so callers do
   // not divide again (-1 when at == dst: a, b untouched).
   int first_differing_dim(NodeId at, NodeId dst, int& a, int& b) const;
+  int first_differing_dim(const Here& h, NodeId dst, int& a, int& b) const;
+  // next_hop once at != dst and the first differing dimension d is known.
+  DirectHop ordered_hop(int d, int a, int b, VcClass in, int in_port) const;
 
   DirectTopology topo_;
   RoutingAlgorithm algo_;

@@ -345,7 +345,46 @@ TEST_CASE("next_hop's dimension matches plain div/mod on non-regular networks", 
           INFO(spec << " " << at << " -> " << dst);
           REQUIRE(h.arrived == (want < 0));
           if (want >= 0) REQUIRE(h.dim == want);
+          // The router's form (its own coordinates cached) against the same digits.
+          const DirectHop c = r.next_hop(r.here(at), dst);
+          REQUIRE(c.arrived == (want < 0));
+          if (want >= 0) REQUIRE(c.dim == want);
         }
+    }
+  }
+}
+
+// next_hop(here(at), ...) is the decision next_hop(at, ...) makes (checked
+// above against plain digits and by check_direct_routing), for every
+// arriving class and input port, on every routing, with the coordinates
+// cached (up to Here::kDims dimensions) and without (hypercube:5).
+TEST_CASE("next_hop from a router's cached coordinates is next_hop", "[direct][routing]") {
+  const std::pair<const char*, RoutingAlgorithm> cases[] = {
+      {"mesh:3x5", RoutingAlgorithm::dor},       {"mesh:4x3x2", RoutingAlgorithm::dor},
+      {"hypercube:4", RoutingAlgorithm::ecube},  {"hypercube:5", RoutingAlgorithm::ecube},
+      {"torus:4x5:uni", RoutingAlgorithm::utr},  {"torus:5x4:bi", RoutingAlgorithm::btr},
+      {"torus:4x4:uni", RoutingAlgorithm::utpr}, {"torus:6x5:bi", RoutingAlgorithm::dateline},
+      {"mesh:2x2x2x3", RoutingAlgorithm::dor}};
+  for (const auto& [spec, a] : cases) {
+    const DirectTopology t = parse_direct_spec(spec);
+    for (DimOrder order : {DimOrder::descending, DimOrder::ascending}) {
+      if (a == RoutingAlgorithm::utpr && order == DimOrder::ascending) continue;
+      const DirectRouting r(t, a, order);
+      for (NodeId at = 0; at < t.num_nodes(); ++at) {
+        const Here h = r.here(at);
+        REQUIRE(h.cached == (t.dimensions() <= Here::kDims));
+        for (NodeId dst = 0; dst < t.num_nodes(); ++dst)
+          for (VcClass in : {VcClass::local, VcClass::p, VcClass::l, VcClass::h, VcClass::single, VcClass::dl0,
+                             VcClass::dl1})
+            for (int port = -1; port < 2 * t.dimensions(); ++port) {
+              const DirectHop want = r.next_hop(at, dst, in, port), got = r.next_hop(h, dst, in, port);
+              INFO(spec << " " << at << " -> " << dst << " in " << to_string(in) << " port " << port);
+              REQUIRE(got.arrived == want.arrived);
+              REQUIRE(got.dim == want.dim);
+              REQUIRE(got.dir == want.dir);
+              REQUIRE(got.vc == want.vc);
+            }
+      }
     }
   }
 }
