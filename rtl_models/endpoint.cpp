@@ -70,24 +70,25 @@ void Endpoint::evaluate_cycle(Cycle now) {
   Cycle next = UINT64_MAX;
   tx_valid_ = rx_valid_ = false;
 
-  // Packet creation by the synthetic source.
-  if (source_) {
-    while (source_->next_time() <= now && now < stop_at_) {
-      if (injector_.queued() >= queue_limit_) {
-        overflowed_ = true;
-        stop_at_ = now;
-        break;
-      }
-      auto p = std::make_shared<Packet>();
-      source_->generate(*p);
-      admit(std::move(p), now);
+  // Packet creation by the synthetic source (none: next_create_ is UINT64_MAX).
+  while (next_create_ <= now && now < stop_at_) {
+    if (injector_.queued() >= queue_limit_) {
+      overflowed_ = true;
+      stop_at_ = now;
+      break;
     }
-    if (source_->next_time() < stop_at_) next = std::min(next, source_->next_time());
+    auto p = std::make_shared<Packet>();
+    source_->generate(*p);
+    next_create_ = source_->next_time();
+    admit(std::move(p), now);
   }
+  if (next_create_ < stop_at_) next = std::min(next, next_create_);
 
   // Injection: one flit per cycle while the switch's input buffer has room.
-  if (out_link_ ? injector_.step(*out_link_, now, next)
-                : out.size() > 0 && injector_.step(*out.operator->(), now, next)) {
+  // An idle injector (nothing queued, none sending or streaming) sends
+  // nothing and asks for no wake-up: its step is not called.
+  if (injector_.busy() && (out_link_ ? injector_.step(*out_link_, now, next)
+                                     : out.size() > 0 && injector_.step(*out.operator->(), now, next))) {
     tx_valid_ = true;
     active = true;
   }

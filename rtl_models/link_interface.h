@@ -31,6 +31,8 @@ class PacketInjector {
   // LinkTxIf or, called directly, a Link.
   template <class Tx> bool step(Tx& tx, Cycle now, Cycle& next);
   std::size_t queued() const { return queue_.size() + (current_ ? 1 : 0); }
+  // Not busy: step() would send nothing and leave `next` alone (a streamed
+  // packet stays current_ until its stream has ended).
   bool busy() const { return current_ != nullptr || !queue_.empty(); }
   std::string describe() const;
   // Called when a packet's tail flit has left.

@@ -6,22 +6,26 @@
 namespace wormcast::rtl {
 
 void DeliveryLedger::expect(const Packet& p) {
-  Slot fresh;
-  if (p.header.kind == HeaderKind::unicast) {
-    fresh.one = p.header.dest;
-    fresh.remaining = 1;
-  } else {
-    fresh.many = std::make_unique<std::vector<NodeId>>(p.header.dests);
-    std::sort(fresh.many->begin(), fresh.many->end());
-    fresh.remaining = static_cast<int>(fresh.many->size());
+  // A multicast packet's sorted list is built first (an empty set is refused
+  // before the window grows); a unicast packet (nearly every packet of a
+  // synthetic run) is written into its slot in place, with no Slot moved.
+  std::unique_ptr<std::vector<NodeId>> many;
+  int remaining = 1;
+  if (p.header.kind != HeaderKind::unicast) {
+    many = std::make_unique<std::vector<NodeId>>(p.header.dests);
+    std::sort(many->begin(), many->end());
+    remaining = static_cast<int>(many->size());
+    if (remaining == 0) throw InvariantViolation("packet " + std::to_string(p.id) + " has no destination");
   }
-  if (fresh.remaining == 0) throw InvariantViolation("packet " + std::to_string(p.id) + " has no destination");
   if (slots_.empty()) base_ = p.origin;
   for (; p.origin < base_; --base_) slots_.emplace_front();   // an older id than any outstanding one
-  while (p.origin - base_ >= slots_.size()) slots_.emplace_back();
-  Slot& s = slots_[static_cast<std::size_t>(p.origin - base_)];
+  const std::size_t i = static_cast<std::size_t>(p.origin - base_);
+  for (std::size_t n = slots_.size(); n <= i; ++n) slots_.emplace_back();
+  Slot& s = slots_[i];
   if (s.remaining > 0) throw InvariantViolation("packet " + std::to_string(p.origin) + " entered the network twice");
-  s = std::move(fresh);
+  s.remaining = remaining;
+  s.one = many ? -1 : p.header.dest;
+  s.many = std::move(many);
   ++outstanding_;
   ++created_;
 }

@@ -15,19 +15,25 @@ SyntheticSource::SyntheticSource(const TrafficParams& p, NodeId self, int num_no
   if (rate_ > 1.0) throw std::invalid_argument("traffic.load exceeds one packet per cycle");
   if (nodes_ < 2 || rate_ <= 0.0) return;   // nothing to send / nobody to send to
   if (const std::string why = pattern_problem(p_, nodes_); !why.empty()) throw std::invalid_argument(why);
-  if ((p_.pattern == "transpose" || p_.pattern == "bit_complement") && fixed_destination() == self_) return;
+  bernoulli_ = p_.process == "bernoulli";
+  log_miss_ = std::log1p(-rate_);
+  // Every other name than uniform and hotspot takes fixed_destination(), as
+  // the per-packet comparison of names did.
+  pattern_ = p_.pattern == "uniform" ? Pattern::uniform : p_.pattern == "hotspot" ? Pattern::hotspot : Pattern::fixed;
+  if (pattern_ == Pattern::fixed) fixed_dest_ = fixed_destination();
+  if ((p_.pattern == "transpose" || p_.pattern == "bit_complement") && fixed_dest_ == self_) return;
   clock_ = static_cast<double>(start);
   // The first Bernoulli trial is the cycle `start` itself.
-  next_ = start + gap() - (p_.process == "bernoulli" ? 1 : 0);
+  next_ = start + gap() - (bernoulli_ ? 1 : 0);
 }
 
 Cycle SyntheticSource::gap() {
-  if (p_.process == "bernoulli") {
+  if (bernoulli_) {
     // Trials until the next success of a Bernoulli(rate) trial per cycle
     // (geometric, support 1..inf).
     const double u = 1.0 - rng_.uniform();   // (0, 1]
     if (rate_ >= 1.0) return 1;
-    return static_cast<Cycle>(std::floor(std::log(u) / std::log1p(-rate_))) + 1;
+    return static_cast<Cycle>(std::floor(std::log(u) / log_miss_)) + 1;
   }
   // Poisson: exponential gaps in continuous time, packet created at the
   // cycle in which it arrives (several may share a cycle).
@@ -65,10 +71,13 @@ NodeId SyntheticSource::fixed_destination() const {
 
 void SyntheticSource::generate(Packet& p) {
   NodeId d;
-  if (p_.pattern == "uniform") d = uniform_destination();
-  else if (p_.pattern == "hotspot")
-    d = self_ != p_.hotspot_node && rng_.uniform() < p_.hotspot_fraction ? p_.hotspot_node : uniform_destination();
-  else d = fixed_destination();
+  switch (pattern_) {
+    case Pattern::uniform: d = uniform_destination(); break;
+    case Pattern::hotspot:
+      d = self_ != p_.hotspot_node && rng_.uniform() < p_.hotspot_fraction ? p_.hotspot_node : uniform_destination();
+      break;
+    default: d = fixed_dest_; break;
+  }
   p.header.kind = HeaderKind::unicast;
   p.header.dest = d;
   p.length = p_.packet_size;

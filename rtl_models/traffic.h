@@ -63,6 +63,8 @@ class SyntheticSource : public PacketSource {
   void generate(Packet& p) override;
 
  private:
+  // The pattern and process, decided from their names once (not per packet).
+  enum class Pattern { uniform, fixed, hotspot };   // fixed: transpose / bit_complement
   Cycle gap();
   NodeId uniform_destination();
   NodeId fixed_destination() const;   // transpose / bit_complement
@@ -71,6 +73,10 @@ class SyntheticSource : public PacketSource {
   int nodes_;
   Rng rng_;
   double rate_;       // packets per cycle
+  Pattern pattern_ = Pattern::uniform;
+  bool bernoulli_ = true;
+  NodeId fixed_dest_ = -1;    // pattern fixed: this node's destination
+  double log_miss_ = 0;       // log1p(-rate_): a Bernoulli trial's log failure probability
   double clock_ = 0;  // continuous time for the Poisson process
   Cycle next_ = UINT64_MAX;
 };
