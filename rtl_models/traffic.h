@@ -49,7 +49,9 @@ std::string pattern_problem(const TrafficParams& p, int num_nodes);
 class PacketSource {
  public:
   virtual ~PacketSource() = default;
-  // Cycle of the next packet creation (UINT64_MAX: never).
+  // Cycle of the next packet creation (UINT64_MAX: never). It may change
+  // only through generate(): the endpoint reads it when the source is set
+  // and after each generate(), not in every cycle.
   virtual Cycle next_time() const = 0;
   // Fill in destination/length of the packet created at next_time(), and
   // advance to the following arrival.
