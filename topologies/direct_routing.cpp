@@ -131,11 +131,17 @@ VcSet DirectRouting::vc_classes(NodeId x, int d, Direction dir) const {
   }
 }
 
-int DirectRouting::first_differing_dim(NodeId at, NodeId dst, int& a, int& b) const {
-  const int n = topo_.dimensions();
-  const int first = order_ == DimOrder::descending ? n - 1 : 0, step = order_ == DimOrder::descending ? -1 : 1;
+namespace {
+// The first dimension, in `order`, where σ_d(at) = sigma_at(d) and σ_d(dst)
+// differ, with a, b set to the two (-1 when none: a, b untouched). One loop
+// for both callers: σ_d(at) divided from the address, or read from a Here.
+template <class SigmaAt>
+__attribute__((always_inline)) inline int first_differing(const DirectTopology& t, DimOrder order, SigmaAt sigma_at,
+                                                          NodeId dst, int& a, int& b) {
+  const int n = t.dimensions();
+  const int first = order == DimOrder::descending ? n - 1 : 0, step = order == DimOrder::descending ? -1 : 1;
   for (int d = first; d >= 0 && d < n; d += step) {
-    const int sa = topo_.sigma(at, d), sb = topo_.sigma(dst, d);
+    const int sa = sigma_at(d), sb = t.sigma(dst, d);
     if (sa != sb) {
       a = sa;
       b = sb;
@@ -144,22 +150,17 @@ int DirectRouting::first_differing_dim(NodeId at, NodeId dst, int& a, int& b) co
   }
   return -1;
 }
+}  // namespace
+
+int DirectRouting::first_differing_dim(NodeId at, NodeId dst, int& a, int& b) const {
+  return first_differing(topo_, order_, [&](int d) { return topo_.sigma(at, d); }, dst, a, b);
+}
 
 // Inlined into next_hop (with ordered_hop and dimension_ordered): a call
 // each cost about as many instructions per routed header as their bodies.
 __attribute__((always_inline)) inline int DirectRouting::first_differing_dim(const Here& h, NodeId dst, int& a,
                                                                           int& b) const {
-  const int n = topo_.dimensions();
-  const int first = order_ == DimOrder::descending ? n - 1 : 0, step = order_ == DimOrder::descending ? -1 : 1;
-  for (int d = first; d >= 0 && d < n; d += step) {
-    const int sb = topo_.sigma(dst, d);
-    if (h.sigma[static_cast<std::size_t>(d)] != sb) {
-      a = h.sigma[static_cast<std::size_t>(d)];
-      b = sb;
-      return d;
-    }
-  }
-  return -1;
+  return first_differing(topo_, order_, [&](int d) { return h.sigma[static_cast<std::size_t>(d)]; }, dst, a, b);
 }
 
 __attribute__((always_inline)) inline DirectHop DirectRouting::dimension_ordered(int d, int a, int b) const {
