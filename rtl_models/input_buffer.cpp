@@ -24,6 +24,10 @@ BufferEntry& InputBuffer::write_other(Flit f, Cycle now) {
     if (!entries_.empty() && entries_.back()->arrived < entries_.back()->length)
       throw std::logic_error(std::string(name()) + ": head flit interleaved into an unfinished packet");
     std::unique_ptr<BufferEntry> e = take_entry();
+    if (last_) {   // the prefetch hint of the entry ahead (prefetch_behind)
+      last_->next_spare = e.get();
+      last_->behind_pkt = f.pkt.get();
+    }
     e->pkt = f.pkt;
     e->length = f.pkt->length;
     e->header_flits = f.pkt->header_flits;
@@ -38,6 +42,7 @@ BufferEntry& InputBuffer::write_other(Flit f, Cycle now) {
 }
 
 BufferEntry* InputBuffer::decode_candidate(Cycle route_delay) {
+  if (holding_) return nullptr;
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     BufferEntry& e = *entries_.at(i);
     if (!e.decoded) {
@@ -65,6 +70,7 @@ std::int64_t InputBuffer::set_branches(BufferEntry& e, const std::vector<Branch>
                              std::to_string(payload) + " (a decoder may rewrite the header, never the payload)");
   if (&branches != &e.branches) e.branches.assign(branches.begin(), branches.end());   // keeps a recycled entry's capacity
   e.decoded = true;
+  holding_ = rule_ == NextHeader::after_drain;
   e.ungranted = e.unfinished = static_cast<int>(e.branches.size());
   std::fill_n(e.chunk_count(), e.chunks, static_cast<std::uint16_t>(e.branches.size()));
   std::int64_t copies = -static_cast<std::int64_t>(e.arrived);
@@ -76,6 +82,7 @@ bool InputBuffer::grant(BufferEntry& e, Branch& b, Cycle now) {
   b.granted = true;
   if (--e.ungranted > 0 || rule_ != NextHeader::after_grant) return false;
   released_at_ = now;
+  prefetch_behind(e);
   return true;
 }
 
@@ -124,7 +131,11 @@ Flit InputBuffer::read(BufferEntry& e, Branch& b, Cycle now, int& freed) {
 }
 
 void InputBuffer::retire(BufferEntry& e, Branch& b, Cycle now) {
-  if (rule_ == NextHeader::after_drain) released_at_ = now;
+  if (rule_ == NextHeader::after_drain) {
+    released_at_ = now;
+    holding_ = false;
+    prefetch_behind(e);
+  }
   std::size_t i = 0;   // the front entry, but for a later packet that drained first (after_grant)
   while (entries_.at(i).get() != &e) ++i;
   // The flit returned may be its packet's last reference until the caller
@@ -206,6 +217,8 @@ std::unique_ptr<BufferEntry> InputBuffer::take_entry() {
   if (!spare_) return std::make_unique<BufferEntry>();
   std::unique_ptr<BufferEntry> e(spare_);
   spare_ = e->next_spare;
+  e->next_spare = nullptr;
+  e->behind_pkt = nullptr;
   return e;
 }
 
