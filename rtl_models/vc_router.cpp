@@ -35,7 +35,7 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
                                 std::to_string(routing_->num_vcs()));
   if (local_ports_ < 1) throw std::invalid_argument(std::string(this->name()) + ": needs an internal channel");
   for (int v = 0; v < vcs_; ++v) class_by_vc_.push_back(routing_->class_at(v / per_class_));
-  for (int k = 0; k < 7; ++k)   // every VcClass value (0..6)
+  for (int k = 0; k < topo::kVcClassCount; ++k)
     class_first_[k] = static_cast<std::int8_t>(routing_->vc_index(static_cast<topo::VcClass>(k)) * per_class_);
   const int n = num_channels();
   if (n > INT16_MAX)   // OutputVc holds channel indices in 16 bits

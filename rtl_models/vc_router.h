@@ -457,7 +457,7 @@ class VcRouter : private detail::VcRouterHead,
   std::uint8_t per_class_ = 1;
   // Per VcClass: its first VC among a port's (vc_index * per_class_), so a
   // routed header's output needs no call of vc_index (helper/dhdr).
-  std::int8_t class_first_[7] = {};
+  std::int8_t class_first_[topo::kVcClassCount] = {};
   Cycle route_delay_;                      // p_.route_delay, in this line (read per routed header)
   // The first cycle in which allocate_vcs can serve a member of waiting_
   // (0: a blocked header, try in every evaluated cycle; UINT64_MAX: none).

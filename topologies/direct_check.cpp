@@ -18,8 +18,8 @@ namespace wormcast::topo {
 
 namespace {
 
-// p, l, h, single, (local), dl0, dl1: index of a (channel, class) pair = slot * 7 + class
-constexpr int kClasses = 7;
+// p, l, h, single, (local), dl0, dl1: index of a (channel, class) pair = slot * kClasses + class
+constexpr int kClasses = kVcClassCount;
 
 // A dependency edge and the first walk that recorded it, (source, destination)
 // as source * N + destination, so that the edges leave each pair in the

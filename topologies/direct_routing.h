@@ -48,6 +48,8 @@ enum class DimOrder { descending, ascending };
 // processor (UTPR treats it as 'p', Fig. 5.10). dl0 / dl1 are the dateline
 // routing's classes (route in the dimension without / across the wrap).
 enum class VcClass : std::uint8_t { p = 0, l = 1, h = 2, single = 3, local = 4, dl0 = 5, dl1 = 6 };
+// How many VcClass values there are (0 .. kVcClassCount - 1), for tables indexed by class.
+inline constexpr int kVcClassCount = static_cast<int>(VcClass::dl1) + 1;
 // The classes a channel can carry (every class but `local`), in index order.
 inline constexpr VcClass kChannelClasses[] = {VcClass::p,      VcClass::l,   VcClass::h,
                                               VcClass::single, VcClass::dl0, VcClass::dl1};
