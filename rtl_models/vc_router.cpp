@@ -599,12 +599,11 @@ bool VcRouter::traverse(Cycle now, Cycle& next) {
   // internal). A port released by a send earlier in the visit may still be
   // visited: nothing can send there, so send_one does nothing.
   owned_ports_.for_each([&](int port) {
-    if (port >= ext_ports_)
-      any |= send_one(local_channel(port - ext_ports_), 1, now, next);
-    else if (any_shared_ && shared_[static_cast<std::size_t>(port)])
+    const bool local = port >= ext_ports_;
+    if (!local && any_shared_ && shared_[static_cast<std::size_t>(port)])
       any |= offer_shared(port, now, next);
-    else
-      any |= send_one(channel(port, 0), vcs_, now, next);
+    else   // one call site: send_one and the send path are inlined here
+      any |= send_one(local ? local_channel(port - ext_ports_) : channel(port, 0), local ? 1 : vcs_, now, next);
   });
   return any;
 }
@@ -653,7 +652,7 @@ bool VcRouter::tree_can_send(const InputVc& iv, Cycle now, Cycle& next) {
 // One flit on the physical output of channels first_ch .. first_ch+nch-1
 // (an output port's state lives with its first channel): round-robin among
 // the VCs that can send.
-bool VcRouter::send_one(int first_ch, int nch, Cycle now, Cycle& next) {
+__attribute__((always_inline)) inline bool VcRouter::send_one(int first_ch, int nch, Cycle now, Cycle& next) {
   OutputPort& op = chan(first_ch).port;
   if (op.used == now) return false;   // a replicating worm took it this cycle
   for (int k = 0, v = op.rr; k < nch; ++k, v = v + 1 == nch ? 0 : v + 1) {
@@ -699,9 +698,49 @@ void VcRouter::share_port(int port, SharedLink* link, int side) {
   link->attach(side, this, port);
 }
 
+// Flit g leaves on output channel ch.
+__attribute__((always_inline)) inline void VcRouter::emit(int ch, Flit g, Cycle now) {
+  OutputVc& o = out_vc(ch);
+  const bool last = g.tail();
+  if (traced_) {
+    OutputPort& op = port_of_channel(ch);
+    op.valid = true;
+    op.vc = ch < external_channels() ? ch % vcs_ : 0;
+    op.packet = static_cast<int>(g.pkt->id);
+    op.header_flits = g.pkt->header_flits;
+  }
+  put(ch, g, now);
+  ++ctx_->flits.moves;
+  ++ctx_->flits.hops;
+  ++o.sent;
+  if (last) release(ch);
+}
+
+// emit() for the copies of replicating and IR worms: a call, so that the
+// link's inlined send is in the plain path once (emit_copies).
+void VcRouter::emit_copy(int ch, Flit g, Cycle now) { emit(ch, g, now); }
+
+// Flit f of a replicating worm on every branch, or of an IR worm to the
+// local copy and/or the forwarded worm, renumbered.
+void VcRouter::emit_copies(InputVc& iv, Flit f, Cycle now) {
+  if (iv.tree) {
+    for (const auto& b : iv.branches) {
+      port_of_channel(b.first).used = now;
+      emit_copy(b.first, Flit{b.second, f.index}, now);
+    }
+    ctx_->flits.extra_copies += static_cast<std::int64_t>(iv.branches.size()) - 1;
+    return;
+  }
+  const int i = f.index, h = f.pkt->header_flits, strip = iv.strip;
+  const bool to_local = i < strip || i >= h, to_fwd = i >= strip;
+  if (to_local) emit_copy(iv.local_out, Flit{iv.copy, i < strip ? i : i - h + strip}, now);
+  if (to_fwd) emit_copy(iv.out, Flit{iv.fwd, i - strip}, now);
+  if (to_local && to_fwd) ++ctx_->flits.extra_copies;   // a body flit now travels twice
+}
+
 // Moves the front flit of iv: to output oc, or for IR to the local copy
 // and/or the forwarded worm, renumbered.
-void VcRouter::send_flit(int oc, Cycle now) {
+__attribute__((always_inline)) inline void VcRouter::send_flit(int oc, Cycle now) {
   const int in_ch = out_vc(oc).owner;
   InputVc& iv = in_vc(in_ch);
   Segment& s = iv.head;
@@ -712,37 +751,8 @@ void VcRouter::send_flit(int oc, Cycle now) {
   --iv.flits;
   iv.last_sent = now;
   const bool tail = f.tail();
-  auto emit = [&](int ch, Flit g) __attribute__((always_inline)) {
-    OutputVc& o = out_vc(ch);
-    const bool last = g.tail();
-    if (traced_) {
-      OutputPort& op = port_of_channel(ch);
-      op.valid = true;
-      op.vc = ch < external_channels() ? ch % vcs_ : 0;
-      op.packet = static_cast<int>(g.pkt->id);
-      op.header_flits = g.pkt->header_flits;
-    }
-    put(ch, g, now);
-    ++ctx_->flits.moves;
-    ++ctx_->flits.hops;
-    ++o.sent;
-    if (last) release(ch);
-  };
-  if (iv.tree) {
-    for (const auto& b : iv.branches) {
-      port_of_channel(b.first).used = now;
-      emit(b.first, Flit{b.second, f.index});
-    }
-    ctx_->flits.extra_copies += static_cast<std::int64_t>(iv.branches.size()) - 1;
-  } else if (iv.local_out < 0) {
-    emit(oc, std::move(f));
-  } else {
-    const int i = f.index, h = f.pkt->header_flits, strip = iv.strip;
-    const bool to_local = i < strip || i >= h, to_fwd = i >= strip;
-    if (to_local) emit(iv.local_out, Flit{iv.copy, i < strip ? i : i - h + strip});
-    if (to_fwd) emit(iv.out, Flit{iv.fwd, i - strip});
-    if (to_local && to_fwd) ++ctx_->flits.extra_copies;   // a body flit now travels twice
-  }
+  if (iv.tree || iv.local_out >= 0) emit_copies(iv, f, now);
+  else emit(oc, f, now);
   if (traced_) iv.traced_occupancy = iv.flits;
   return_credit(iv, now);
   if (tail) {

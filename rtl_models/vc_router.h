@@ -364,7 +364,7 @@ class VcRouter : private detail::VcRouterHead,
   bool arrive(Cycle now);
   [[noreturn]] void late_arrival(Cycle now) const;
   void attach_folds();
-  int credits(int oc, Cycle now) const {
+  __attribute__((always_inline)) int credits(int oc, Cycle now) const {
     const OutputVc& e = out_vc(oc);
     return e.tx_link ? e.tx_link->credits(e.tx_vc, now) : e.tx_local->credits(now);
   }
@@ -372,7 +372,7 @@ class VcRouter : private detail::VcRouterHead,
     const OutputVc& e = out_vc(oc);
     return e.tx_link ? e.tx_link->next_credit_arrival(e.tx_vc) : e.tx_local->next_credit_arrival();
   }
-  void put(int oc, Flit f, Cycle now) {
+  __attribute__((always_inline)) void put(int oc, Flit f, Cycle now) {
     const OutputVc& e = out_vc(oc);
     if (e.tx_link) e.tx_link->send(e.tx_vc, f, now, crossbar_);
     else e.tx_local->send(f, now, crossbar_);
@@ -427,6 +427,9 @@ class VcRouter : private detail::VcRouterHead,
   int port_of(int ch) const { return ch < external_channels() ? ch / vcs_ : ext_ports_ + ch - external_channels(); }
   int first_channel(int port) const { return port < ext_ports_ ? port * vcs_ : external_channels() + port - ext_ports_; }
   void send_flit(int oc, Cycle now);   // the front flit of oc's owner
+  void emit(int ch, Flit g, Cycle now);
+  void emit_copy(int ch, Flit g, Cycle now);
+  void emit_copies(InputVc& iv, Flit f, Cycle now);
   topo::VcClass class_of(int in_ch) const;
   std::string channel_name(int ch) const;
   std::string port_name(int port) const;
