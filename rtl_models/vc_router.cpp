@@ -161,6 +161,9 @@ void VcRouter::evaluate_cycle(Cycle now) {
   // evaluations the calls of stages with nothing to do (no header to route,
   // none waiting for a VC). traverse also clears the VCD's per-port valid
   // flags, so it runs in every evaluated cycle of a traced router.
+  // arrive and traverse (with the whole send path: send_one, can_send,
+  // send_flit, the link's send) are inlined here: one call per port
+  // visited, not three or four per flit (helper/dhop).
   bool active = busy(rx_pending_, kRx) && receive(now, next);
   if (next_arrival_ <= now) active |= arrive(now);
   next = std::min(next, next_arrival_);
@@ -218,17 +221,34 @@ __attribute__((always_inline)) inline bool VcRouter::deposit(int port, int vc, F
   InputVc& iv = in_vc(ch);
   const std::uint32_t bit = std::uint32_t{1} << (arrival & 31);
   if (iv.arriving & bit) return false;
-  append(iv, f);
   iv.arriving |= bit;
   arriving_ |= std::uint64_t{1} << ch;
   ++ctx_->received_stream_flits;   // a speed figure: flits written before their arrival
   // arrive() is asked for in the earliest arrival's cycle, and then asks
   // for the next one.
-  if (arrival < next_arrival_) {
+  const bool earliest = arrival < next_arrival_;
+  if (!earliest && !iv.empty()) {   // the common case: a body flit behind its packet's
+    Segment& b = iv.back();
+    if (b.pkt == f.pkt && b.first + b.count == f.index) {
+      ++b.count;
+      return true;
+    }
+  }
+  deposit_rest(iv, f, arrival, earliest);
+  return true;
+}
+
+// The deposit's less common part, out of line (a call as its last step):
+// the flit after another packet's (a new segment: a packet reference) and
+// the router's wake-up for an earliest arrival. Without them the deposit's
+// common case saves and restores fewer registers (5.4 instructions fewer
+// per flit hop on the 8x8 mesh, helper/dhop).
+void VcRouter::deposit_rest(InputVc& iv, Flit f, Cycle arrival, bool earliest) {
+  append(iv, f);
+  if (earliest) {
     next_arrival_ = arrival;
     wake_at(arrival);
   }
-  return true;
 }
 
 bool VcRouter::fold_deposit(void* router, int port, int vc, Flit f, Cycle arrival) {
@@ -267,7 +287,7 @@ void VcRouter::routed(InputVc& iv, int c, Cycle now) {
 // Deposited flits whose arrival is now are counted as received. The
 // router is evaluated in every cycle next_arrival_ names, so none is late:
 // a VC's only due flit is the one of bit (now mod 32).
-bool VcRouter::arrive(Cycle now) {
+__attribute__((always_inline)) inline bool VcRouter::arrive(Cycle now) {
   if (next_arrival_ < now) late_arrival(now);
   bool any = false;
   Cycle first = UINT64_MAX;
@@ -591,7 +611,7 @@ bool VcRouter::take_vcs(InputVc& iv, int c) {
   return true;
 }
 
-bool VcRouter::traverse(Cycle now, Cycle& next) {
+__attribute__((always_inline)) inline bool VcRouter::traverse(Cycle now, Cycle& next) {
   bool any = false;
   if (traced_)
     for (int p = 0; p < ext_ports_ + local_ports_; ++p) out_port(p).valid = false;
@@ -602,7 +622,7 @@ bool VcRouter::traverse(Cycle now, Cycle& next) {
     const bool local = port >= ext_ports_;
     if (!local && any_shared_ && shared_[static_cast<std::size_t>(port)])
       any |= offer_shared(port, now, next);
-    else   // one call site: send_one and the send path are inlined here
+    else   // one call site: send_one and send_flit inlined here (12.7 instructions fewer per hop, helper/dhop)
       any |= send_one(local ? local_channel(port - ext_ports_) : channel(port, 0), local ? 1 : vcs_, now, next);
   });
   return any;

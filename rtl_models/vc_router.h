@@ -361,6 +361,7 @@ class VcRouter : private detail::VcRouterHead,
   // with the router's deposit inlined (helper/dlay2, helper/dlay4).
   static bool fold_deposit(void* router, int port, int vc, Flit f, Cycle arrival);
   bool deposit(int port, int vc, Flit f, Cycle arrival);
+  __attribute__((noinline)) void deposit_rest(InputVc& iv, Flit f, Cycle arrival, bool earliest);
   bool arrive(Cycle now);
   [[noreturn]] void late_arrival(Cycle now) const;
   void attach_folds();
