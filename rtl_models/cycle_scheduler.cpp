@@ -83,7 +83,16 @@ void CycleScheduler::run_cycle(Cycle now) {
         if (e.last == now) continue;  // evaluated already this cycle (as a Wakeup'd module would skip)
         e.last = now;
         ++evaluations_;
-        e.client->evaluate_cycle(now);
+        const Cycle want = e.client->evaluate_cycle(now);
+        if (want < e.due) {   // at(id, want), the entry at hand
+          e.due = want;
+          if (want < inline_end_) {
+            mark(static_cast<int>(id), want);
+            if (want == now) rescan_ = true;
+          } else {
+            push(static_cast<int>(id), want);
+          }
+        }
       }
     }
   } while (rescan_);

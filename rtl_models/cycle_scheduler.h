@@ -27,11 +27,15 @@ namespace wormcast::rtl {
 
 class CycleScheduler : public sc_core::sc_module {
  public:
-  // What the scheduler calls in each cycle a client is due.
+  // What the scheduler calls in each cycle a client is due. It returns the
+  // next cycle it asks to be evaluated in (UINT64_MAX: none), as an at()
+  // at the end of the evaluation would: most evaluations end with such a
+  // request, and the scheduler makes it with the client's entry at hand
+  // (helper/dhop).
   class Client {
    public:
     virtual ~Client() = default;
-    virtual void evaluate_cycle(Cycle now) = 0;
+    virtual Cycle evaluate_cycle(Cycle now) = 0;
   };
 
   CycleScheduler(sc_core::sc_module_name name, const Clock& clock);

@@ -152,10 +152,12 @@ topo::VcClass VcRouter::class_of(int in_ch) const {
 
 void VcRouter::tick() {
   const Cycle now = ctx_->clock.now();
-  if (wake_.begin_cycle(now)) evaluate_cycle(now);
+  if (!wake_.begin_cycle(now)) return;
+  const Cycle next = evaluate_cycle(now);
+  if (next != UINT64_MAX) wake_at(next);
 }
 
-void VcRouter::evaluate_cycle(Cycle now) {
+Cycle VcRouter::evaluate_cycle(Cycle now) {
   Cycle next = UINT64_MAX;
   // Each stage works on its active set; testing the set here spares most
   // evaluations the calls of stages with nothing to do (no header to route,
@@ -174,7 +176,7 @@ void VcRouter::evaluate_cycle(Cycle now) {
   }
   if (busy(owned_ports_, kOwned) || traced_) active |= traverse(now, next);   // traced_: a line not read otherwise
   if (active) next = now + 1;
-  if (next != UINT64_MAX) wake_at(next);
+  return next;   // the scheduler's (or tick's) wake-up
 }
 
 // Flit f takes its place at the back of iv's buffer.

@@ -326,7 +326,7 @@ class VcRouter : private detail::VcRouterHead,
 
   void end_of_elaboration() override;
   void tick();                                // the SC_METHOD without a scheduler
-  void evaluate_cycle(Cycle now) override;    // one evaluated cycle
+  Cycle evaluate_cycle(Cycle now) override;   // one evaluated cycle; the next one it asks for
   enum : std::uint8_t { kUnrouted = 1, kWaiting = 2, kOwned = 4, kRx = 8 };   // maybe_busy_'s bits
   // Member i joins active set s, whose bit in maybe_busy_ is `bit`.
   void add(ChannelSet& s, std::uint8_t bit, int i) {

@@ -22,10 +22,12 @@ struct Recorder : CycleScheduler::Client {
   const Clock* clock = nullptr;
   std::vector<std::pair<Cycle, std::string>>* log = nullptr;
   std::function<void(Cycle)> on_run;   // what the client does when evaluated
-  void evaluate_cycle(Cycle now) override {
+  Cycle ask = UINT64_MAX;               // the next cycle it returns (asks for) once
+  Cycle evaluate_cycle(Cycle now) override {
     CHECK(clock->now() == now);
     log->push_back({now, name});
     if (on_run) on_run(now);
+    return std::exchange(ask, UINT64_MAX);
   }
 };
 }  // namespace
@@ -153,9 +155,13 @@ TEST_CASE("cycle scheduler: handles in later words keep their own cycles") {
     sched.at(h[66], now + 1);
     sched.at(h[129], now + 1);
   };
+  // A returned cycle is a wake-up too: 66 asks for 76 (beyond the ring),
+  // 1 for its own cycle 4 (evaluated already: not again).
+  r[66].ask = 76;
+  r[1].ask = 4;
   sc_core::sc_start(clk.delay(100));
   const std::vector<std::pair<Cycle, std::string>> expected{
-      {3, "129"}, {4, "1"}, {4, "65"}, {5, "128"}, {6, "66"}, {6, "129"}};
+      {3, "129"}, {4, "1"}, {4, "65"}, {5, "128"}, {6, "66"}, {6, "129"}, {76, "66"}};
   CHECK(log == expected);
   CHECK(sched.evaluations() == expected.size());
 }
