@@ -100,6 +100,17 @@ std::string VcRouter::channel_name(int ch) const {
   return std::string("d") + std::to_string(port / 2) + (port % 2 ? "m" : "p") + "_vc" + std::to_string(ch % vcs_);
 }
 
+// An internal port's channel: the direct network binds an rtl::Link there
+// (DirectNetwork::bind_pair); anything else is refused, as by the switch.
+template <class If>
+Link* VcRouter::as_link(If* channel, int l) const {
+  Link* link = dynamic_cast<Link*>(channel);
+  if (!link)
+    throw std::logic_error(std::string(name()) + ": internal port " + std::to_string(l) +
+                           " is bound to a channel that is not an rtl::Link");
+  return link;
+}
+
 void VcRouter::end_of_elaboration() {
   for (int p = 0; p < ext_ports_ + local_ports_; ++p) {
     in_clients_[static_cast<std::size_t>(p)].router = this;
@@ -111,7 +122,7 @@ void VcRouter::end_of_elaboration() {
   }
   for (int l = 0; l < local_ports_; ++l) {
     FlitInPort& i = *local_in[static_cast<std::size_t>(l)];
-    local_rx_.push_back(i.size() > 0 ? i.operator->() : nullptr);
+    local_rx_.push_back(i.size() > 0 ? as_link(i.operator->(), l) : nullptr);
     if (local_rx_.back()) local_rx_.back()->attach_receiver(&in_clients_[static_cast<std::size_t>(ext_ports_ + l)]);
     FlitOutPort& o = *local_out[static_cast<std::size_t>(l)];
     if (o.size() > 0) o->attach_sender(this);
@@ -126,7 +137,7 @@ void VcRouter::end_of_elaboration() {
     iv.vc_class = class_of(c);
     OutputVc& ov = out_vc(c);
     ov.tx_link = ext ? out_link_[static_cast<std::size_t>(c / vcs_)] : nullptr;
-    ov.tx_local = ext || local_out[l]->size() == 0 ? nullptr : local_out[l]->operator->();
+    ov.tx_local = ext || local_out[l]->size() == 0 ? nullptr : as_link(local_out[l]->operator->(), l);
     ov.tx_vc = static_cast<std::uint8_t>(ext ? c % vcs_ : 0);
     ov.port = static_cast<std::int16_t>(port_of(c));
     ov.first = static_cast<std::int16_t>(first_channel(ov.port));
@@ -341,7 +352,7 @@ bool VcRouter::receive(Cycle now, Cycle& next) {
         } while (rx->has_flit(now));
         due = rx->next_flit_arrival();
       } else {
-        LinkRxIf* rx = local_rx_[p - static_cast<std::size_t>(ext_ports_)];
+        Link* rx = local_rx_[p - static_cast<std::size_t>(ext_ports_)];
         const int ch = local_channel(port - ext_ports_);
         while (rx->has_flit(now)) accept(ch, rx->pop(), now);
         end_receive(ch, now);

@@ -239,7 +239,7 @@ class VcRouter : private detail::VcRouterHead,
     std::uint8_t rx_vc = 0;
     // Second line.
     Cycle ready = 0;            // routing done
-    LinkRxIf* rx_local = nullptr;
+    Link* rx_local = nullptr;
     Ring<Segment> rest;
     // The routing class of this VC (class_of), here because routing reads
     // this line for `ready` anyway: class_by_vc_'s header and block are
@@ -291,7 +291,7 @@ class VcRouter : private detail::VcRouterHead,
     std::uint8_t tx_vc = 0;
     std::uint64_t sent = 0;
     VcLink* tx_link = nullptr;
-    LinkTxIf* tx_local = nullptr;
+    Link* tx_local = nullptr;
   };
   struct alignas(32) OutputPort {
     Cycle used = UINT64_MAX;    // cycle a flit last left (one per cycle, replication sends on several)
@@ -435,6 +435,7 @@ class VcRouter : private detail::VcRouterHead,
   std::string channel_name(int ch) const;
   std::string port_name(int port) const;
   void make_ports();
+  template <class If> Link* as_link(If* channel, int l) const;
 
   std::shared_ptr<const topo::DirectRouting> routing_;   // owns route_fn_'s object
   // The hot block, from a cache-line boundary (helper/dlay, helper/dlay2,
@@ -473,7 +474,9 @@ class VcRouter : private detail::VcRouterHead,
   // The links, per physical port (null: unbound): external ones set by
   // connect_in/connect_out, internal ones resolved after elaboration.
   std::vector<VcLink*> in_link_, out_link_;
-  std::vector<LinkRxIf*> local_rx_;
+  // The internal channels' links: always rtl::Link (as_link checks), held
+  // as Link* so that their per-flit calls are direct, not virtual (helper/dhop).
+  std::vector<Link*> local_rx_;
   std::vector<Cycle> in_due_;              // per input port: arrival of the first flit on its link
   std::vector<InputClient> in_clients_;    // per input port: the receiver its link calls
   std::vector<SharedLink*> shared_;  // per external port: its "3-way" arbiter, or null
