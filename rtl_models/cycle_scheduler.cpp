@@ -6,7 +6,7 @@
 namespace wormcast::rtl {
 
 CycleScheduler::CycleScheduler(sc_core::sc_module_name name, const Clock& clock)
-    : sc_core::sc_module(name), clock_(clock), ring_(kRing) {
+    : sc_core::sc_module(name), clock_(clock) {
   sc_core::sc_spawn_options opts;
   opts.spawn_method();   // also runs at time 0: clients woken for cycle 0 during elaboration
   opts.set_sensitivity(&ev_);
@@ -16,7 +16,10 @@ CycleScheduler::CycleScheduler(sc_core::sc_module_name name, const Clock& clock)
 int CycleScheduler::add(Client* c) {
   clients_.push_back(Entry{c});
   const std::size_t words = (clients_.size() + 63) / 64;
-  for (auto& slot : ring_) slot.resize(words, 0);
+  if (words != words_) {   // word-major: the existing words keep their places
+    words_ = words;
+    ring_.resize(words_ * kRing, 0);
+  }
   return static_cast<int>(clients_.size() - 1);
 }
 
@@ -50,6 +53,7 @@ void CycleScheduler::run() {
   pending_ = UINT64_MAX;
   running_ = true;
   base_ = now;
+  inline_end_ = base_ + kRing;
   while (!far_.empty() && far_.front().at < base_ + kRing) {
     std::pop_heap(far_.begin(), far_.end(), std::greater<Far>());
     const Far f = far_.back();
@@ -58,6 +62,7 @@ void CycleScheduler::run() {
   }
   run_cycle(now);
   running_ = false;
+  inline_end_ = 0;
   request(next_cycle());
 }
 
@@ -65,20 +70,29 @@ void CycleScheduler::run() {
 // woken for this cycle meanwhile runs in this pass if its handle is ahead,
 // else in the next pass (rescan_).
 void CycleScheduler::run_cycle(Cycle now) {
-  std::vector<std::uint64_t>& set = ring_[now % kRing];
   do {
     rescan_ = false;
-    for (std::size_t w = 0; w < set.size(); ++w) {
-      while (set[w] != 0) {
-        const std::size_t id = w * 64 + static_cast<std::size_t>(__builtin_ctzll(set[w]));
-        set[w] &= set[w] - 1;
+    for (std::size_t w = 0; w < words_; ++w) {
+      std::uint64_t& set = ring_[slot_word(w, now)];
+      while (set != 0) {
+        const std::size_t id = w * 64 + static_cast<std::size_t>(__builtin_ctzll(set));
+        set &= set - 1;
         Entry& e = clients_[id];
         if (e.due != now) continue;   // stale: woken earlier and evaluated then
         e.due = UINT64_MAX;
         if (e.last == now) continue;  // evaluated already this cycle (as a Wakeup'd module would skip)
         e.last = now;
         ++evaluations_;
-        e.client->evaluate_cycle(now);
+        const Cycle want = e.client->evaluate_cycle(now);
+        if (want < e.due) {   // at(id, want), the entry at hand
+          e.due = want;
+          if (want < inline_end_) {
+            mark(static_cast<int>(id), want);
+            if (want == now) rescan_ = true;
+          } else {
+            push(static_cast<int>(id), want);
+          }
+        }
       }
     }
   } while (rescan_);

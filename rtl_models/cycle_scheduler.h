@@ -27,11 +27,15 @@ namespace wormcast::rtl {
 
 class CycleScheduler : public sc_core::sc_module {
  public:
-  // What the scheduler calls in each cycle a client is due.
+  // What the scheduler calls in each cycle a client is due. It returns the
+  // next cycle it asks to be evaluated in (UINT64_MAX: none), as an at()
+  // at the end of the evaluation would: most evaluations end with such a
+  // request, and the scheduler makes it with the client's entry at hand
+  // (helper/dhop).
   class Client {
    public:
     virtual ~Client() = default;
-    virtual void evaluate_cycle(Cycle now) = 0;
+    virtual Cycle evaluate_cycle(Cycle now) = 0;
   };
 
   CycleScheduler(sc_core::sc_module_name name, const Clock& clock);
@@ -44,7 +48,7 @@ class CycleScheduler : public sc_core::sc_module {
     Entry& e = clients_[static_cast<std::size_t>(id)];
     if (c >= e.due) return;
     e.due = c;
-    if (running_ && c < base_ + kRing) {   // from a client's evaluation (the common case): inline
+    if (c < inline_end_) {   // from a client's evaluation (the common case): inline
       mark(id, c);
       if (c == base_) rescan_ = true;      // woken for the cycle being evaluated
       return;
@@ -61,9 +65,11 @@ class CycleScheduler : public sc_core::sc_module {
   // Client `id` is due in ring slot c % kRing (a set bit; a stale one, left
   // by a wake-up that an earlier one replaced, is skipped when its cycle runs).
   void mark(int id, Cycle c) {
-    ring_[c % kRing][static_cast<std::size_t>(id) >> 6] |= std::uint64_t{1} << (static_cast<unsigned>(id) & 63u);
+    ring_[slot_word(static_cast<std::size_t>(id) >> 6, c)] |= std::uint64_t{1} << (static_cast<unsigned>(id) & 63u);
     occupied_ |= std::uint64_t{1} << (c % kRing);
   }
+  // Word w (handles 64w .. 64w+63) of cycle c's set in ring_.
+  static std::size_t slot_word(std::size_t w, Cycle c) { return w * kRing + static_cast<std::size_t>(c % kRing); }
   struct Entry {
     Client* client;
     Cycle due = UINT64_MAX;    // earliest cycle it is woken for
@@ -82,8 +88,15 @@ class CycleScheduler : public sc_core::sc_module {
 
   const Clock& clock_;
   std::vector<Entry> clients_;
-  // ring_[c % kRing]: the clients woken for cycle c, a bit per handle.
-  std::vector<std::vector<std::uint64_t>> ring_;
+  // The clients woken for cycle c, a bit per handle: word w of its set is
+  // ring_[slot_word(w, c)]. One block, word-major: a wake-up's mark is one
+  // address computation from the handle and the cycle, without a slot's
+  // own vector to load first (helper/dhop).
+  std::vector<std::uint64_t> ring_;
+  std::size_t words_ = 0;                // words per cycle's set
+  // base_ + kRing while the process runs (a wake-up before it is marked
+  // inline), 0 otherwise: one comparison in at() instead of two.
+  Cycle inline_end_ = 0;
   std::uint64_t occupied_ = 0;           // bit c % kRing: ring_ slot holds cycle c's list
   Cycle base_ = 0;                       // ring slots hold cycles [base_, base_ + kRing)
   std::vector<Far> far_;                 // min-heap of wake-ups at or after base_ + kRing

@@ -62,10 +62,11 @@ void Endpoint::inject(PacketPtr p) {
 void Endpoint::tick() {
   const Cycle now = ctx_.clock.now();
   if (!wake_.begin_cycle(now)) return;
-  evaluate_cycle(now);
+  const Cycle next = evaluate_cycle(now);
+  if (next != UINT64_MAX) wake_at(next);
 }
 
-void Endpoint::evaluate_cycle(Cycle now) {
+Cycle Endpoint::evaluate_cycle(Cycle now) {
   bool active = false;
   Cycle next = UINT64_MAX;
   tx_valid_ = rx_valid_ = false;
@@ -110,7 +111,7 @@ void Endpoint::evaluate_cycle(Cycle now) {
   if (traced_) traced_queue_ = static_cast<int>(queued_packets());
 
   if (active) next = now + 1;
-  if (next != UINT64_MAX) wake_at(next);
+  return next;   // the scheduler's (or tick's) wake-up
 }
 
 // A flit put on a deferring in-link, arriving at `at`: its credit goes back

@@ -63,7 +63,7 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
  private:
   void end_of_elaboration() override;
   void tick();                                // the SC_METHOD without a scheduler
-  void evaluate_cycle(Cycle now) override;   // one cycle of work
+  Cycle evaluate_cycle(Cycle now) override;   // one cycle of work; the next one it asks for
   void link_activity(Cycle at) override { wake_at(at); }
   // Deferred receiving (Link::allow_deferred_receive; docs/performance.md,
   // issue 11): on a link that allows it, with streams on and untraced, the

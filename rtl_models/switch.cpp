@@ -98,10 +98,11 @@ int Switch::free_credits(int o) const {
 void Switch::tick() {
   const Cycle now = ctx_.clock.now();
   if (!wake_.begin_cycle(now)) return;
-  evaluate_cycle(now);
+  const Cycle next = evaluate_cycle(now);
+  if (next != UINT64_MAX) wake_at(next);
 }
 
-void Switch::evaluate_cycle(Cycle now) {
+Cycle Switch::evaluate_cycle(Cycle now) {
   bool active = false, started = false;
   Cycle next = UINT64_MAX;
   if (traced_)
@@ -130,7 +131,7 @@ void Switch::evaluate_cycle(Cycle now) {
     if (undecoded_ > 0) active = true;
   }
   if (active) next = now + 1;
-  if (next != UINT64_MAX) wake_at(next);
+  return next;   // the scheduler's (or tick's) wake-up
 }
 
 // 1. Flits arriving from links enter the input buffers. in_due_[i] is the

@@ -97,7 +97,7 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   void end_of_elaboration() override;
   template <class If> Link* as_link(If* channel, int port) const;
   void tick();                                // the SC_METHOD without a scheduler
-  void evaluate_cycle(Cycle now) override;   // one cycle of work
+  Cycle evaluate_cycle(Cycle now) override;   // one cycle of work; the next one it asks for
   void accept_flits(Cycle now, bool& active, Cycle& next);
   void accept_port(int i, Cycle now, bool& active, Cycle& next);   // its flit due by now
   void settle_input(InputBuffer& buf, Cycle now);

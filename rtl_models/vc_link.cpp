@@ -22,6 +22,17 @@ const VcLink::Lane& VcLink::lane_at(int vc) const {
   return vcs_[static_cast<std::size_t>(vc)];
 }
 
+void VcLink::send_on_wire(int vc, Flit f, Cycle arrival) {
+  if (f.tail()) tail_owners_.push_back(f.pkt);   // an owning reference (packet.h)
+  // The receiver is told of the first flit on an empty wire only: with
+  // flits in flight it has asked for the front one's arrival
+  // (next_flit_arrival) and asks again after each pop, and arrivals are
+  // in order, so telling it of a later one would change nothing.
+  const bool first = flits_.empty();
+  flits_.push_back({arrival, f, vc});
+  if (first && rx_client_) rx_client_->link_activity(arrival);
+}
+
 void VcLink::fail(const char* what, int vc) const {
   throw std::logic_error(std::string(name()) + ": VC " + std::to_string(vc) + ": " + what);
 }

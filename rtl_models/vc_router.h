@@ -239,7 +239,7 @@ class VcRouter : private detail::VcRouterHead,
     std::uint8_t rx_vc = 0;
     // Second line.
     Cycle ready = 0;            // routing done
-    LinkRxIf* rx_local = nullptr;
+    Link* rx_local = nullptr;
     Ring<Segment> rest;
     // The routing class of this VC (class_of), here because routing reads
     // this line for `ready` anyway: class_by_vc_'s header and block are
@@ -291,7 +291,7 @@ class VcRouter : private detail::VcRouterHead,
     std::uint8_t tx_vc = 0;
     std::uint64_t sent = 0;
     VcLink* tx_link = nullptr;
-    LinkTxIf* tx_local = nullptr;
+    Link* tx_local = nullptr;
   };
   struct alignas(32) OutputPort {
     Cycle used = UINT64_MAX;    // cycle a flit last left (one per cycle, replication sends on several)
@@ -326,7 +326,7 @@ class VcRouter : private detail::VcRouterHead,
 
   void end_of_elaboration() override;
   void tick();                                // the SC_METHOD without a scheduler
-  void evaluate_cycle(Cycle now) override;    // one evaluated cycle
+  Cycle evaluate_cycle(Cycle now) override;   // one evaluated cycle; the next one it asks for
   enum : std::uint8_t { kUnrouted = 1, kWaiting = 2, kOwned = 4, kRx = 8 };   // maybe_busy_'s bits
   // Member i joins active set s, whose bit in maybe_busy_ is `bit`.
   void add(ChannelSet& s, std::uint8_t bit, int i) {
@@ -361,10 +361,11 @@ class VcRouter : private detail::VcRouterHead,
   // with the router's deposit inlined (helper/dlay2, helper/dlay4).
   static bool fold_deposit(void* router, int port, int vc, Flit f, Cycle arrival);
   bool deposit(int port, int vc, Flit f, Cycle arrival);
+  __attribute__((noinline)) void deposit_rest(InputVc& iv, Flit f, Cycle arrival, bool earliest);
   bool arrive(Cycle now);
   [[noreturn]] void late_arrival(Cycle now) const;
   void attach_folds();
-  int credits(int oc, Cycle now) const {
+  __attribute__((always_inline)) int credits(int oc, Cycle now) const {
     const OutputVc& e = out_vc(oc);
     return e.tx_link ? e.tx_link->credits(e.tx_vc, now) : e.tx_local->credits(now);
   }
@@ -372,7 +373,7 @@ class VcRouter : private detail::VcRouterHead,
     const OutputVc& e = out_vc(oc);
     return e.tx_link ? e.tx_link->next_credit_arrival(e.tx_vc) : e.tx_local->next_credit_arrival();
   }
-  void put(int oc, Flit f, Cycle now) {
+  __attribute__((always_inline)) void put(int oc, Flit f, Cycle now) {
     const OutputVc& e = out_vc(oc);
     if (e.tx_link) e.tx_link->send(e.tx_vc, f, now, crossbar_);
     else e.tx_local->send(f, now, crossbar_);
@@ -427,10 +428,14 @@ class VcRouter : private detail::VcRouterHead,
   int port_of(int ch) const { return ch < external_channels() ? ch / vcs_ : ext_ports_ + ch - external_channels(); }
   int first_channel(int port) const { return port < ext_ports_ ? port * vcs_ : external_channels() + port - ext_ports_; }
   void send_flit(int oc, Cycle now);   // the front flit of oc's owner
+  void emit(int ch, Flit g, Cycle now);
+  void emit_copy(int ch, Flit g, Cycle now);
+  void emit_copies(InputVc& iv, Flit f, Cycle now);
   topo::VcClass class_of(int in_ch) const;
   std::string channel_name(int ch) const;
   std::string port_name(int port) const;
   void make_ports();
+  template <class If> Link* as_link(If* channel, int l) const;
 
   std::shared_ptr<const topo::DirectRouting> routing_;   // owns route_fn_'s object
   // The hot block, from a cache-line boundary (helper/dlay, helper/dlay2,
@@ -469,7 +474,9 @@ class VcRouter : private detail::VcRouterHead,
   // The links, per physical port (null: unbound): external ones set by
   // connect_in/connect_out, internal ones resolved after elaboration.
   std::vector<VcLink*> in_link_, out_link_;
-  std::vector<LinkRxIf*> local_rx_;
+  // The internal channels' links: always rtl::Link (as_link checks), held
+  // as Link* so that their per-flit calls are direct, not virtual (helper/dhop).
+  std::vector<Link*> local_rx_;
   std::vector<Cycle> in_due_;              // per input port: arrival of the first flit on its link
   std::vector<InputClient> in_clients_;    // per input port: the receiver its link calls
   std::vector<SharedLink*> shared_;  // per external port: its "3-way" arbiter, or null

@@ -22,10 +22,12 @@ struct Recorder : CycleScheduler::Client {
   const Clock* clock = nullptr;
   std::vector<std::pair<Cycle, std::string>>* log = nullptr;
   std::function<void(Cycle)> on_run;   // what the client does when evaluated
-  void evaluate_cycle(Cycle now) override {
+  Cycle ask = UINT64_MAX;               // the next cycle it returns (asks for) once
+  Cycle evaluate_cycle(Cycle now) override {
     CHECK(clock->now() == now);
     log->push_back({now, name});
     if (on_run) on_run(now);
+    return std::exchange(ask, UINT64_MAX);
   }
 };
 }  // namespace
@@ -120,6 +122,46 @@ TEST_CASE("cycle scheduler: clients of one cycle run in handle order, not wake-u
   const std::vector<std::pair<Cycle, std::string>> expected{
       {5, "0"},   {5, "2"}, {5, "63"}, {5, "64"}, {5, "70"}, {5, "100"}, {5, "128"},
       {5, "129"}, {5, "1"}, {6, "3"},  {6, "2"}};
+  CHECK(log == expected);
+  CHECK(sched.evaluations() == expected.size());
+}
+
+TEST_CASE("cycle scheduler: handles in later words keep their own cycles") {
+  fresh_kernel();
+  Clock clk(1000);
+  CycleScheduler sched("sched", clk);
+  std::vector<std::pair<Cycle, std::string>> log;
+  // 130 clients: the ring holds each cycle's set word-major (word w of
+  // cycle c at w * 64 + c % 64), so a wake-up in word 1 or 2 must land in
+  // its cycle's slot and not in a neighbouring cycle's or word's.
+  std::vector<Recorder> r(130);
+  std::vector<int> h;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    r[i].name = std::to_string(i);
+    r[i].clock = &clk;
+    r[i].log = &log;
+    h.push_back(sched.add(&r[i]));
+  }
+  sched.at(h[129], 3);
+  sched.at(h[65], 4);
+  sched.at(h[1], 4);
+  // At 4, client 65 wakes 129 for 68 (beyond the ring: the far heap) and
+  // 128 for 5; at 5, 128 wakes 66 and 129 for 6, which replaces 129's 68.
+  r[65].on_run = [&](Cycle now) {
+    sched.at(h[129], now + 64);
+    sched.at(h[128], now + 1);
+  };
+  r[128].on_run = [&](Cycle now) {
+    sched.at(h[66], now + 1);
+    sched.at(h[129], now + 1);
+  };
+  // A returned cycle is a wake-up too: 66 asks for 76 (beyond the ring),
+  // 1 for its own cycle 4 (evaluated already: not again).
+  r[66].ask = 76;
+  r[1].ask = 4;
+  sc_core::sc_start(clk.delay(100));
+  const std::vector<std::pair<Cycle, std::string>> expected{
+      {3, "129"}, {4, "1"}, {4, "65"}, {5, "128"}, {6, "66"}, {6, "129"}, {76, "66"}};
   CHECK(log == expected);
   CHECK(sched.evaluations() == expected.size());
 }
