@@ -6,28 +6,42 @@
 namespace wormcast::rtl {
 
 void DeliveryLedger::expect(const Packet& p) {
-  // A multicast packet's sorted list is built first (an empty set is refused
-  // before the window grows); a unicast packet (nearly every packet of a
-  // synthetic run) is written into its slot in place, with no Slot moved.
-  std::unique_ptr<std::vector<NodeId>> many;
-  int remaining = 1;
-  if (p.header.kind != HeaderKind::unicast) {
-    many = std::make_unique<std::vector<NodeId>>(p.header.dests);
-    std::sort(many->begin(), many->end());
-    remaining = static_cast<int>(many->size());
-    if (remaining == 0) throw InvariantViolation("packet " + std::to_string(p.id) + " has no destination");
+  if (p.header.kind == HeaderKind::unicast) {
+    expect_unicast(p.origin, p.header.dest);
+    return;
   }
-  if (slots_.empty()) base_ = p.origin;
-  for (; p.origin < base_; --base_) slots_.emplace_front();   // an older id than any outstanding one
-  const std::size_t i = static_cast<std::size_t>(p.origin - base_);
-  for (std::size_t n = slots_.size(); n <= i; ++n) slots_.emplace_back();
-  Slot& s = slots_[i];
-  if (s.remaining > 0) throw InvariantViolation("packet " + std::to_string(p.origin) + " entered the network twice");
+  // A multicast packet's sorted list is built first (an empty set is refused
+  // before the window grows).
+  auto many = std::make_unique<std::vector<NodeId>>(p.header.dests);
+  std::sort(many->begin(), many->end());
+  const int remaining = static_cast<int>(many->size());
+  if (remaining == 0) throw InvariantViolation("packet " + std::to_string(p.id) + " has no destination");
+  Slot& s = open(p.origin);
   s.remaining = remaining;
-  s.one = many ? -1 : p.header.dest;
+  s.one = -1;
   s.many = std::move(many);
   ++outstanding_;
   ++created_;
+}
+
+// A unicast packet (nearly every packet of a synthetic run) is written into
+// its slot in place, with no Slot moved (a free slot has no list).
+void DeliveryLedger::expect_unicast(PacketId origin, NodeId dest) {
+  Slot& s = open(origin);
+  s.remaining = 1;
+  s.one = dest;
+  ++outstanding_;
+  ++created_;
+}
+
+DeliveryLedger::Slot& DeliveryLedger::open(PacketId origin) {
+  if (slots_.empty()) base_ = origin;
+  for (; origin < base_; --base_) slots_.emplace_front();   // an older id than any outstanding one
+  const std::size_t i = static_cast<std::size_t>(origin - base_);
+  for (std::size_t n = slots_.size(); n <= i; ++n) slots_.emplace_back();
+  Slot& s = slots_[i];
+  if (s.remaining > 0) throw InvariantViolation("packet " + std::to_string(origin) + " entered the network twice");
+  return s;
 }
 
 DeliveryLedger::Slot* DeliveryLedger::find(PacketId origin) {
@@ -82,10 +96,18 @@ std::vector<std::string> DeliveryLedger::describe_outstanding(std::size_t limit)
 void SimContext::on_created(const Packet& p) {
   const bool was_empty = idle();
   ledger.expect(p);
-  if (p.measured) {
-    ++stats.measured_created;
-  }
-  if (window.contains(p.created)) stats.window_flits_created += static_cast<std::uint64_t>(p.length);
+  count_created(p.measured, p.created, p.length, was_empty);
+}
+
+void SimContext::on_created(const QueuedUnicast& q) {
+  const bool was_empty = idle();
+  ledger.expect_unicast(q.id, q.shape.dest);
+  count_created(q.measured, q.created, q.shape.length, was_empty);
+}
+
+void SimContext::count_created(bool measured, Cycle created, int length, bool was_empty) {
+  if (measured) ++stats.measured_created;
+  if (window.contains(created)) stats.window_flits_created += static_cast<std::uint64_t>(length);
   if (was_empty && on_first_outstanding) on_first_outstanding();
 }
 

@@ -48,6 +48,8 @@ struct FlitCounters {
 class DeliveryLedger {
  public:
   void expect(const Packet& p);
+  // expect() for a plain unicast packet queued as a record (QueuedUnicast).
+  void expect_unicast(PacketId origin, NodeId dest);
   // Returns true when the packet has now reached all its destinations.
   bool deliver(const Packet& p, NodeId at, Cycle now);
   std::size_t outstanding() const { return outstanding_; }
@@ -63,6 +65,8 @@ class DeliveryLedger {
     std::unique_ptr<std::vector<NodeId>> many;    // a multicast packet's remaining dests, sorted
   };
   Slot* find(PacketId origin);
+  // The slot of a packet entering the network (the window grown to it).
+  Slot& open(PacketId origin);
   std::deque<Slot> slots_;   // slots_[i]: origin base_ + i
   PacketId base_ = 0;
   std::size_t outstanding_ = 0;
@@ -190,10 +194,15 @@ class SimContext {
   void on_message_received(std::uint64_t id, NodeId at, MessageTimes t);
   // A source created a packet (before injection).
   void on_created(const Packet& p);
+  void on_created(const QueuedUnicast& q);
   // A sink received the tail of p.
   void on_delivered(const Packet& p, NodeId at, Cycle now);
   // Called when the ledger goes from empty to non-empty (the watchdog arms).
   std::function<void()> on_first_outstanding;
+
+ private:
+  // on_created's counts, after the ledger has the packet.
+  void count_created(bool measured, Cycle created, int length, bool was_empty);
 };
 
 }  // namespace wormcast::rtl
