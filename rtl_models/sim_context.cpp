@@ -12,42 +12,51 @@ void DeliveryLedger::expect(const Packet& p) {
   }
   // A multicast packet's sorted list is built first (an empty set is refused
   // before the window grows).
-  auto many = std::make_unique<std::vector<NodeId>>(p.header.dests);
-  std::sort(many->begin(), many->end());
-  const int remaining = static_cast<int>(many->size());
-  if (remaining == 0) throw InvariantViolation("packet " + std::to_string(p.id) + " has no destination");
-  Slot& s = open(p.origin);
-  s.remaining = remaining;
-  s.one = -1;
-  s.many = std::move(many);
+  std::vector<NodeId> many = p.header.dests;
+  std::sort(many.begin(), many.end());
+  if (many.empty()) throw InvariantViolation("packet " + std::to_string(p.id) + " has no destination");
+  open_list(p.origin, std::move(many));
+}
+
+void DeliveryLedger::expect_unicast(PacketId origin, NodeId dest) {
+  // A negative node id (a packet nobody addressed) fits no unicast slot: it
+  // is kept as a list, refused where it is delivered as before.
+  if (dest < 0) return open_list(origin, {dest});
+  open(origin) = dest + 1;
   ++outstanding_;
   ++created_;
 }
 
-// A unicast packet (nearly every packet of a synthetic run) is written into
-// its slot in place, with no Slot moved (a free slot has no list).
-void DeliveryLedger::expect_unicast(PacketId origin, NodeId dest) {
+void DeliveryLedger::open_list(PacketId origin, std::vector<NodeId> dests) {
   Slot& s = open(origin);
-  s.remaining = 1;
-  s.one = dest;
+  std::int32_t k;
+  if (free_lists_.empty()) {
+    k = static_cast<std::int32_t>(lists_.size());
+    lists_.push_back(std::move(dests));
+  } else {
+    k = free_lists_.back();
+    free_lists_.pop_back();
+    lists_[static_cast<std::size_t>(k)] = std::move(dests);
+  }
+  s = -(k + 1);
   ++outstanding_;
   ++created_;
 }
 
 DeliveryLedger::Slot& DeliveryLedger::open(PacketId origin) {
   if (slots_.empty()) base_ = origin;
-  for (; origin < base_; --base_) slots_.emplace_front();   // an older id than any outstanding one
+  for (; origin < base_; --base_) slots_.emplace_front(0);   // an older id than any outstanding one
   const std::size_t i = static_cast<std::size_t>(origin - base_);
-  for (std::size_t n = slots_.size(); n <= i; ++n) slots_.emplace_back();
+  for (std::size_t n = slots_.size(); n <= i; ++n) slots_.emplace_back(0);
   Slot& s = slots_[i];
-  if (s.remaining > 0) throw InvariantViolation("packet " + std::to_string(origin) + " entered the network twice");
+  if (s != 0) throw InvariantViolation("packet " + std::to_string(origin) + " entered the network twice");
   return s;
 }
 
 DeliveryLedger::Slot* DeliveryLedger::find(PacketId origin) {
   if (origin < base_ || origin - base_ >= slots_.size()) return nullptr;
   Slot& s = slots_[static_cast<std::size_t>(origin - base_)];
-  return s.remaining > 0 ? &s : nullptr;
+  return s != 0 ? &s : nullptr;
 }
 
 bool DeliveryLedger::deliver(const Packet& p, NodeId at, Cycle now) {
@@ -56,22 +65,26 @@ bool DeliveryLedger::deliver(const Packet& p, NodeId at, Cycle now) {
     throw InvariantViolation("cycle " + std::to_string(now) + ": packet " + std::to_string(p.origin) +
                              " delivered to node " + std::to_string(at) +
                              " but it is not outstanding (duplicate delivery or never sent)");
-  bool hit = false;
-  if (s->many) {
-    auto pos = std::lower_bound(s->many->begin(), s->many->end(), at);
-    if ((hit = pos != s->many->end() && *pos == at)) s->many->erase(pos);
+  bool hit = false, done = true;
+  if (*s < 0) {
+    const std::int32_t k = -*s - 1;
+    auto& many = lists_[static_cast<std::size_t>(k)];
+    auto pos = std::lower_bound(many.begin(), many.end(), at);
+    if ((hit = pos != many.end() && *pos == at)) many.erase(pos);
+    done = many.empty();
+    if (done) free_lists_.push_back(k);
   } else {
-    hit = s->one == at;
+    hit = *s == at + 1;
   }
   if (!hit)
     throw InvariantViolation("cycle " + std::to_string(now) + ": packet " + std::to_string(p.origin) +
                              " delivered to node " + std::to_string(at) +
                              ", which is not one of its outstanding destinations");
-  if (--s->remaining > 0) return false;
-  s->many.reset();
+  if (!done) return false;
+  *s = 0;
   --outstanding_;
   ++completed_;
-  while (!slots_.empty() && slots_.front().remaining == 0) {   // the window starts at the oldest outstanding id
+  while (!slots_.empty() && slots_.front() == 0) {   // the window starts at the oldest outstanding id
     slots_.pop_front();
     ++base_;
   }
@@ -81,13 +94,13 @@ bool DeliveryLedger::deliver(const Packet& p, NodeId at, Cycle now) {
 std::vector<std::string> DeliveryLedger::describe_outstanding(std::size_t limit) const {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < slots_.size() && out.size() < limit; ++i) {
-    const Slot& slot = slots_[i];
-    if (slot.remaining == 0) continue;
+    const Slot slot = slots_[i];
+    if (slot == 0) continue;
     std::string s = "packet " + std::to_string(base_ + i) + " -> nodes";
-    if (slot.many)
-      for (NodeId d : *slot.many) s += " " + std::to_string(d);
+    if (slot < 0)
+      for (NodeId d : lists_[static_cast<std::size_t>(-slot - 1)]) s += " " + std::to_string(d);
     else
-      s += " " + std::to_string(slot.one);
+      s += " " + std::to_string(slot - 1);
     out.push_back(s);
   }
   return out;
@@ -110,6 +123,7 @@ void SimContext::count_created(bool measured, Cycle created, int length, bool wa
   if (window.contains(created)) stats.window_flits_created += static_cast<std::uint64_t>(length);
   if (was_empty && on_first_outstanding) on_first_outstanding();
 }
+
 
 void SimContext::on_delivered(const Packet& p, NodeId at, Cycle now) {
   const bool complete = ledger.deliver(p, at, now);
