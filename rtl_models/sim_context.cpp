@@ -106,6 +106,15 @@ std::vector<std::string> DeliveryLedger::describe_outstanding(std::size_t limit)
   return out;
 }
 
+// Inlined into both on_created: a call of its own cost the 256-node 0.01
+// case 0.16 M instructions (10 per packet).
+__attribute__((always_inline)) inline void SimContext::count_created(bool measured, Cycle created, int length,
+                                                                     bool was_empty) {
+  if (measured) ++stats.measured_created;
+  if (window.contains(created)) stats.window_flits_created += static_cast<std::uint64_t>(length);
+  if (was_empty && on_first_outstanding) on_first_outstanding();
+}
+
 void SimContext::on_created(const Packet& p) {
   const bool was_empty = idle();
   ledger.expect(p);
@@ -116,12 +125,6 @@ void SimContext::on_created(const QueuedUnicast& q) {
   const bool was_empty = idle();
   ledger.expect_unicast(q.id, q.shape.dest);
   count_created(q.measured, q.created, q.shape.length, was_empty);
-}
-
-void SimContext::count_created(bool measured, Cycle created, int length, bool was_empty) {
-  if (measured) ++stats.measured_created;
-  if (window.contains(created)) stats.window_flits_created += static_cast<std::uint64_t>(length);
-  if (was_empty && on_first_outstanding) on_first_outstanding();
 }
 
 
