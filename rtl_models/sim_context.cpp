@@ -127,7 +127,6 @@ void SimContext::on_created(const QueuedUnicast& q) {
   count_created(q.measured, q.created, q.shape.length, was_empty);
 }
 
-
 void SimContext::on_delivered(const Packet& p, NodeId at, Cycle now) {
   const bool complete = ledger.deliver(p, at, now);
   if (p.measured && complete) {

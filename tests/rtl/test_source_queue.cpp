@@ -12,6 +12,7 @@
 #include "rtl_models/traffic.h"
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
