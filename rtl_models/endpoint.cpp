@@ -5,7 +5,7 @@
 namespace wormcast::rtl {
 
 Endpoint::Endpoint(sc_core::sc_module_name name, NodeId id, SimContext& ctx, bool vct)
-    : sc_core::sc_module(name), out("out"), in("in"), id_(id), ctx_(ctx), injector_(ctx, vct),
+    : sc_core::sc_module(name), out("out"), in("in"), id_(id), ctx_(ctx), injector_(ctx, vct, id),
       assembler_(ctx, this->name(), /*return_credits_at_once=*/true), wake_(ctx.clock),
       sched_(ctx.scheduler) {
   injector_.on_sent = [this](const PacketPtr& p, Cycle at) {
@@ -47,6 +47,14 @@ void Endpoint::admit(PacketPtr p, Cycle now) {
   injector_.push(std::move(p));
 }
 
+void Endpoint::admit(const UnicastShape& s, Cycle now) {
+  if (s.length < 1 || s.header_flits < 1 || s.header_flits > s.length)
+    throw std::invalid_argument(std::string(name()) + ": packet needs 1 <= header_flits <= length");
+  const QueuedUnicast q{ctx_.new_packet_id(), now, s, ctx_.window.contains(now)};
+  ctx_.on_created(q);
+  injector_.push(q);
+}
+
 void Endpoint::inject(PacketPtr p) {
   const Cycle now = ctx_.clock.now();
   if (defer_) throw std::logic_error(std::string(name()) + ": inject() on an endpoint that defers receiving");
@@ -77,6 +85,12 @@ Cycle Endpoint::evaluate_cycle(Cycle now) {
       overflowed_ = true;
       stop_at_ = now;
       break;
+    }
+    if (unicast_source_) {
+      const UnicastShape shape = source_->generate_unicast();
+      next_create_ = source_->next_time();
+      admit(shape, now);
+      continue;
     }
     auto p = std::make_shared<Packet>();
     source_->generate(*p);

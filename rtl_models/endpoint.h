@@ -44,6 +44,7 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
     source_ = std::move(src);
     queue_limit_ = queue_limit;
     next_create_ = source_ ? source_->next_time() : UINT64_MAX;
+    unicast_source_ = source_ && source_->unicast_only();
   }
   bool source_overflowed() const { return overflowed_; }
   void stop_creating_at(Cycle c) { stop_at_ = c; }
@@ -87,6 +88,8 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
     else wake_.at(c);
   }
   void admit(PacketPtr p, Cycle now);
+  // admit() for a unicast_only() source's packet, queued as a record.
+  void admit(const UnicastShape& s, Cycle now);
 
   NodeId id_;
   SimContext& ctx_;
@@ -97,6 +100,7 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
   Cycle stop_at_ = UINT64_MAX;
   std::size_t queue_limit_ = SIZE_MAX;
   bool overflowed_ = false;
+  bool unicast_source_ = false;   // source_->unicast_only(): its packets are queued as records
   PacketInjector injector_;
   mutable PacketAssembler assembler_;   // mutable: settle_before()
   std::uint64_t received_ = 0;

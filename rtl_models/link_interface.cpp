@@ -35,6 +35,18 @@ bool PacketInjector::finish_stream(Cycle now) {
   return true;
 }
 
+PacketPtr PacketInjector::pop_front() {
+  PacketPtr p;
+  if (queue_.front().id != 0) {
+    p = queue_.front().build(node_);
+  } else {
+    p = std::move(whole_.front());
+    whole_.pop_front();
+  }
+  queue_.pop_front();
+  return p;
+}
+
 std::string PacketInjector::describe() const {
   std::string s = std::to_string(queued()) + " packets queued";
   if (current_)

@@ -124,6 +124,38 @@ struct Packet : std::enable_shared_from_this<Packet> {
 
 using PacketPtr = std::shared_ptr<Packet>;
 
+// What a source decides for a plain unicast packet (traffic.h); its other
+// fields are filled in by the endpoint or left as constructed.
+struct UnicastShape {
+  NodeId dest = -1;
+  int length = 1;
+  int header_flits = 1;
+};
+
+// A plain unicast packet waiting in its source's queue, before its Packet
+// exists (issue 10, docs/performance.md): a saturated source queues hundreds
+// of packets that wait thousands of cycles, and a Packet for each (256 bytes
+// with its control block) costs fresh pages and cold cache lines that this
+// record (32 bytes) does not. The Packet is built when the packet starts to
+// leave, with the fields the endpoint would have given it at creation.
+struct QueuedUnicast {
+  PacketId id = 0;
+  Cycle created = 0;
+  UnicastShape shape;
+  bool measured = false;
+  PacketPtr build(NodeId src) const {
+    auto p = std::make_shared<Packet>();
+    p->length = shape.length;
+    p->header_flits = shape.header_flits;
+    p->header.dest = shape.dest;
+    p->id = p->origin = id;
+    p->src = src;
+    p->created = created;
+    p->measured = measured;
+    return p;
+  }
+};
+
 // Who owns a packet. Packets are created with std::make_shared and owned by
 // the holders that keep them across cycles: a source's queue and the packet
 // it is injecting, a switch's input-buffer entry and its branches, a VC

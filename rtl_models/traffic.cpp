@@ -69,7 +69,7 @@ NodeId SyntheticSource::fixed_destination() const {
   return (self_ % m) * m + self_ / m;
 }
 
-void SyntheticSource::generate(Packet& p) {
+UnicastShape SyntheticSource::generate_unicast() {
   NodeId d;
   switch (pattern_) {
     case Pattern::uniform: d = uniform_destination(); break;
@@ -78,11 +78,16 @@ void SyntheticSource::generate(Packet& p) {
       break;
     default: d = fixed_dest_; break;
   }
-  p.header.kind = HeaderKind::unicast;
-  p.header.dest = d;
-  p.length = p_.packet_size;
-  p.header_flits = p_.header_flits;
   next_ += gap();
+  return {d, p_.packet_size, p_.header_flits};
+}
+
+void SyntheticSource::generate(Packet& p) {
+  const UnicastShape s = generate_unicast();
+  p.header.kind = HeaderKind::unicast;
+  p.header.dest = s.dest;
+  p.length = s.length;
+  p.header_flits = s.header_flits;
 }
 
 }  // namespace wormcast::rtl

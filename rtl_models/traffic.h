@@ -56,6 +56,17 @@ class PacketSource {
   // Fill in destination/length of the packet created at next_time(), and
   // advance to the following arrival.
   virtual void generate(Packet& p) = 0;
+  // True if generate() only ever sets the fields of a UnicastShape (kind
+  // unicast, every other field as constructed): the endpoint then queues a
+  // compact record per packet and builds the Packet when it starts to leave
+  // (QueuedUnicast, link_interface.h). Asked once, when the source is set.
+  virtual bool unicast_only() const { return false; }
+  // generate() for such a source, as the shape it would fill in.
+  virtual UnicastShape generate_unicast() {
+    Packet p;
+    generate(p);
+    return {p.header.dest, p.length, p.header_flits};
+  }
 };
 
 class SyntheticSource : public PacketSource {
@@ -63,6 +74,8 @@ class SyntheticSource : public PacketSource {
   SyntheticSource(const TrafficParams& p, NodeId self, int num_nodes, Rng rng, Cycle start = 0);
   Cycle next_time() const override { return next_; }
   void generate(Packet& p) override;
+  bool unicast_only() const override { return true; }
+  UnicastShape generate_unicast() override;
 
  private:
   // The pattern and process, decided from their names once (not per packet).

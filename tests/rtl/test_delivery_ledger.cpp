@@ -2,7 +2,8 @@
 // must reach each of its destinations exactly once. Outstanding packets are
 // kept in a window of slots indexed by origin id; these cases check the
 // window's edges (ids out of order, gaps, a packet older than the window)
-// and the refusals, whose messages name the packet, node and cycle.
+// and the refusals, whose messages name the packet, node and cycle, and the
+// multicast lists beside the 4-byte slots.
 #include <catch2/catch.hpp>
 
 #include "rtl_models/sim_context.h"
@@ -67,4 +68,26 @@ TEST_CASE("delivery ledger: duplicate, misdirected and unknown deliveries are re
   CHECK_FALSE(l.deliver(multicast(6, {}), 2, 15));
   CHECK_THROWS_WITH(l.deliver(multicast(6, {}), 2, 16), Catch::Contains("not one of its outstanding destinations"));
   CHECK(l.outstanding() == 1);
+}
+
+TEST_CASE("delivery ledger: a finished multicast's list is reused, and a unicast to no node is kept as a list") {
+  DeliveryLedger l;
+  l.expect(multicast(1, {4, 2}));
+  CHECK_FALSE(l.deliver(multicast(1, {}), 2, 1));
+  CHECK(l.deliver(multicast(1, {}), 4, 2));
+  l.expect(multicast(2, {9}));   // takes packet 1's list
+  l.expect(multicast(3, {6, 5}));
+  l.expect_unicast(4, 0);        // node 0: the slot value 1
+  l.expect(unicast(5, -1));      // addressed to nobody
+  CHECK(l.describe_outstanding(10) == std::vector<std::string>{"packet 2 -> nodes 9", "packet 3 -> nodes 5 6",
+                                                               "packet 4 -> nodes 0", "packet 5 -> nodes -1"});
+  CHECK_THROWS_WITH(l.deliver(unicast(5, -1), 0, 3), Catch::Contains("not one of its outstanding destinations"));
+  CHECK_THROWS_WITH(l.expect_unicast(4, 1), "packet 4 entered the network twice");
+  CHECK(l.deliver(multicast(2, {}), 9, 4));
+  CHECK(l.deliver(unicast(4, 0), 0, 5));
+  CHECK_THROWS_WITH(l.deliver(multicast(2, {}), 9, 6), Catch::Contains("duplicate delivery"));
+  CHECK(l.describe_outstanding(10) == std::vector<std::string>{"packet 3 -> nodes 5 6", "packet 5 -> nodes -1"});
+  CHECK(l.outstanding() == 2);
+  CHECK(l.created() == 5);
+  CHECK(l.completed() == 3);
 }
