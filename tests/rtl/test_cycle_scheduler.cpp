@@ -30,6 +30,19 @@ struct Recorder : CycleScheduler::Client {
     return std::exchange(ask, UINT64_MAX);
   }
 };
+// Names recorder i "i", points it at the clock and the log, and adds it:
+// the handles, in order.
+std::vector<int> add_recorders(CycleScheduler& sched, std::vector<Recorder>& r, const Clock& clk,
+                               std::vector<std::pair<Cycle, std::string>>& log) {
+  std::vector<int> h;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    r[i].name = std::to_string(i);
+    r[i].clock = &clk;
+    r[i].log = &log;
+    h.push_back(sched.add(&r[i]));
+  }
+  return h;
+}
 }  // namespace
 
 TEST_CASE("cycle scheduler: one evaluation per due cycle, earlier wake-ups replace later ones") {
@@ -100,13 +113,7 @@ TEST_CASE("cycle scheduler: clients of one cycle run in handle order, not wake-u
   std::vector<std::pair<Cycle, std::string>> log;
   // 130 clients: handles in three words of the set.
   std::vector<Recorder> r(130);
-  std::vector<int> h;
-  for (std::size_t i = 0; i < r.size(); ++i) {
-    r[i].name = std::to_string(i);
-    r[i].clock = &clk;
-    r[i].log = &log;
-    h.push_back(sched.add(&r[i]));
-  }
+  const std::vector<int> h = add_recorders(sched, r, clk, log);
   // Woken for cycle 5 in descending order, some twice, one first for 7 then 5.
   sched.at(h[129], 7);
   for (int i : {129, 128, 70, 64, 63, 2, 70, 0}) sched.at(h[static_cast<std::size_t>(i)], 5);
@@ -135,13 +142,7 @@ TEST_CASE("cycle scheduler: handles in later words keep their own cycles") {
   // cycle c at w * 64 + c % 64), so a wake-up in word 1 or 2 must land in
   // its cycle's slot and not in a neighbouring cycle's or word's.
   std::vector<Recorder> r(130);
-  std::vector<int> h;
-  for (std::size_t i = 0; i < r.size(); ++i) {
-    r[i].name = std::to_string(i);
-    r[i].clock = &clk;
-    r[i].log = &log;
-    h.push_back(sched.add(&r[i]));
-  }
+  const std::vector<int> h = add_recorders(sched, r, clk, log);
   sched.at(h[129], 3);
   sched.at(h[65], 4);
   sched.at(h[1], 4);
