@@ -1,5 +1,7 @@
 #include "rtl_models/switch.h"
 
+#include "rtl_models/bound_link.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -47,11 +49,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
 
 template <class If>
 Link* Switch::as_link(If* channel, int port) const {
-  Link* l = dynamic_cast<Link*>(channel);
-  if (!l)
-    throw std::logic_error(std::string(name()) + ": port " + std::to_string(port) +
-                           " is bound to a channel that is not an rtl::Link");
-  return l;
+  return bound_link(channel, name(), "port " + std::to_string(port));
 }
 
 void Switch::end_of_elaboration() {

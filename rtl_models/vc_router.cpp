@@ -1,6 +1,7 @@
 #include "rtl_models/vc_router.h"
 
 #include "algorithms/compound_header.h"
+#include "rtl_models/bound_link.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -104,11 +105,7 @@ std::string VcRouter::channel_name(int ch) const {
 // (DirectNetwork::bind_pair); anything else is refused, as by the switch.
 template <class If>
 Link* VcRouter::as_link(If* channel, int l) const {
-  Link* link = dynamic_cast<Link*>(channel);
-  if (!link)
-    throw std::logic_error(std::string(name()) + ": internal port " + std::to_string(l) +
-                           " is bound to a channel that is not an rtl::Link");
-  return link;
+  return bound_link(channel, name(), "internal port " + std::to_string(l));
 }
 
 void VcRouter::end_of_elaboration() {
