@@ -15,9 +15,26 @@
 // woken for the cycle being evaluated (an Endpoint::inject from another
 // module's callback) runs later in that cycle: in the pass under way if its
 // handle is still ahead, else in a further pass over the cycle's set.
+//
+// Run-ahead (docs/performance.md, "Cycles without the kernel"): when the
+// design's only processes are this scheduler's and tolerated observers
+// (the watchdog), nothing but the clients can act between two of their
+// cycles, so one activation evaluates every cycle that has work up to the
+// kernel's next pending activity or the end of the current sc_start
+// (SimContext::stream_horizon, set by the run loop), whichever is first,
+// without a round trip through SystemC's timed-event queue per cycle. The
+// clients see the cycle through Clock::now(); their results are identical.
+// Off when the census at the start of simulation finds another process
+// (host and NI software, SC_METHODs of modules without the scheduler,
+// workload threads), when a module is VCD-traced (a trace samples at every
+// kernel time step), or when switched off (sim.run_ahead). While running
+// ahead, a client that creates kernel activity is caught: a relative delay
+// (Clock::delay) or a delta notification is refused with an error, an
+// absolute one (Clock::until) shortens the batch.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <systemc>
 #include <vector>
 
@@ -38,7 +55,9 @@ class CycleScheduler : public sc_core::sc_module {
     virtual Cycle evaluate_cycle(Cycle now) = 0;
   };
 
-  CycleScheduler(sc_core::sc_module_name name, const Clock& clock);
+  // `horizon`: the cycle at which the current sc_start ends (cycles before
+  // it may be run ahead; 0 or null: never run ahead).
+  CycleScheduler(sc_core::sc_module_name name, Clock& clock, const Cycle* horizon = nullptr);
 
   // Register a client (during elaboration); returns its handle for at().
   int add(Client* c);
@@ -59,6 +78,19 @@ class CycleScheduler : public sc_core::sc_module {
   bool evaluated(int id, Cycle now) const { return clients_[static_cast<std::size_t>(id)].last == now; }
   // Client evaluations so far (for the profile figures).
   std::uint64_t evaluations() const { return evaluations_; }
+  // Kernel activations of the scheduler so far (each runs one or more cycles).
+  std::uint64_t activations() const { return activations_; }
+
+  // Run-ahead (see the top of this file). `p` is a process that may run
+  // beside the scheduler without stopping the run-ahead: one that acts only
+  // at its own timed events and notifies at absolute cycles (the watchdog).
+  void tolerate(const sc_core::sc_process_handle& p) { tolerated_.push_back(p); }
+  // Evaluate every cycle in a kernel activation of its own (a VCD trace, an
+  // option); `why` is kept for run_ahead_off_reason().
+  void every_cycle(const std::string& why);
+  // After the start of simulation: does it run ahead, and if not, why not?
+  bool run_ahead() const { return run_ahead_; }
+  const std::string& run_ahead_off_reason() const { return off_reason_; }
 
  private:
   static constexpr Cycle kRing = 64;   // cycles ahead held in the ring; later ones in `far_`
@@ -82,11 +114,17 @@ class CycleScheduler : public sc_core::sc_module {
   };
   void push(int id, Cycle c);
   void run();
+  void enter(Cycle now);
   void run_cycle(Cycle now);
+  Cycle ahead_limit() const;
+  void after_ahead_cycle(Cycle now);
+  void start_of_simulation() override;
+  std::string foreign_process() const;
   Cycle next_cycle() const;
   void request(Cycle c);
 
-  const Clock& clock_;
+  Clock& clock_;
+  const Cycle* horizon_;
   std::vector<Entry> clients_;
   // The clients woken for cycle c, a bit per handle: word w of its set is
   // ring_[slot_word(w, c)]. One block, word-major: a wake-up's mark is one
@@ -104,6 +142,11 @@ class CycleScheduler : public sc_core::sc_module {
   bool running_ = false;
   bool rescan_ = false;                  // a client was woken for the cycle being evaluated
   std::uint64_t evaluations_ = 0;
+  std::uint64_t activations_ = 0;
+  bool run_ahead_ = false;
+  std::string off_reason_;
+  std::vector<sc_core::sc_process_handle> tolerated_;
+  sc_core::sc_process_handle self_;
   sc_core::sc_event ev_;
 };
 

@@ -156,6 +156,8 @@ std::string Endpoint::describe(Cycle now) const {
 
 void Endpoint::trace(sc_core::sc_trace_file* tf) {
   traced_ = true;
+  // A trace samples at every kernel time step: every cycle in one of its own.
+  if (sched_ != nullptr) sched_->every_cycle(std::string("VCD trace of ") + name());
   injector_.disable_streams();   // tx_valid_ mirrors each flit sent
   assembler_.disable_streams();  // rx_valid_ each flit received
   const std::string base = name();

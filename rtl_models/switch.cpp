@@ -474,6 +474,8 @@ std::vector<std::string> Switch::describe_blocked(Cycle now) const {
 
 void Switch::trace(sc_core::sc_trace_file* tf) {
   traced_ = true;
+  // A trace samples at every kernel time step: every cycle in one of its own.
+  if (sched_ != nullptr) sched_->every_cycle(std::string("VCD trace of ") + name());
   const std::string base = name();
   for (int i = 0; i < k_; ++i) {
     const std::string n = std::to_string(i);

@@ -848,6 +848,8 @@ std::vector<std::string> VcRouter::describe_blocked(Cycle now) const {
 
 void VcRouter::trace(sc_core::sc_trace_file* tf) {
   traced_ = true;
+  // A trace samples at every kernel time step: every cycle in one of its own.
+  if (sched_ != nullptr) sched_->every_cycle(std::string("VCD trace of ") + name());
   const std::string base = name();
   for (std::size_t c = 0; c < chan_.size(); ++c)
     if (in_connected(static_cast<int>(c)))

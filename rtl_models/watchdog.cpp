@@ -1,5 +1,7 @@
 #include "rtl_models/watchdog.h"
 
+#include "rtl_models/cycle_scheduler.h"
+
 namespace wormcast::rtl {
 
 Watchdog::Watchdog(sc_core::sc_module_name name, SimContext& ctx, Cycle interval, Describer describe)
@@ -8,13 +10,16 @@ Watchdog::Watchdog(sc_core::sc_module_name name, SimContext& ctx, Cycle interval
   SC_METHOD(check);
   sensitive << wake_;
   dont_initialize();
+  // It acts only at its own timed events and arms at an absolute cycle
+  // (from_now): the scheduler may run ahead beside it.
+  if (ctx_.scheduler != nullptr) ctx_.scheduler->tolerate(sc_core::sc_get_current_process_handle());
 }
 
 void Watchdog::arm() {
   if (armed_ || tripped_) return;
   armed_ = true;
   last_moves_ = ctx_.progress();
-  wake_.notify(ctx_.clock.delay(interval_));
+  wake_.notify(ctx_.clock.from_now(interval_));   // armed by a client, maybe in a cycle run ahead
 }
 
 void Watchdog::check() {

@@ -9,7 +9,8 @@ path under AFTER_DIR (a file missing on either side is a difference):
 * *.json: every value (metrics, invariants, topology, config, status, error,
   router_flit_hops, flit_moves, ...) must be equal, except timing and
   speed fields (TIMING_KEYS below), which differ from run to run, and
-  parameters that choose only how a run is computed (HOW_KEYS: sim.streams),
+  parameters that choose only how a run is computed (HOW_KEYS: sim.streams,
+  sim.run_ahead),
   so runs with and without streams, or from an older binary, compare.
 * *.csv (sweep tables): every cell, except columns whose name ends in one of
   TIMING_KEYS, and the HOW_KEYS columns.
@@ -33,11 +34,12 @@ TIMING_KEYS = {
     "cycles_per_second", "flit_hops_per_second", "peak_rss_mb", "seconds",
     "streamed_flits", "received_stream_flits",   # how the run was computed (sim.streams), not a result
     "allocator",                                 # the memory allocator the tool runs on, not a result
+    "run_ahead", "run_ahead_off", "scheduler_activations",   # how the run was computed (sim.run_ahead)
 }
 # Parameters that change how a run is computed, never its results: they may
 # be missing on the before side (a binary older than the parameter) and
 # differ between the two sides.
-HOW_KEYS = {"config.sim.streams"}
+HOW_KEYS = {"config.sim.streams", "config.sim.run_ahead"}
 
 
 def is_timing(key):

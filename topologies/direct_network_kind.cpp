@@ -17,7 +17,7 @@ DirectNetwork::DirectNetwork(sc_core::sc_module_name name, std::shared_ptr<const
     : sc_core::sc_module(name), routing_(std::move(routing)), ctx_(ctx),
       vcs_(p.router.vcs > 0 ? p.router.vcs : routing_->num_vcs()) {
   const DirectTopology& t = topology();
-  scheduler_ = std::make_unique<rtl::CycleScheduler>("scheduler", ctx.clock);
+  scheduler_ = std::make_unique<rtl::CycleScheduler>("scheduler", ctx.clock, &ctx.stream_horizon);
   ctx.scheduler = scheduler_.get();
   const int local_ports = p.router.ports == "all_port" ? t.num_ports() : 1;
   try {

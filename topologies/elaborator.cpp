@@ -12,7 +12,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& t, std::shared_pt
                  const NetworkParams& p, rtl::SimContext& ctx, const Rng& rng)
     : sc_core::sc_module(name), topology_(t), routing_(std::move(routing)), params_(p), ctx_(ctx) {
   t.validate();
-  scheduler_ = std::make_unique<rtl::CycleScheduler>("scheduler", ctx.clock);
+  scheduler_ = std::make_unique<rtl::CycleScheduler>("scheduler", ctx.clock, &ctx.stream_horizon);
   ctx.scheduler = scheduler_.get();
   build_switches(p, rng);
   const bool vct = p.sw.admission == "virtual_cut_through";

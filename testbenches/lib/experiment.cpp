@@ -32,6 +32,11 @@ void SimSection::visit(ParamVisitor& v) {
            "nothing can stop (all of it buffered or on the input link, credits for all of it) as one record "
            "instead of one flit per cycle, and a switch input or an endpoint takes the rest of a packet arriving "
            "one flit per cycle in one step; not in VCD-traced modules (docs/performance.md, the stream step)");
+  v.choice("run_ahead", run_ahead, {"off", "on"},
+           "speed only, results identical: the cycle scheduler evaluates the cycles with work up to the "
+           "kernel's next activity in one SystemC activation instead of one each; only where nothing but the "
+           "network's modules and the watchdog run (not with host/NI or processor software, nor with a VCD trace; "
+           "docs/performance.md, \"Cycles without the kernel\")");
 }
 
 ExperimentConfig::ExperimentConfig()

@@ -24,6 +24,7 @@ struct SimSection {
   Cycle drain_limit = 200000;
   Cycle watchdog = 20000;
   std::string streams = "on";   // "off": every sender moves one flit per cycle (the oracle of "on")
+  std::string run_ahead = "on";   // "off": one kernel activation per cycle with work (the oracle of "on")
   void visit(ParamVisitor& v);
 };
 

@@ -1,5 +1,7 @@
 #include "testbenches/lib/runner.h"
 
+#include "rtl_models/cycle_scheduler.h"
+
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -159,6 +161,11 @@ nlohmann::json performance(const rtl::SimContext& ctx, Cycle cycles, double setu
     p["streamed_flits"] = ctx.streamed_flits;
     p["received_stream_flits"] = ctx.received_stream_flits;
   }
+  if (ctx.scheduler != nullptr) {   // how, not what: sim.run_ahead
+    p["run_ahead"] = ctx.scheduler->run_ahead();
+    if (!ctx.scheduler->run_ahead()) p["run_ahead_off"] = ctx.scheduler->run_ahead_off_reason();
+    p["scheduler_activations"] = ctx.scheduler->activations();
+  }
   return p;
 }
 
@@ -196,6 +203,10 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
     return res;
   }
   VcdTrace vcd(opt, cfg.period_ps, *net);
+  if (ctx.scheduler != nullptr) {   // how, not what: sim.run_ahead
+    if (!opt.vcd_path.empty()) ctx.scheduler->every_cycle("--vcd");
+    if (cfg.sim.run_ahead == "off") ctx.scheduler->every_cycle("sim.run_ahead off");
+  }
 
   const double setup = seconds_since(setup0);   // topology, routing, checks, modules
   const auto wall0 = std::chrono::steady_clock::now();

@@ -166,3 +166,152 @@ TEST_CASE("cycle scheduler: handles in later words keep their own cycles") {
   CHECK(log == expected);
   CHECK(sched.evaluations() == expected.size());
 }
+
+// ---------------------------------------------------------------- run-ahead
+// (cycle_scheduler.h): with a horizon and no other process, one kernel
+// activation evaluates every cycle with work before the horizon, each with
+// Clock::now() at that cycle (Recorder checks it), in the order one
+// activation per cycle gives.
+
+namespace {
+struct Pattern {
+  std::vector<std::pair<Cycle, std::string>> log;
+  std::uint64_t activations = 0;
+  bool ran_ahead = false;
+};
+
+// Two clients: "0" every 3 cycles up to 60, then at 200 (beyond the ring);
+// "1" at 7, and woken by "0" for cycle 30. Run to the horizon 150 and on to
+// 250.
+Pattern run_pattern(bool ahead) {
+  fresh_kernel();
+  Clock clk(1000);
+  Cycle horizon = 0;
+  CycleScheduler sched("sched", clk, &horizon);
+  if (!ahead) sched.every_cycle("test: one activation per cycle");
+  Pattern p;
+  std::vector<Recorder> r(2);
+  const std::vector<int> h = add_recorders(sched, r, clk, p.log);
+  r[0].on_run = [&](Cycle now) {
+    r[0].ask = now < 60 ? now + 3 : (now < 200 ? 200 : UINT64_MAX);
+    if (now == 12) sched.at(h[1], 30);
+  };
+  sched.at(h[0], 0);
+  sched.at(h[1], 7);
+  horizon = 150;
+  sc_core::sc_start(clk.delay(150));
+  CHECK(clk.now() == 150);
+  for (const auto& e : p.log) CHECK(e.first < 150);
+  horizon = 250;
+  sc_core::sc_start(clk.delay(100));
+  p.activations = sched.activations();
+  p.ran_ahead = sched.run_ahead();
+  return p;
+}
+}  // namespace
+
+TEST_CASE("cycle scheduler: run-ahead evaluates the same cycles in the same order in fewer activations") {
+  const Pattern per_cycle = run_pattern(false);
+  const Pattern ahead = run_pattern(true);
+  CHECK_FALSE(per_cycle.ran_ahead);
+  CHECK(ahead.ran_ahead);
+  // "0" at 0, 3, ..., 60 (21 cycles) and 200; "1" at 7 and 30.
+  REQUIRE(per_cycle.log.size() == 24);
+  CHECK(ahead.log == per_cycle.log);
+  CHECK(per_cycle.activations == 23);   // one per cycle with work (30 has both)
+  // The activation at time 0 (the scheduler's initialisation) runs cycle 0
+  // and, ahead, the rest of the first sc_start; one more runs 200.
+  CHECK(ahead.activations == 2);
+}
+
+namespace {
+// A process beside the scheduler: at its own time (set by `notify_at`, in
+// picoseconds) it records how many client evaluations it sees.
+struct Observer : sc_core::sc_module {
+  sc_core::sc_event ev;
+  const std::vector<std::pair<Cycle, std::string>>* log = nullptr;
+  std::size_t seen = 0;
+  SC_HAS_PROCESS(Observer);
+  explicit Observer(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    SC_METHOD(look);
+    sensitive << ev;
+    dont_initialize();
+  }
+  void look() { seen = log->size(); }
+};
+}  // namespace
+
+TEST_CASE("cycle scheduler: run-ahead stops before a tolerated process's activity, and is off beside others") {
+  for (const bool tolerated : {true, false}) {
+    INFO("tolerated " << tolerated);
+    fresh_kernel();
+    Clock clk(1000);
+    Cycle horizon = 0;
+    CycleScheduler sched("sched", clk, &horizon);
+    Observer obs("obs");
+    if (tolerated) sched.tolerate(sc_core::sc_process_handle(sc_core::sc_find_object("obs.look")));
+    std::vector<std::pair<Cycle, std::string>> log;
+    obs.log = &log;
+    std::vector<Recorder> r(1);
+    const std::vector<int> h = add_recorders(sched, r, clk, log);
+    r[0].on_run = [&](Cycle now) { r[0].ask = now < 99 ? now + 1 : UINT64_MAX; };   // every cycle 0..99
+    sched.at(h[0], 0);
+    obs.ev.notify(sc_core::sc_time(40500, sc_core::SC_PS));   // half-way through cycle 40
+    horizon = 100;
+    sc_core::sc_start(clk.delay(100));
+    CHECK(sched.run_ahead() == tolerated);
+    if (!tolerated) CHECK_THAT(sched.run_ahead_off_reason(), Catch::Contains("obs.look"));
+    CHECK(log.size() == 100);
+    CHECK(obs.seen == 41);   // cycles 0..40, none after: the kernel was at 40.5 when it looked
+    if (tolerated) CHECK(sched.activations() == 2);   // 0..40 (from time 0); 41..99
+  }
+}
+
+TEST_CASE("cycle scheduler: a client that makes kernel activity while run ahead is refused, not misplaced") {
+  for (const bool delta : {false, true}) {
+    INFO((delta ? "a delta notification" : "a relative delay"));
+    fresh_kernel();
+    Clock clk(1000);
+    Cycle horizon = 0;
+    CycleScheduler sched("sched", clk, &horizon);
+    sc_core::sc_event ev;
+    std::vector<std::pair<Cycle, std::string>> log;
+    std::vector<Recorder> r(1);
+    const std::vector<int> h = add_recorders(sched, r, clk, log);
+    r[0].on_run = [&](Cycle now) {
+      if (now == 0) r[0].ask = 10;
+      if (now == 10) {   // run ahead: the kernel is still at cycle 0
+        if (delta) ev.notify(sc_core::SC_ZERO_TIME);
+        else ev.notify(clk.delay(5));
+      }
+    };
+    sched.at(h[0], 0);
+    horizon = 50;
+    CHECK_THROWS_WITH(sc_core::sc_start(clk.delay(50)),
+                      Catch::Contains(delta ? "ahead of it (run-ahead" : "runs ahead of the kernel"));
+  }
+  // At an absolute cycle (Clock::until, from_now) it is where it belongs:
+  // the batch ends before it.
+  fresh_kernel();
+  Clock clk(1000);
+  Cycle horizon = 0;
+  CycleScheduler sched("sched", clk, &horizon);
+  Observer obs("obs");
+  sched.tolerate(sc_core::sc_process_handle(sc_core::sc_find_object("obs.look")));
+  std::vector<std::pair<Cycle, std::string>> log;
+  obs.log = &log;
+  std::vector<Recorder> r(1);
+  const std::vector<int> h = add_recorders(sched, r, clk, log);
+  r[0].on_run = [&](Cycle now) {
+    r[0].ask = now < 99 ? now + 1 : UINT64_MAX;
+    if (now == 10) obs.ev.notify(clk.from_now(20));   // cycle 30, from a cycle run ahead
+  };
+  sched.at(h[0], 0);
+  horizon = 100;
+  sc_core::sc_start(clk.delay(100));
+  CHECK(log.size() == 100);
+  // At time 30 the observer and the scheduler's cycle 30 share a time step:
+  // it saw cycles 0..29, and 30 too if the kernel ran the scheduler first.
+  CHECK(obs.seen >= 30);
+  CHECK(obs.seen <= 31);
+}
