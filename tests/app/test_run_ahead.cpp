@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "testbenches/lib/runner.h"
+#include "tests/common/runs.h"
 
 using namespace wormcast;
 using namespace wormcast::tb;
@@ -30,12 +31,7 @@ struct Case {
 RunResult run(const Case& c, const char* ahead, const RunOptions& opt = RunOptions{}) {
   std::vector<Override> o = c.overrides;
   o.push_back({"sim.run_ahead", ahead});
-  const ExperimentConfig cfg = *c.file ? load_experiment(std::string(WORMCAST_SOURCE_DIR) + "/" + c.file, o)
-                                       : [&] {
-                                           ExperimentConfig d;
-                                           d.set(o);
-                                           return d;
-                                         }();
+  const ExperimentConfig cfg = test::experiment(c.file, o);
   return run_experiment(cfg, opt);
 }
 
@@ -64,13 +60,7 @@ void check_same(const Case& c) {
   }
 }
 
-const std::vector<Override> kShort = {{"sim.warmup", "1000"}, {"sim.measure", "6000"}};
-
-std::vector<Override> with(std::vector<Override> more) {
-  std::vector<Override> o = kShort;
-  o.insert(o.end(), more.begin(), more.end());
-  return o;
-}
+std::vector<Override> with(const std::vector<Override>& more) { return test::short_run(more); }
 
 }  // namespace
 

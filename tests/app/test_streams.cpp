@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "testbenches/lib/runner.h"
+#include "tests/common/runs.h"
 
 using namespace wormcast;
 using namespace wormcast::tb;
@@ -26,12 +27,7 @@ struct Case {
 nlohmann::json run(const Case& c, const char* streams) {
   std::vector<Override> o = c.overrides;
   o.push_back({"sim.streams", streams});
-  const ExperimentConfig cfg = *c.file ? load_experiment(std::string(WORMCAST_SOURCE_DIR) + "/" + c.file, o)
-                                       : [&] {
-                                           ExperimentConfig d;
-                                           d.set(o);
-                                           return d;
-                                         }();
+  const ExperimentConfig cfg = test::experiment(c.file, o);
   const RunResult r = run_experiment(cfg, RunOptions{});
   INFO(c.what << ", streams " << streams << ": " << r.error);
   REQUIRE(r.ok);
@@ -53,13 +49,7 @@ void check_same(const Case& c) {
   if (c.expect_received) CHECK(on.at("performance").at("received_stream_flits").get<std::uint64_t>() > 0);
 }
 
-const std::vector<Override> kShort = {{"sim.warmup", "1000"}, {"sim.measure", "6000"}};
-
-std::vector<Override> with(std::vector<Override> more) {
-  std::vector<Override> o = kShort;
-  o.insert(o.end(), more.begin(), more.end());
-  return o;
-}
+std::vector<Override> with(const std::vector<Override>& more) { return test::short_run(more); }
 
 }  // namespace
 

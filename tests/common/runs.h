@@ -20,6 +20,20 @@ inline tb::RunResult run_with(const std::vector<tb::Override>& overrides) {
   return tb::run_experiment(cfg, {});
 }
 
+// The experiment file `file` (relative to the source tree; "" = the default
+// experiment) with `overrides`: the configurations of the oracle tests, which
+// run one twice with a switch that must change only the speed.
+inline tb::ExperimentConfig experiment(const char* file, const std::vector<tb::Override>& overrides) {
+  return tb::load_experiment(*file ? std::string(WORMCAST_SOURCE_DIR) + "/" + file : std::string(), overrides);
+}
+
+// `more` after a short warm-up and measurement window (1,000 + 6,000 cycles).
+inline std::vector<tb::Override> short_run(const std::vector<tb::Override>& more) {
+  std::vector<tb::Override> o = {{"sim.warmup", "1000"}, {"sim.measure", "6000"}};
+  o.insert(o.end(), more.begin(), more.end());
+  return o;
+}
+
 // The run finished and every packet was delivered exactly once: flits
 // conserved, no deadlock, nothing left in the network, as many packets
 // delivered as created, and at least `min_packets` of them.
