@@ -165,6 +165,7 @@ nlohmann::json performance(const rtl::SimContext& ctx, Cycle cycles, double setu
     p["run_ahead"] = ctx.scheduler->run_ahead();
     if (!ctx.scheduler->run_ahead()) p["run_ahead_off"] = ctx.scheduler->run_ahead_off_reason();
     p["scheduler_activations"] = ctx.scheduler->activations();
+    p["scheduler_evaluations"] = ctx.scheduler->evaluations();   // module evaluations: where the work went
   }
   return p;
 }

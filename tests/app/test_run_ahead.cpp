@@ -47,6 +47,7 @@ void check_same(const Case& c) {
   const auto& poff = off.json.at("performance");
   CHECK(pon.at("router_flit_hops") == poff.at("router_flit_hops"));
   CHECK(pon.at("flit_moves") == poff.at("flit_moves"));
+  CHECK(pon.at("scheduler_evaluations") == poff.at("scheduler_evaluations"));   // the same evaluations
   CHECK_FALSE(poff.at("run_ahead").get<bool>());
   CHECK_THAT(poff.at("run_ahead_off").get<std::string>(), Catch::Contains("sim.run_ahead off"));
   if (c.off_because == nullptr) {
