@@ -126,6 +126,12 @@ void CycleScheduler::run() {
   enter(now);
   run_cycle(now);
   if (run_ahead_) {
+    // The clock is the kernel's again however the batch ends (an error
+    // from a client included).
+    struct EndAhead {
+      Clock& clock;
+      ~EndAhead() { clock.end_ahead(); }
+    } end_ahead{clock_};
     clock_.clear_touched();
     Cycle limit = ahead_limit();
     for (Cycle c = next_cycle(); c < limit; c = next_cycle()) {
@@ -138,7 +144,6 @@ void CycleScheduler::run() {
         limit = ahead_limit();
       }
     }
-    clock_.end_ahead();
   }
   running_ = false;
   inline_end_ = 0;

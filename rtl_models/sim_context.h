@@ -169,6 +169,10 @@ class SimContext {
   // next stop, where results may be read) and is shorter than
   // `stream_max_flits` (the watchdog interval: a stream counts its first
   // flit's move when it starts and the others when it ends): stream_room.
+  // stream_horizon also bounds the cycle scheduler's run-ahead
+  // (cycle_scheduler.h): whoever calls sc_start on a network with a
+  // scheduler sets it to the cycle that call ends at, or leaves it 0 (no
+  // streams, no run-ahead), as the run loop and the tests do.
   bool streams = false;
   Cycle stream_horizon = 0;
   Cycle stream_max_flits = 0;
