@@ -128,6 +128,13 @@ void print_summary(const nlohmann::json& j, std::ostream& os) {
                                       perf.value("cycles_per_second", 0.0), perf.value("flit_hops_per_second", 0.0),
                                       perf.value("setup_seconds", 0.0), perf.value("simulation_seconds", 0.0),
                                       perf.value("process_seconds", 0.0)));
+  if (perf.contains("run_ahead"))   // why a run is as fast as it is (sim.run_ahead)
+    row("kernel activations", fmt::format("{} for {} module evaluations ({})",
+                                          perf.value("scheduler_activations", std::uint64_t{0}),
+                                          perf.value("scheduler_evaluations", std::uint64_t{0}),
+                                          perf.value("run_ahead", false)
+                                              ? std::string("run ahead of the kernel")
+                                              : "one per cycle with work: " + perf.value("run_ahead_off", std::string())));
 }
 
 }  // namespace wormcast::tb

@@ -77,6 +77,8 @@ TEST_CASE("run writes JSON and CSV results with the resolved configuration and s
   INFO(o.text);
   REQUIRE(o.code == 0);
   CHECK_THAT(o.text, Catch::Contains("accepted throughput") && Catch::Contains("small_seed9.json"));
+  // How the run was computed: endpoints only, so the scheduler ran ahead of the kernel.
+  CHECK_THAT(o.text, Catch::Contains("kernel activations") && Catch::Contains("(run ahead of the kernel)"));
   std::ifstream jf(out + "/small_seed9.json");
   REQUIRE(jf);
   const auto j = nlohmann::json::parse(jf);
