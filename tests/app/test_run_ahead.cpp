@@ -41,12 +41,9 @@ void check_same(const Case& c) {
   const RunResult on = run(c, "on");
   REQUIRE(off.ok == on.ok);
   CHECK(off.error == on.error);   // a deadlock report included
-  CHECK(on.json.at("metrics") == off.json.at("metrics"));
-  CHECK(on.json.at("invariants") == off.json.at("invariants"));
+  test::check_same_results(on.json, off.json);
   const auto& pon = on.json.at("performance");
   const auto& poff = off.json.at("performance");
-  CHECK(pon.at("router_flit_hops") == poff.at("router_flit_hops"));
-  CHECK(pon.at("flit_moves") == poff.at("flit_moves"));
   CHECK(pon.at("scheduler_evaluations") == poff.at("scheduler_evaluations"));   // the same evaluations
   CHECK_FALSE(poff.at("run_ahead").get<bool>());
   CHECK_THAT(poff.at("run_ahead_off").get<std::string>(), Catch::Contains("sim.run_ahead off"));
@@ -61,8 +58,6 @@ void check_same(const Case& c) {
   }
 }
 
-std::vector<Override> with(const std::vector<Override>& more) { return test::short_run(more); }
-
 }  // namespace
 
 TEST_CASE("sim.run_ahead is a declared parameter, on by default, and refuses other values") {
@@ -73,23 +68,24 @@ TEST_CASE("sim.run_ahead is a declared parameter, on by default, and refuses oth
 
 TEST_CASE("runs ahead of the kernel give the results of one activation per cycle exactly") {
   const std::vector<Case> cases = {
-      {"32 nodes, 16-flit, light", "", with({{"traffic.load", "0.01"}, {"traffic.packet_size", "16flits"}}),
+      {"32 nodes, 16-flit, light", "", test::short_run({{"traffic.load", "0.01"}, {"traffic.packet_size", "16flits"}}),
        nullptr},
-      {"32 nodes, 128-flit, saturated", "", with({{"traffic.load", "0.2"}, {"sim.drain_limit", "3000"}}), nullptr},
+      {"32 nodes, 128-flit, saturated", "", test::short_run({{"traffic.load", "0.2"}, {"sim.drain_limit", "3000"}}),
+       nullptr},
       {"256 nodes, 16-flit, saturating", "",
        {{"topology.switches", "64"}, {"topology.nodes", "256"}, {"traffic.load", "0.04"},
         {"traffic.packet_size", "16flits"}, {"sim.warmup", "500"}, {"sim.measure", "2000"},
         {"sim.drain_limit", "3000"}},
        nullptr},
-      {"streams off", "", with({{"traffic.load", "0.03"}, {"sim.streams", "off"}}), nullptr},
+      {"streams off", "", test::short_run({{"traffic.load", "0.03"}, {"sim.streams", "off"}}), nullptr},
       {"a watchdog interval shorter than the run loop's steps", "",
-       with({{"traffic.load", "0.05"}, {"sim.watchdog", "300"}}), nullptr},
+       test::short_run({{"traffic.load", "0.05"}, {"sim.watchdog", "300"}}), nullptr},
       {"8x8 mesh, 5-flit, 2 VCs", "experiments/direct_mesh_8x8.yaml",
-       with({{"traffic.packet_size", "5flits"}, {"router.buffer", "20flits"}, {"router.vcs", "2"},
+       test::short_run({{"traffic.packet_size", "5flits"}, {"router.buffer", "20flits"}, {"router.vcs", "2"},
              {"traffic.load", "0.1"}}),
        nullptr},
       {"8x8 torus, BTR, saturating", "experiments/direct_torus_8x8.yaml",
-       with({{"traffic.load", "0.5"}, {"sim.drain_limit", "3000"}}), nullptr},
+       test::short_run({{"traffic.load", "0.5"}, {"sim.drain_limit", "3000"}}), nullptr},
       {"a cyclic single-VC ring: the watchdog's deadlock report", "",
        {{"topology.kind", "torus"}, {"topology.dims", "[6]"}, {"topology.direction", "unidirectional"},
         {"routing.function", "broken_single_vc_ring"}, {"routing.check", "never"}, {"traffic.load", "0.95"},
@@ -101,10 +97,11 @@ TEST_CASE("runs ahead of the kernel give the results of one activation per cycle
         {"message.size", "256"}, {"sim.warmup", "2000"}, {"sim.measure", "20000"}},
        "runs beside the scheduler"},
       {"processor nodes on a torus", "experiments/direct_torus_8x8.yaml",
-       with({{"node.model", "processor"}, {"traffic.load", "0.02"}, {"message.size", "16"}}),
+       test::short_run({{"node.model", "processor"}, {"traffic.load", "0.02"}, {"message.size", "16"}}),
        "runs beside the scheduler"},
       {"3-way links", "experiments/direct_torus_8x8.yaml",
-       with({{"router.link_sharing", "bidirectional"}, {"traffic.load", "0.05"}}), "runs beside the scheduler"},
+       test::short_run({{"router.link_sharing", "bidirectional"}, {"traffic.load", "0.05"}}),
+       "runs beside the scheduler"},
       {"switch-based tree multicast (a workload thread)", "experiments/seed000/tree.yaml",
        {{"traffic.repetitions", "2"}}, "runs beside the scheduler"},
   };
@@ -117,7 +114,7 @@ TEST_CASE("a VCD trace keeps one activation per cycle, so that it samples every 
   RunOptions opt;
   opt.vcd_path = (dir / "trace.vcd").string();
   opt.vcd_filter = "net.sw0";
-  const Case c{"VCD", "", with({{"traffic.load", "0.05"}}), nullptr};
+  const Case c{"VCD", "", test::short_run({{"traffic.load", "0.05"}}), nullptr};
   const RunResult r = run(c, "on", opt);
   REQUIRE(r.ok);
   CHECK_FALSE(r.json.at("performance").at("run_ahead").get<bool>());

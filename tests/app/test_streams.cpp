@@ -39,17 +39,12 @@ void check_same(const Case& c) {
   INFO(c.what);
   const nlohmann::json off = run(c, "off");
   const nlohmann::json on = run(c, "on");
-  CHECK(on.at("metrics") == off.at("metrics"));
-  CHECK(on.at("invariants") == off.at("invariants"));
-  CHECK(on.at("performance").at("router_flit_hops") == off.at("performance").at("router_flit_hops"));
-  CHECK(on.at("performance").at("flit_moves") == off.at("performance").at("flit_moves"));
+  test::check_same_results(on, off);
   CHECK_FALSE(off.at("performance").contains("streamed_flits"));
   CHECK_FALSE(off.at("performance").contains("received_stream_flits"));
   if (c.expect_streams) CHECK(on.at("performance").at("streamed_flits").get<std::uint64_t>() > 0);
   if (c.expect_received) CHECK(on.at("performance").at("received_stream_flits").get<std::uint64_t>() > 0);
 }
-
-std::vector<Override> with(const std::vector<Override>& more) { return test::short_run(more); }
 
 }  // namespace
 
@@ -61,11 +56,12 @@ TEST_CASE("sim.streams is a declared parameter, on by default, and refuses other
 
 TEST_CASE("runs with streams give the per-flit results exactly") {
   const std::vector<Case> cases = {
-      {"32 nodes, 128-flit, light", "", with({{"traffic.load", "0.01"}}), true},
-      {"32 nodes, 128-flit, medium", "", with({{"traffic.load", "0.05"}}), true},
+      {"32 nodes, 128-flit, light", "", test::short_run({{"traffic.load", "0.01"}}), true},
+      {"32 nodes, 128-flit, medium", "", test::short_run({{"traffic.load", "0.05"}}), true},
       {"32 nodes, 128-flit, saturated", "",
-       with({{"traffic.load", "0.2"}, {"sim.drain_limit", "3000"}}), true},
-      {"32 nodes, 16-flit, medium", "", with({{"traffic.load", "0.04"}, {"traffic.packet_size", "16flits"}}), false},
+       test::short_run({{"traffic.load", "0.2"}, {"sim.drain_limit", "3000"}}), true},
+      {"32 nodes, 16-flit, medium", "", test::short_run({{"traffic.load", "0.04"}, {"traffic.packet_size", "16flits"}}),
+       false},
       {"256 nodes, 128-flit, medium", "",
        {{"topology.switches", "64"}, {"topology.nodes", "256"}, {"traffic.load", "0.02"},
         {"sim.warmup", "500"}, {"sim.measure", "1500"}},
@@ -75,15 +71,16 @@ TEST_CASE("runs with streams give the per-flit results exactly") {
         {"traffic.packet_size", "16flits"}, {"sim.warmup", "500"}, {"sim.measure", "1500"}},
        false},
       {"small buffers, 3-flit chunks, slow links", "",
-       with({{"traffic.load", "0.08"}, {"switch.buffer", "40"}, {"switch.chunk", "3"},
+       test::short_run({{"traffic.load", "0.08"}, {"switch.buffer", "40"}, {"switch.chunk", "3"},
              {"traffic.packet_size", "16"}, {"endpoint.rx_buffer", "20"}, {"link.latency", "3"},
              {"link.credit_delay", "2"}}),
        false},
       {"after_grant and virtual cut-through", "",
-       with({{"traffic.load", "0.08"}, {"switch.next_header", "after_grant"},
+       test::short_run({{"traffic.load", "0.08"}, {"switch.next_header", "after_grant"},
              {"switch.admission", "virtual_cut_through"}}),
        false},
-      {"adaptive port selection", "", with({{"traffic.load", "0.08"}, {"routing.selection", "adaptive"}}), true},
+      {"adaptive port selection", "", test::short_run({{"traffic.load", "0.08"}, {"routing.selection", "adaptive"}}),
+       true},
       {"host_ni node model", "",
        {{"node.model", "host_ni"}, {"traffic.load", "0.01"}, {"ni.t_ns", "200"}, {"ni.t_nr", "200"},
         {"message.size", "256"}, {"sim.warmup", "2000"}, {"sim.measure", "20000"}},
@@ -95,7 +92,7 @@ TEST_CASE("runs with streams give the per-flit results exactly") {
       {"streams cut by the measurement window and the run loop's stops", "",
        {{"traffic.load", "0.05"}, {"sim.warmup", "37"}, {"sim.measure", "1501"}}, true, true},
       {"slow pipeline: route 3, crossbar 2, link 3, credit delay 2", "",
-       with({{"traffic.load", "0.03"}, {"switch.route_delay", "3"}, {"switch.crossbar_delay", "2"},
+       test::short_run({{"traffic.load", "0.03"}, {"switch.route_delay", "3"}, {"switch.crossbar_delay", "2"},
              {"link.latency", "3"}, {"link.credit_delay", "2"}}),
        true, true},
       {"contention at 256 nodes, 128-flit, saturating", "",
@@ -103,19 +100,19 @@ TEST_CASE("runs with streams give the per-flit results exactly") {
         {"sim.warmup", "300"}, {"sim.measure", "1200"}, {"sim.drain_limit", "3000"}},
        true, true},
       {"endpoint receive buffer smaller than a packet", "",
-       with({{"traffic.load", "0.03"}, {"endpoint.rx_buffer", "20"}}), true, true},
+       test::short_run({{"traffic.load", "0.03"}, {"endpoint.rx_buffer", "20"}}), true, true},
       // Streams under contention: only flits with a credit by their cycle
       // (returns given in advance included) stream; the rest goes per flit.
       {"128-flit packets into 128-flit buffers, saturated (streams short of the tail)", "",
-       with({{"traffic.load", "0.2"}, {"switch.buffer", "128"}, {"sim.drain_limit", "3000"}}), true},
+       test::short_run({{"traffic.load", "0.2"}, {"switch.buffer", "128"}, {"sim.drain_limit", "3000"}}), true},
       {"a watchdog interval shorter than a packet caps every stream", "",
-       with({{"traffic.load", "0.2"}, {"sim.watchdog", "100"}, {"sim.drain_limit", "3000"}}), true},
+       test::short_run({{"traffic.load", "0.2"}, {"sim.watchdog", "100"}, {"sim.drain_limit", "3000"}}), true},
       // Senders woken by credit returns only when blocked on credits
       // (Link::wake_blocked_sender_only) and credit ramps kept as one
       // record: endpoint buffers smaller than a packet and small switch
       // buffers make switches wait for ramps and chunk returns (issue 10).
       {"16-flit packets, 10-flit endpoint and 24-flit switch buffers, 4-flit chunks", "",
-       with({{"traffic.load", "0.06"}, {"traffic.packet_size", "16"}, {"endpoint.rx_buffer", "10"},
+       test::short_run({{"traffic.load", "0.06"}, {"traffic.packet_size", "16"}, {"endpoint.rx_buffer", "10"},
              {"switch.buffer", "24"}, {"switch.chunk", "4"}}),
        true, true},
       {"16-flit packets at 256 nodes, load 0.06", "",

@@ -34,6 +34,15 @@ inline std::vector<tb::Override> short_run(const std::vector<tb::Override>& more
   return o;
 }
 
+// Two runs of one configuration that differ only in how they are computed
+// (a speed switch on and off): the same metrics, invariants and flit counts.
+inline void check_same_results(const nlohmann::json& on, const nlohmann::json& off) {
+  CHECK(on.at("metrics") == off.at("metrics"));
+  CHECK(on.at("invariants") == off.at("invariants"));
+  CHECK(on.at("performance").at("router_flit_hops") == off.at("performance").at("router_flit_hops"));
+  CHECK(on.at("performance").at("flit_moves") == off.at("performance").at("flit_moves"));
+}
+
 // The run finished and every packet was delivered exactly once: flits
 // conserved, no deadlock, nothing left in the network, as many packets
 // delivered as created, and at least `min_packets` of them.
