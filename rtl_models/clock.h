@@ -45,7 +45,6 @@ class Clock {
   // c while the kernel is still at an earlier cycle.
   void set_ahead(Cycle c) { ahead_ = c; }
   void end_ahead() { ahead_ = kNotAhead; }
-  bool ahead() const { return ahead_ != kNotAhead; }
   // Has until() been called since the last clear (someone notified an event
   // at an absolute cycle)?
   bool touched() const { return touched_; }
