@@ -46,9 +46,16 @@ void DirectProcessor::program_thread() { program_(*this); }
 void DirectProcessor::busy_for(Cycle c) {
   if (c == 0) return;
   sc_core::wait(ctx_.clock.delay(c));
+  see_this_cycle();
   busy_ += c;
   ++ctx_.node_progress;
 }
+
+// The same-cycle rule (HostApi): packets of messages that arrive in this
+// cycle are taken by the node's receivers in the network's evaluation of
+// the cycle, which the kernel may run before or after this process; one
+// delta later all of them are in.
+void DirectProcessor::see_this_cycle() { sc_core::wait(sc_core::SC_ZERO_TIME); }
 
 void DirectProcessor::check_dests(const std::vector<NodeId>& dests, int bytes) const {
   const std::string me = name();
@@ -144,8 +151,10 @@ bool DirectProcessor::wait_for_message(Cycle until) {
   if (!completions_.empty()) return true;
   if (until == UINT64_MAX)
     sc_core::wait(arrival_event_);
-  else if (until > now())
+  else if (until > now()) {
     sc_core::wait(ctx_.clock.until(until), arrival_event_);
+    see_this_cycle();   // woken at `until`: a message of that cycle may not be in yet
+  }
   return !completions_.empty();
 }
 

@@ -113,6 +113,7 @@ class DirectProcessor : public sc_core::sc_module, public DirectHostApi {
   void end_of_elaboration() override;
   void program_thread();
   void busy_for(Cycle c);
+  void see_this_cycle();   // one delta: every message of this cycle is in (HostApi)
   void check_dests(const std::vector<NodeId>& dests, int bytes) const;
   std::uint64_t post(HeaderKind kind, NodeId first, int header_flits, int bytes);
   void on_packet(const Packet& p, Cycle at);

@@ -20,9 +20,15 @@ void HostProcessor::program_thread() {
 void HostProcessor::busy_for(Cycle c) {
   if (c == 0) return;
   sc_core::wait(ctx_.clock.delay(c));
+  see_this_cycle();
   busy_ += c;
   ++ctx_.node_progress;
 }
+
+// The same-cycle rule (HostApi): DMA completions of this cycle are written
+// by the I/O bus in the first delta of the cycle, by a process the kernel
+// may run before or after this one; one delta later all of them are in.
+void HostProcessor::see_this_cycle() { sc_core::wait(sc_core::SC_ZERO_TIME); }
 
 std::uint64_t HostProcessor::send(NodeId dest, int bytes) {
   if (dest < 0 || dest >= num_nodes_)
@@ -147,6 +153,7 @@ bool HostProcessor::wait_for_message(Cycle until) {
     sc_core::wait(arrival_event_);
   } else if (until > now()) {
     sc_core::wait(ctx_.clock.until(until), arrival_event_);
+    see_this_cycle();   // woken at `until`: a completion of that cycle may not be in yet
   }
   return !completions_.empty();
 }

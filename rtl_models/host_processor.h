@@ -82,6 +82,14 @@ class HostApi {
   // set, a destination that does not exist or is this node, a duplicate,
   // or a zero length.
   virtual std::uint64_t send_worm(const WormSend& w) = 0;
+  // The same-cycle rule: when a program resumes at cycle t (after its CPU
+  // was busy, or after waiting until t), message_waiting() and receive()
+  // see every message completed in cycle t, whichever order the kernel
+  // runs the processes of that time step in (the processors yield one delta
+  // cycle after each timed wait). Without it, a message completed in the
+  // cycle a busy CPU became free was seen at once or not, by the kernel's
+  // order, which the speed-only switches sim.streams and sim.run_ahead
+  // change (tests/fuzz/oracle_soak.py found it).
   // Next message (waits for one), then t_hr.
   virtual ReceivedMessage receive() = 0;
   virtual bool message_waiting() const = 0;
@@ -128,6 +136,7 @@ class HostProcessor : public sc_core::sc_module, public ProgramHost {
   void program_thread();
   void memory_b_transport(::tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void busy_for(Cycle c);
+  void see_this_cycle();   // one delta: every message of this cycle is in (HostApi)
   void post(tlm::MulticastHeaderExtension* mc);
   void check_multicast(const std::vector<NodeId>& chain, unsigned k, int construction, int bytes) const;
   void check_worm(const WormSend& w) const;

@@ -229,3 +229,25 @@ TEST_CASE("direct networks: the VC router's receive folded into the send gives t
   };
   for (const Case& c : cases) check_same(c);
 }
+
+// The same-cycle rule (HostApi, docs/architecture.md): a host program that
+// resumes in the cycle a DMA completion lands sees it, whichever of the I/O
+// bus's and the program's processes the kernel runs first. Before the rule,
+// these runs (found by tests/fuzz/oracle_soak.py) gave different results
+// with streams on and off: the host received first in one and sent first in
+// the other, since streams change which processes run in a cycle.
+TEST_CASE("host software sees a message completed in the cycle its CPU frees (streams on and off)") {
+  const std::vector<Case> cases = {
+      {"host_ni unicast, 8-byte messages in 8-flit packets, a busy receiver", "",
+       {{"node.model", "host_ni"}, {"traffic.load", "0.005"}, {"message.size", "8"}, {"ni.packet_size", "8flits"},
+        {"sim.warmup", "0"}, {"sim.measure", "20000"}},
+       true},
+      {"path-based multicast under load, 16-byte messages", "experiments/seed000/multicast_load.yaml",
+       {{"topology.switches", "11"}, {"topology.nodes", "29"}, {"topology.seed", "19"},
+        {"routing.selection", "deterministic"}, {"traffic.scheme", "path-lg"}, {"traffic.degree", "5"},
+        {"traffic.load", "0.002"}, {"message.size", "16"}, {"ni.packet_size", "64flits"},
+        {"sim.warmup", "0"}, {"sim.measure", "20000"}, {"sim.drain_limit", "50000"}},
+       true},
+  };
+  for (const Case& c : cases) check_same(c);
+}
