@@ -3,7 +3,8 @@
 # simulator is only made faster, into one folder per run under OUTDIR.
 # usage: scripts/regression_runs.sh OUTDIR [WORMCAST_BINARY] [JOBS]
 # Then: scripts/compare_results.py BEFORE_OUTDIR AFTER_OUTDIR
-# Covers both node models (endpoint, host_ni, smart NI multicast), 32 and 256
+# Covers both node models (endpoint, host_ni, smart NI multicast, switch- and
+# NI-based multicast under load with small messages), 32 and 256
 # nodes, loads from light to saturated, 128- and 16-flit packets, both
 # switch.next_header rules, every port-selection policy, both arbitrations,
 # virtual cut-through, and a VCD trace; and direct networks (VC routers):
@@ -50,6 +51,9 @@ cases=(
   "hostni_fast|$D --set node.model=host_ni --set traffic.load=0.01 --set ni.t_ns=200 --set ni.t_nr=200 --set message.size=256 --set sim.warmup=5000 --set sim.measure=100000 --set switch.next_header=after_drain"
   "smart_ni|experiments/smart_ni_multicast.yaml"
   "smart_ni_fcfs|experiments/smart_ni_multicast.yaml --set ni.firmware=fcfs"
+  "hostni_small|$D --set node.model=host_ni --set traffic.load=0.005 --set message.size=8 --set ni.packet_size=8flits --set sim.warmup=0 --set sim.measure=20000"
+  "mcast_load_path|experiments/seed000/multicast_load.yaml --seed 609 --set topology.switches=11 --set topology.nodes=29 --set topology.seed=19 --set routing.selection=deterministic --set traffic.scheme=path-lg --set traffic.degree=5 --set traffic.load=0.002 --set message.size=16 --set ni.packet_size=64flits --set sim.warmup=0 --set sim.measure=20000 --set sim.drain_limit=50000"
+  "mcast_load_ni|experiments/seed000/multicast_load.yaml --set traffic.scheme=ni --set traffic.degree=3 --set traffic.load=0.01 --set sim.warmup=20000 --set sim.measure=100000"
   "vcd|$D --set sim.warmup=0 --set sim.measure=3000 --vcd @OUT@/trace.vcd --vcd-filter net.sw*"
   "d_mesh_l02|$M --set traffic.load=0.02 $DSHORT"
   "d_mesh_l08|$M $DSHORT"
