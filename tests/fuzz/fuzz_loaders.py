@@ -32,8 +32,7 @@ import subprocess
 import sys
 import tempfile
 
-SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
-                   "ERROR: UndefinedBehaviorSanitizer", "AddressSanitizer:DEADLYSIGNAL")
+from fuzz_common import SANITIZER_EXITS, SANITIZER_MARKS, add_common_arguments, sanitizer_env
 
 # Numbers beyond any sensible range, not numbers, or not whole: every loader
 # must reject them (or clamp them harmlessly).
@@ -239,7 +238,7 @@ def check(case, f, rc, out, err, timed_out):
     return "sanitizer report"
   if rc < 0:
     return "killed by signal %d (%s)" % (-rc, signal.Signals(-rc).name if -rc in signal.Signals._value2member_map_ else "?")
-  if rc in (86, 87):
+  if rc in SANITIZER_EXITS:
     return "sanitizer exit code %d" % rc
   if rc not in (0, 1, 2, 3):
     return "exit code %d (expected 0 or 1..3)" % rc
@@ -255,11 +254,7 @@ def run_case(args, case, work):
   f, cmd = command(args, case, work)
   with open(f, "w", encoding="utf-8", errors="surrogateescape") as fh:
     fh.write(case.text)
-  env = dict(os.environ)
-  # Sanitizer exits get their own codes, so they cannot pass for exit 1 (appended: later options win).
-  env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":exitcode=86").lstrip(":")
-  env["UBSAN_OPTIONS"] = (env.get("UBSAN_OPTIONS", "") + ":exitcode=87").lstrip(":")
-  p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=work,
+  p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=sanitizer_env(), cwd=work,
                        start_new_session=True)
   timed_out = False
   try:
@@ -277,15 +272,9 @@ def run_case(args, case, work):
 
 def main():
   ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-  ap.add_argument("--wormcast", required=True)
-  ap.add_argument("--source", required=True, help="the source tree (experiments/)")
-  ap.add_argument("--cases", type=int, default=300)
-  ap.add_argument("--seed", type=int, default=20261122)
-  ap.add_argument("--jobs", type=int, default=2)
-  ap.add_argument("--timeout", type=float, default=30.0, help="seconds per run")
+  add_common_arguments(ap, cases=300, seed=20261122, timeout=30.0, source_help="the source tree (experiments/)",
+                       keep_help="directory for the mutated files (default: temporary, removed when all pass)")
   ap.add_argument("--only", choices=["experiment", "topology", "sweep"])
-  ap.add_argument("--case", type=int, action="append", help="run only this case id (repeatable)")
-  ap.add_argument("--keep", help="directory for the mutated files (default: temporary, removed when all pass)")
   args = ap.parse_args()
   args.wormcast = os.path.abspath(args.wormcast)
 

@@ -29,12 +29,28 @@ import subprocess
 import sys
 import tempfile
 
+from fuzz_common import SANITIZER_MARKS, add_common_arguments, sanitizer_env
+
 # VC classes per routing function (docs/direct_networks.md): router.vcs must
 # be 0 or a multiple of these.
 CLASSES = {"dor": 1, "ecube": 1, "utr": 2, "utpr": 2, "btr": 3, "dateline": 2}
 VARIANTS = [("base", None), ("streams_off", "sim.streams=off"), ("run_ahead_off", "sim.run_ahead=off")]
-SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
-                   "ERROR: UndefinedBehaviorSanitizer", "AddressSanitizer:DEADLYSIGNAL")
+
+
+def windows(rng, s, warmups, measures, drain_limit, watchdog=None):
+  """The run's warm-up and measurement windows, drawn, and its limits."""
+  s["sim.warmup"] = str(rng.choice(warmups))
+  s["sim.measure"] = str(rng.choice(measures))
+  s["sim.drain_limit"] = str(drain_limit)
+  if watchdog is not None:
+    s["sim.watchdog"] = str(watchdog)
+
+
+# Short windows and a drain limit that flags a backlog quickly; a watchdog
+# shorter than the default, so that a deadlock (none is expected) ends the
+# run soon.
+def network_windows(rng, s):
+  windows(rng, s, [0, 300, 1000], [1000, 3000, 6000], 20000, 4000)
 
 
 def square(n):
@@ -103,6 +119,7 @@ def direct_case(rng):
     s["traffic.process"] = rng.choice(["bernoulli", "poisson"])
     s["traffic.load"] = "%g" % rng.choice([0.01, 0.03, 0.08, 0.15, 0.3, 0.6])
     s["traffic.packet_size"] = "%dflits" % rng.choice([1, 2, 3, 5, 8, 16])
+  network_windows(rng, s)
   return "experiments/direct_mesh_8x8.yaml", s
 
 
@@ -130,6 +147,7 @@ def switch_case(rng):
   s["link.credit_delay"] = str(rng.choice([1, 2]))
   s["traffic.process"] = rng.choice(["bernoulli", "poisson"])
   s["traffic.load"] = "%g" % rng.choice([0.005, 0.02, 0.05, 0.1, 0.3])
+  network_windows(rng, s)
   return "experiments/default_unicast.yaml", s
 
 
@@ -151,6 +169,8 @@ def multicast_case(rng):
   s["ni.firmware"] = rng.choice(["fpfs", "fcfs"])
   s["switch.next_header"] = rng.choice(["after_grant", "after_drain"])
   s["switch.arbitration"] = rng.choice(["round_robin", "fixed_priority"])
+  # Host overheads of a thousand cycles per message: longer windows.
+  windows(rng, s, [0, 2000], [5000, 20000], 50000)
   return "experiments/seed000/multicast_load.yaml", s
 
 
@@ -159,18 +179,8 @@ def make_cases(args):
   cases = []
   for cid in range(args.cases):
     r = rng.random()
-    if r < 0.2:
-      experiment, s = multicast_case(rng)
-      s["sim.warmup"] = str(rng.choice([0, 2000]))
-      s["sim.measure"] = str(rng.choice([5000, 20000]))
-      s["sim.drain_limit"] = "50000"
-      cases.append((cid, experiment, s, str(rng.randint(1, 1000))))
-      continue
-    experiment, s = (direct_case if r < 0.7 else switch_case)(rng)
-    s["sim.warmup"] = str(rng.choice([0, 300, 1000]))
-    s["sim.measure"] = str(rng.choice([1000, 3000, 6000]))
-    s["sim.drain_limit"] = "20000"
-    s["sim.watchdog"] = "4000"
+    kind = multicast_case if r < 0.2 else direct_case if r < 0.7 else switch_case
+    experiment, s = kind(rng)
     cases.append((cid, experiment, s, str(rng.randint(1, 1000))))
   return cases
 
@@ -186,12 +196,8 @@ def run_case(args, case, work):
       cmd += ["--set", "%s=%s" % (k, v)]
     if extra:
       cmd += ["--set", extra]
-    env = dict(os.environ)
-    # Sanitizer exits get codes of their own, so they cannot pass for exit 1 (appended: later options win).
-    env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":exitcode=86").lstrip(":")
-    env["UBSAN_OPTIONS"] = (env.get("UBSAN_OPTIONS", "") + ":exitcode=87").lstrip(":")
     try:
-      p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=env)
+      p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=sanitizer_env())
     except subprocess.TimeoutExpired:
       return case, "%s: no result within %g s" % (tag, args.timeout), None
     err = [l for l in p.stderr.splitlines() if l.startswith("wormcast: error:")]
@@ -219,14 +225,9 @@ def run_case(args, case, work):
 
 def main():
   ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-  ap.add_argument("--wormcast", required=True)
-  ap.add_argument("--source", required=True, help="the source tree (experiments/, scripts/)")
-  ap.add_argument("--cases", type=int, default=40)
-  ap.add_argument("--seed", type=int, default=20261128)
-  ap.add_argument("--jobs", type=int, default=2)
-  ap.add_argument("--timeout", type=float, default=120.0, help="seconds per run")
-  ap.add_argument("--case", type=int, action="append", help="run only this case id (repeatable)")
-  ap.add_argument("--keep", help="directory for the results (default: temporary, removed when all agree)")
+  add_common_arguments(ap, cases=40, seed=20261128, timeout=120.0,
+                       source_help="the source tree (experiments/, scripts/)",
+                       keep_help="directory for the results (default: temporary, removed when all agree)")
   args = ap.parse_args()
   args.wormcast = os.path.abspath(args.wormcast)
   args.source = os.path.abspath(args.source)
