@@ -66,7 +66,10 @@ void HostProcessor::post(tlm::MulticastHeaderExtension* mc) {
     throw;
   }
   if (mc) t.clear_extension(mc);
-  if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+  if (delay > sc_core::SC_ZERO_TIME) {   // an NI that annotates the doorbell's cost (ours does not)
+    sc_core::wait(delay);
+    see_this_cycle();
+  }
   if (t.is_response_error())
     throw std::runtime_error(std::string(name()) + ": NI rejected the send descriptor: " + t.get_response_string());
 }
