@@ -31,3 +31,15 @@ def add_common_arguments(ap, cases, seed, timeout, source_help, keep_help):
   ap.add_argument("--timeout", type=float, default=timeout, help="seconds per run")
   ap.add_argument("--case", type=int, action="append", help="run only this case id (repeatable)")
   ap.add_argument("--keep", help=keep_help)
+
+
+def checked_paths(ap, args):
+  """Absolute --wormcast and --source; a usage error (exit 2) naming the
+  option when the binary is not an executable file or the source tree has
+  no experiments/."""
+  args.wormcast = os.path.abspath(args.wormcast)
+  args.source = os.path.abspath(args.source)
+  if not (os.path.isfile(args.wormcast) and os.access(args.wormcast, os.X_OK)):
+    ap.error("--wormcast %s: not an executable file" % args.wormcast)
+  if not os.path.isdir(os.path.join(args.source, "experiments")):
+    ap.error("--source %s: not the wormcast source tree (no experiments/)" % args.source)

@@ -32,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 
-from fuzz_common import SANITIZER_EXITS, SANITIZER_MARKS, add_common_arguments, sanitizer_env
+from fuzz_common import checked_paths, SANITIZER_EXITS, SANITIZER_MARKS, add_common_arguments, sanitizer_env
 
 # Numbers beyond any sensible range, not numbers, or not whole: every loader
 # must reject them (or clamp them harmlessly).
@@ -276,7 +276,7 @@ def main():
                        keep_help="directory for the mutated files (default: temporary, removed when all pass)")
   ap.add_argument("--only", choices=["experiment", "topology", "sweep"])
   args = ap.parse_args()
-  args.wormcast = os.path.abspath(args.wormcast)
+  checked_paths(ap, args)
 
   work = os.path.abspath(args.keep) if args.keep else tempfile.mkdtemp(prefix="wormcast_fuzz_")
   os.makedirs(os.path.join(work, "sweeps"), exist_ok=True)

@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 
-from fuzz_common import SANITIZER_MARKS, add_common_arguments, sanitizer_env
+from fuzz_common import checked_paths, SANITIZER_MARKS, add_common_arguments, sanitizer_env
 
 # VC classes per routing function (docs/direct_networks.md): router.vcs must
 # be 0 or a multiple of these.
@@ -229,8 +229,7 @@ def main():
                        source_help="the source tree (experiments/, scripts/)",
                        keep_help="directory for the results (default: temporary, removed when all agree)")
   args = ap.parse_args()
-  args.wormcast = os.path.abspath(args.wormcast)
-  args.source = os.path.abspath(args.source)
+  checked_paths(ap, args)
   work = os.path.abspath(args.keep) if args.keep else tempfile.mkdtemp(prefix="wormcast_soak_")
   cases = make_cases(args)
   if args.case:
