@@ -7,8 +7,8 @@
 // cycle costs one process activation for all of them.
 //
 // A module's wake-ups keep the Wakeup rules (link.h): a request for a cycle
-// at or after the one already due costs nothing; a module runs at most once
-// per cycle. Modules of one cycle run in ascending order of their handles
+// at or after the one already due, or for one it ran in, costs nothing; a
+// module runs at most once per cycle. Modules of one cycle run in ascending order of their handles
 // (registration order), whoever woke them and in whatever order: what a
 // module does in a cycle (the packet ids it hands out, say) then depends on
 // the model only, not on which wake-ups happened to come first. A module
@@ -62,10 +62,13 @@ class CycleScheduler : public sc_core::sc_module {
   // Register a client (during elaboration); returns its handle for at().
   int add(Client* c);
   // Evaluate client `id` at cycle c (c >= the current cycle), unless it is
-  // already due at or before c.
+  // already due at or before c. A wake-up for a cycle the client has been
+  // evaluated in already is ignored (a client runs once per cycle) and
+  // leaves its pending later wake-up as it is: before, it replaced that
+  // one and was then skipped, so the later one was lost.
   void at(int id, Cycle c) {
     Entry& e = clients_[static_cast<std::size_t>(id)];
-    if (c >= e.due) return;
+    if (c >= e.due || c == e.last) return;
     e.due = c;
     if (c < inline_end_) {   // from a client's evaluation (the common case): inline
       mark(id, c);

@@ -393,8 +393,12 @@ class Wakeup {
  public:
   explicit Wakeup(const Clock& clock) : clock_(clock) {}
   const sc_core::sc_event& event() const { return ev_; }
+  // Wake the module at cycle c, unless it is due at or before c already or
+  // has run in cycle c (it runs once per cycle): such a request is ignored
+  // and keeps the pending later wake-up (a notification for the current
+  // time would cancel the later timed one).
   void at(Cycle c) {
-    if (c >= due_) return;
+    if (c >= due_ || c == last_) return;
     due_ = c;
     ev_.notify(clock_.until(c));
   }

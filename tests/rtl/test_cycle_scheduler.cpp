@@ -12,6 +12,7 @@
 
 #include "rtl_models/cycle_scheduler.h"
 #include "rtl_models/kernel.h"
+#include "rtl_models/link.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;
@@ -85,6 +86,62 @@ TEST_CASE("cycle scheduler: one evaluation per due cycle, earlier wake-ups repla
   REQUIRE(log.size() == 7);
   CHECK(log.back() == std::make_pair(Cycle{200}, std::string("d")));
   CHECK(sched.evaluations() == 7);
+}
+
+TEST_CASE("cycle scheduler: a wake-up for a cycle a client ran in keeps its later wake-up") {
+  fresh_kernel();
+  Clock clk(1000);
+  CycleScheduler sched("sched", clk);
+  std::vector<std::pair<Cycle, std::string>> log;
+  std::vector<Recorder> r(2);
+  const std::vector<int> h = add_recorders(sched, r, clk, log);
+  // At 10, client 0 runs first and asks for 15; client 1, after it in the
+  // same cycle, wakes it for 10 (as a callback might). That request cannot
+  // run (once per cycle) and must not cost client 0 its cycle 15. Client 1
+  // also wakes itself for 10 from its own evaluation and returns 12: the
+  // same rule keeps the 12.
+  r[0].on_run = [&](Cycle now) {
+    if (now == 10) r[0].ask = 15;
+  };
+  r[1].on_run = [&](Cycle now) {
+    if (now != 10) return;
+    sched.at(h[0], now);
+    sched.at(h[1], now);
+    r[1].ask = 12;
+  };
+  sched.at(h[0], 10);
+  sched.at(h[1], 10);
+  sc_core::sc_start(clk.delay(30));
+  const std::vector<std::pair<Cycle, std::string>> expected{{10, "0"}, {10, "1"}, {12, "1"}, {15, "0"}};
+  CHECK(log == expected);
+}
+
+TEST_CASE("Wakeup: a wake-up for a cycle the module ran in keeps its later wake-up") {
+  fresh_kernel();
+  Clock clk(1000);
+  Wakeup wake(clk);
+  std::vector<Cycle> runs;
+  // The module's method: at 10 it asks for 15, then is woken for 10 again
+  // (a callback from another module in the same cycle).
+  sc_core::sc_spawn_options opts;
+  opts.spawn_method();
+  opts.dont_initialize();
+  opts.set_sensitivity(&wake.event());
+  sc_core::sc_spawn(
+      [&] {
+        const Cycle now = clk.now();
+        if (!wake.begin_cycle(now)) return;
+        runs.push_back(now);
+        if (now == 10) {
+          wake.at(15);
+          wake.at(10);
+        }
+      },
+      "module", &opts);
+  wake.at(10);
+  sc_core::sc_start(clk.delay(30));
+  const std::vector<Cycle> expected{10, 15};
+  CHECK(runs == expected);
 }
 
 TEST_CASE("cycle scheduler: a wake-up from outside between runs is honoured at its cycle") {
