@@ -20,7 +20,7 @@ void ProcessorParams::visit(ParamVisitor& v) {
 
 DirectProcessor::DirectProcessor(sc_core::sc_module_name name, NodeId id, int num_nodes, int num_ports,
                                  const ProcessorParams& p, SimContext& ctx)
-    : sc_core::sc_module(name), id_(id), num_nodes_(num_nodes), p_(p), ctx_(ctx) {
+    : sc_core::sc_module(name), id_(id), num_nodes_(num_nodes), p_(p), ctx_(ctx), cpu_(ctx) {
   if (num_ports < 1) throw std::invalid_argument(std::string(this->name()) + ": needs at least one port");
   for (int i = 0; i < num_ports; ++i) {
     ports_.push_back(std::make_unique<Endpoint>(("port" + std::to_string(i)).c_str(), id, ctx));
@@ -42,20 +42,6 @@ void DirectProcessor::end_of_elaboration() {
 }
 
 void DirectProcessor::program_thread() { program_(*this); }
-
-void DirectProcessor::busy_for(Cycle c) {
-  if (c == 0) return;
-  sc_core::wait(ctx_.clock.delay(c));
-  see_this_cycle();
-  busy_ += c;
-  ++ctx_.node_progress;
-}
-
-// The same-cycle rule (HostApi): packets of messages that arrive in this
-// cycle are taken by the node's receivers in the network's evaluation of
-// the cycle, which the kernel may run before or after this process; one
-// delta later all of them are in.
-void DirectProcessor::see_this_cycle() { sc_core::wait(sc_core::SC_ZERO_TIME); }
 
 void DirectProcessor::check_dests(const std::vector<NodeId>& dests, int bytes) const {
   const std::string me = name();
@@ -148,14 +134,7 @@ void DirectProcessor::on_packet(const Packet& p, Cycle at) {
 }
 
 bool DirectProcessor::wait_for_message(Cycle until) {
-  if (!completions_.empty()) return true;
-  if (until == UINT64_MAX)
-    sc_core::wait(arrival_event_);
-  else if (until > now()) {
-    sc_core::wait(ctx_.clock.until(until), arrival_event_);
-    see_this_cycle();   // woken at `until`: a message of that cycle may not be in yet
-  }
-  return !completions_.empty();
+  return cpu_.wait_for_message([this] { return !completions_.empty(); }, arrival_event_, until);
 }
 
 // Latency breakdown: host_send = t_S (and, model B, waiting for the

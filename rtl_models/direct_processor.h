@@ -35,6 +35,7 @@
 
 #include "rtl_models/endpoint.h"
 #include "rtl_models/host_processor.h"
+#include "rtl_models/program_cpu.h"
 #include "rtl_models/sim_context.h"
 
 namespace wormcast::rtl {
@@ -85,7 +86,7 @@ class DirectProcessor : public sc_core::sc_module, public DirectHostApi {
 
   // ProgramHost / HostApi
   void set_program(HostProgram program) override { program_ = std::move(program); }
-  Cycle busy_cycles() const override { return busy_; }
+  Cycle busy_cycles() const override { return cpu_.busy_cycles(); }
   NodeId node() const override { return id_; }
   int num_nodes() const override { return num_nodes_; }
   Cycle now() const override { return ctx_.clock.now(); }
@@ -112,8 +113,7 @@ class DirectProcessor : public sc_core::sc_module, public DirectHostApi {
   };
   void end_of_elaboration() override;
   void program_thread();
-  void busy_for(Cycle c);
-  void see_this_cycle();   // one delta: every message of this cycle is in (HostApi)
+  void busy_for(Cycle c) { cpu_.busy_for(c); }
   void check_dests(const std::vector<NodeId>& dests, int bytes) const;
   std::uint64_t post(HeaderKind kind, NodeId first, int header_flits, int bytes);
   void on_packet(const Packet& p, Cycle at);
@@ -127,7 +127,7 @@ class DirectProcessor : public sc_core::sc_module, public DirectHostApi {
   HostProgram program_;
   std::deque<Arrival> completions_;
   Arrival receiving_;
-  Cycle busy_ = 0;
+  ProgramCpu cpu_;   // busy time and the same-cycle rule (program_cpu.h)
   int in_progress_ = 0;
   // Members, not locals of the program thread (rtl_models/kernel.h): the
   // message being sent and the ids of a batch.

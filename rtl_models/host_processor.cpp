@@ -8,7 +8,8 @@ namespace wormcast::rtl {
 
 HostProcessor::HostProcessor(sc_core::sc_module_name name, NodeId id, int num_nodes, const HostParams& p,
                              SimContext& ctx)
-    : sc_core::sc_module(name), ni("ni"), memory("memory"), id_(id), num_nodes_(num_nodes), p_(p), ctx_(ctx) {
+    : sc_core::sc_module(name), ni("ni"), memory("memory"), id_(id), num_nodes_(num_nodes), p_(p), ctx_(ctx),
+      cpu_(ctx) {
   memory.register_b_transport(this, &HostProcessor::memory_b_transport);
   SC_THREAD(program_thread);
 }
@@ -16,19 +17,6 @@ HostProcessor::HostProcessor(sc_core::sc_module_name name, NodeId id, int num_no
 void HostProcessor::program_thread() {
   if (program_) program_(*this);
 }
-
-void HostProcessor::busy_for(Cycle c) {
-  if (c == 0) return;
-  sc_core::wait(ctx_.clock.delay(c));
-  see_this_cycle();
-  busy_ += c;
-  ++ctx_.node_progress;
-}
-
-// The same-cycle rule (HostApi): DMA completions of this cycle are written
-// by the I/O bus in the first delta of the cycle, by a process the kernel
-// may run before or after this one; one delta later all of them are in.
-void HostProcessor::see_this_cycle() { sc_core::wait(sc_core::SC_ZERO_TIME); }
 
 std::uint64_t HostProcessor::send(NodeId dest, int bytes) {
   if (dest < 0 || dest >= num_nodes_)
@@ -68,7 +56,7 @@ void HostProcessor::post(tlm::MulticastHeaderExtension* mc) {
   if (mc) t.clear_extension(mc);
   if (delay > sc_core::SC_ZERO_TIME) {   // an NI that annotates the doorbell's cost (ours does not)
     sc_core::wait(delay);
-    see_this_cycle();
+    ProgramCpu::see_this_cycle();
   }
   if (t.is_response_error())
     throw std::runtime_error(std::string(name()) + ": NI rejected the send descriptor: " + t.get_response_string());
@@ -151,14 +139,7 @@ void HostProcessor::check_multicast(const std::vector<NodeId>& chain, unsigned k
 }
 
 bool HostProcessor::wait_for_message(Cycle until) {
-  if (!completions_.empty()) return true;
-  if (until == UINT64_MAX) {
-    sc_core::wait(arrival_event_);
-  } else if (until > now()) {
-    sc_core::wait(ctx_.clock.until(until), arrival_event_);
-    see_this_cycle();   // woken at `until`: a completion of that cycle may not be in yet
-  }
-  return !completions_.empty();
+  return cpu_.wait_for_message([this] { return !completions_.empty(); }, arrival_event_, until);
 }
 
 ReceivedMessage HostProcessor::receive() {

@@ -18,6 +18,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
+#include "rtl_models/program_cpu.h"
 #include "rtl_models/sim_context.h"
 #include "rtl_models/worm_packet.h"
 #include "tlm/ni_protocol.h"
@@ -117,7 +118,7 @@ class HostProcessor : public sc_core::sc_module, public ProgramHost {
   tlm_utils::simple_target_socket<HostProcessor> memory;      // NI DMA (through the I/O bus)
 
   void set_program(HostProgram program) override { program_ = std::move(program); }
-  Cycle busy_cycles() const override { return busy_; }
+  Cycle busy_cycles() const override { return cpu_.busy_cycles(); }
   std::size_t messages_waiting() const { return completions_.size(); }
 
   // HostApi
@@ -135,8 +136,7 @@ class HostProcessor : public sc_core::sc_module, public ProgramHost {
  private:
   void program_thread();
   void memory_b_transport(::tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-  void busy_for(Cycle c);
-  void see_this_cycle();   // one delta: every message of this cycle is in (HostApi)
+  void busy_for(Cycle c) { cpu_.busy_for(c); }
   void post(tlm::MulticastHeaderExtension* mc);
   void check_multicast(const std::vector<NodeId>& chain, unsigned k, int construction, int bytes) const;
   void check_worm(const WormSend& w) const;
@@ -148,7 +148,7 @@ class HostProcessor : public sc_core::sc_module, public ProgramHost {
   HostProgram program_;
   std::deque<tlm::CompletionExtension> completions_;
   std::deque<Cycle> completion_times_;
-  Cycle busy_ = 0;
+  ProgramCpu cpu_;   // busy time and the same-cycle rule (program_cpu.h)
   std::uint64_t dma_bytes_ = 0;
   sc_core::sc_event arrival_event_;
   // The doorbell write of send(): a member, as the program thread's stack is
