@@ -8,13 +8,14 @@
 //
 // A module's wake-ups keep the Wakeup rules (link.h): a request for a cycle
 // at or after the one already due, or for one it ran in, costs nothing; a
-// module runs at most once per cycle. Modules of one cycle run in ascending order of their handles
-// (registration order), whoever woke them and in whatever order: what a
-// module does in a cycle (the packet ids it hands out, say) then depends on
-// the model only, not on which wake-ups happened to come first. A module
-// woken for the cycle being evaluated (an Endpoint::inject from another
-// module's callback) runs later in that cycle: in the pass under way if its
-// handle is still ahead, else in a further pass over the cycle's set.
+// module runs at most once per cycle. Modules of one cycle run in ascending
+// order of their handles (registration order), whoever woke them and in
+// whatever order: what a module does in a cycle (the packet ids it hands
+// out, say) then depends on the model only, not on which wake-ups happened
+// to come first. A module woken for the cycle being evaluated (an
+// Endpoint::inject from another module's callback) runs later in that
+// cycle: in the pass under way if its handle is still ahead, else in a
+// further pass over the cycle's set.
 //
 // Run-ahead (docs/performance.md, "Cycles without the kernel"): when the
 // design's only processes are this scheduler's and tolerated observers

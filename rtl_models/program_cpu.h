@@ -7,7 +7,7 @@
 // node's receivers in the network's evaluation) run in the first delta of
 // the cycle, before or after the program's process as the kernel orders
 // them; one delta later all of them are in. One place for the rule, so the
-// two processors cannot drift apart (session 19 had to add it to both).
+// two processors keep it alike.
 #pragma once
 
 #include <systemc>
