@@ -108,6 +108,9 @@ std::vector<std::string> PlanOptions::given() const {
   note(poc_dag.has_value(), "--poc-dag");
   note(recompute_weights.has_value(), "--recompute-weights");
   note(flit_bits.has_value(), "--flit-bits");
+  note(port_model.has_value(), "--port-model");
+  note(step_model.has_value(), "--step-model");
+  note(r.has_value(), "--r");
   return out;
 }
 
@@ -137,6 +140,7 @@ std::string SchemeRegistry::joined_names() const {
 void register_builtin_schemes(SchemeRegistry& r) {
   register_kbinomial_schemes(r);
   register_switch_schemes(r);
+  register_direct_schemes(r);
 }
 
 const SchemeRegistry& scheme_registry() {

@@ -66,6 +66,9 @@ struct PlanOptions {
   std::optional<std::string> poc_dag;      // --poc-dag full|dfs (ssr, path-*)
   std::optional<bool> recompute_weights;   // --recompute-weights (ssr, path-*)
   std::optional<long long> flit_bits;      // --flit-bits (ssr, path-*, tree; default 8)
+  std::optional<std::string> port_model;   // --port-model all|one (hypercube schemes; default all)
+  std::optional<std::string> step_model;   // --step-model queue|in-order (hypercube schemes, seed001 §7.1)
+  std::optional<long long> r;              // --r (mutorus: partitions per phase, at least 2)
   // The options that are set, as "--k", "--packets", ...
   std::vector<std::string> given() const;
 };
@@ -100,7 +103,9 @@ class SchemeRegistry {
   std::vector<SchemeInfo> entries_;
 };
 
-// Built-in schemes: kbinomial, binomial, linear, path-lg, path-greedy, ssr, tree.
+// Built-in schemes: kbinomial, binomial, linear, path-lg, path-greedy, ssr,
+// tree (switch networks); ucube, maxport, combine, wsort, utorus, storus,
+// mdtorus, mutorus (direct networks).
 void register_builtin_schemes(SchemeRegistry& r);
 const SchemeRegistry& scheme_registry();
 
@@ -112,5 +117,6 @@ MulticastPlan plan_multicast(const std::string& scheme, const PlanRequest& q,
 // Used by the planners (plan_schemes.cpp).
 void register_kbinomial_schemes(SchemeRegistry& r);
 void register_switch_schemes(SchemeRegistry& r);
+void register_direct_schemes(SchemeRegistry& r);   // plan_direct.cpp
 
 }  // namespace wormcast::algo

@@ -160,6 +160,12 @@ void add_scheme_options(CLI::App* c, PlanCliArgs& a) {
                        "ssr, path-*: recompute POC weights after each chain");
   optional_option(c, "--flit-bits", o.flit_bits, a.errors,
                   "ssr, path-*, tree: bits per flit for header_flits (default 8)");
+  optional_option(c, "--port-model", o.port_model, a.errors,
+                  "ucube, maxport, combine, wsort: all (all-port nodes, default) or one (one-port)");
+  optional_option(c, "--step-model", o.step_model, a.errors,
+                  "ucube, maxport, combine, wsort: all-port steps by per-channel queue (default) or in-order issue "
+                  "(seed001 §7.1)");
+  optional_option(c, "--r", o.r, a.errors, "mutorus: partitions per phase, at least 2 (2 = unicast-based)");
 }
 
 }  // namespace
@@ -167,7 +173,8 @@ void add_scheme_options(CLI::App* c, PlanCliArgs& a) {
 void add_plan_command(CLI::App& app) {
   auto args = std::make_shared<PlanCliArgs>();
   CLI::App* c = app.add_subcommand("plan", "print the worms/messages and steps of a multicast scheme (docs/plan.md)");
-  c->add_option("scheme", args->scheme, "kbinomial, binomial, linear, path-lg, path-greedy, ssr, tree");
+  c->add_option("scheme", args->scheme, "kbinomial, binomial, linear, path-lg, path-greedy, ssr, tree, ucube, maxport, combine, wsort, "
+                "utorus, storus, mdtorus, mutorus (--list)");
   c->add_flag("--list", args->list, "list the schemes and their options");
   c->add_flag("--json", args->json, "print one JSON object (the plan contract)");
   add_network_options(c, *args);

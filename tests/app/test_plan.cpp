@@ -116,15 +116,50 @@ TEST_CASE("plan: text output and --list", "[plan]") {
   CHECK_THAT(o.text, Contains("ordering: cco-approx") && Contains("chain: 4 "));
   o = run("plan --list");
   CHECK(o.code == 0);
-  for (const char* s : {"kbinomial", "binomial", "linear", "path-lg", "path-greedy", "ssr", "tree"})
+  for (const char* s : {"kbinomial", "binomial", "linear", "path-lg", "path-greedy", "ssr", "tree", "ucube", "maxport",
+                        "combine", "wsort", "utorus", "storus", "mdtorus", "mutorus"})
     CHECK_THAT(o.text, Contains(std::string(s) + ":"));
+}
+
+TEST_CASE("plan: seed001 schemes via the CLI, node names as the thesis writes them", "[plan][seed001]") {
+  // Fig. 3.9: W-sort reaches {1,3,5,7,11,12,14,15} of a 4-cube from 0 in 2 all-port steps.
+  const json w = plan_json("wsort --topology hypercube:4 --dests 0001,0011,0101,0111,1011,1100,1110,1111");
+  check_contract(w);
+  check_exactly_once(w);
+  CHECK(w.at("steps") == 2);
+  CHECK(w.at("source") == "0000");
+  CHECK(w.at("messages").at(0).at("path").at(0) == "0000");
+  CHECK(w.at("messages").at(0).contains("dimension"));
+  // Fig. 5.7: S-torus is one worm along the H-cycle from (3,2).
+  const json s = plan_json("storus --topology torus:6x6:uni --source '(3,2)' "
+                           "--dests '(0,5),(4,5),(3,4),(5,4),(4,3),(1,2),(2,1),(5,1),(1,0)'");
+  check_contract(s);
+  CHECK(s.at("steps") == 1);
+  CHECK(s.at("messages").at(0).at("destinations") ==
+        json{"(4,3)", "(4,5)", "(5,1)", "(5,4)", "(0,5)", "(1,0)", "(1,2)", "(2,1)", "(3,4)"});
+  for (const char* scheme : {"utorus", "mdtorus", "mutorus --r 8"}) {
+    INFO(scheme);
+    const json j = plan_json(std::string(scheme) + " --topology torus:8x8:uni --random 40 --seed 2");
+    check_contract(j);
+    check_exactly_once(j);
+  }
+  const Out t = run("plan mutorus --r 2 --topology torus:4x4:uni --dests '(1,1),(2,2),(3,3)'");
+  CHECK(t.code == 0);
+  CHECK_THAT(t.text, Contains("scheme mutorus") && Contains("steps: 2") && Contains("cycle: (0,0)"));
 }
 
 TEST_CASE("plan: bad input exits 1 with an error naming the option", "[plan]") {
   struct Case { std::string args; std::vector<std::string> expect; };
   const std::string net = "--topology irregular:8x8p32s1 ";
   const Case cases[] = {
-      {"wsort --set-size 4", {"unknown scheme 'wsort'", "kbinomial", "path-lg", "ssr", "tree"}},
+      {"nosuch --set-size 4", {"unknown scheme 'nosuch'", "kbinomial", "path-lg", "ssr", "tree", "wsort", "mutorus"}},
+      {"wsort --topology torus:4x4:uni --dests '(1,1)'", {"scheme 'wsort' needs a hypercube", "torus:4x4:uni"}},
+      {"storus --topology torus:4x4:bi --dests '(1,1)'", {"regular unidirectional torus", "torus:4x4:bi"}},
+      {"mutorus --topology torus:4x4:uni --dests '(1,1)'", {"needs --r"}},
+      {"mutorus --topology torus:4x4:uni --dests '(1,1)' --r 1", {"--r must be at least 2"}},
+      {"mutorus --topology torus:4x4:uni --dests '(1,1)' --r x", {"--r: 'x' is not a whole number"}},
+      {"ucube --topology hypercube:3 --dests 111 --port-model some", {"--port-model: 'some' is not one of all, one"}},
+      {"utorus --topology torus:4x4:uni --dests '(1,1)' --r 2", {"--r does not apply to scheme 'utorus'"}},
       {"ssr " + net + "--dests 3,40", {"--dests", "40", "not a node"}},
       {"ssr " + net + "--dests 3,5,3", {"--dests", "3", "listed twice"}},
       {"tree " + net + "--source 5 --dests 3,5", {"--dests", "5", "is the source"}},
@@ -155,5 +190,5 @@ TEST_CASE("plan: bad input exits 1 with an error naming the option", "[plan]") {
     for (const auto& e : c.expect) CHECK_THAT(o.text, Contains(e));
   }
   // Errors go to stderr only: nothing on stdout to confuse a JSON reader.
-  CHECK(run("plan wsort --json", false).text.empty());
+  CHECK(run("plan nosuch --json", false).text.empty());
 }

@@ -1,0 +1,189 @@
+// The seed001 schemes in the plan contract (algorithms/plan_direct.cpp):
+// the thesis's worked examples through plan_multicast (hypercube Figs. 3.6
+// and 3.9, the U-torus examples of Ch. 4, the ℋ-cycle of Figs. 5.1/5.7 and
+// §7.5's M_d phase 1), exactly-once coverage and routed paths on random
+// sets, and errors naming the option or the network.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#include "algorithms/plan.h"
+
+using namespace wormcast::algo;
+using wormcast::topo::NodeId;
+using Catch::Matchers::Contains;
+
+namespace {
+
+std::shared_ptr<const PlanNetwork> net(const std::string& spec) {
+  return std::make_shared<const PlanNetwork>(parse_network_spec(spec));
+}
+
+PlanRequest request(const std::string& spec, const std::string& source, const std::string& dests) {
+  PlanRequest q;
+  q.network = net(spec);
+  q.source = q.network->parse_node(source, "--source");
+  q.destinations = parse_node_list(*q.network, dests, *q.source, "--dests");
+  return q;
+}
+
+std::vector<std::string> names(const PlanRequest& q, const std::vector<NodeId>& nodes) {
+  std::vector<std::string> out;
+  for (NodeId n : nodes) out.push_back(q.network->node_text(n));
+  return out;
+}
+
+void check_exactly_once(const MulticastPlan& p) {
+  std::map<NodeId, int> got;
+  for (const PlanMessage& m : p.messages)
+    for (NodeId d : m.destinations) ++got[d];
+  CHECK(got.size() == p.destinations.size());
+  for (NodeId d : p.destinations) CHECK(got[d] == 1);
+}
+
+// Each message's path starts at its sender, passes its destinations in
+// order and ends at the last; steps lie in 1..steps; link_visits adds up.
+void check_messages(const MulticastPlan& p) {
+  int links = 0;
+  for (const PlanMessage& m : p.messages) {
+    CHECK(m.step >= 1);
+    CHECK(m.step <= p.steps);
+    REQUIRE_FALSE(m.path.empty());
+    CHECK(m.path.front() == p.node_text(m.sender));
+    CHECK(m.path.back() == p.node_text(m.destinations.back()));
+    std::size_t at = 0;
+    for (NodeId d : m.destinations) {
+      while (at < m.path.size() && m.path[at] != p.node_text(d)) ++at;
+      CHECK(at < m.path.size());
+    }
+    links += static_cast<int>(m.path.size()) - 1;
+  }
+  CHECK(p.extras.at("link_visits") == links);
+}
+
+}  // namespace
+
+TEST_CASE("hypercube schemes: Fig. 3.9 steps and the W-sort chain, Fig. 3.6", "[plan][seed001]") {
+  // Fig. 3.9: D = {0,1,3,5,7,11,12,14,15} in a 4-cube from 0: U-cube 4,
+  // Maxport 4, W-sort 2 steps (all-port); W-sort's chain {0,1,3,5,7,14,15,12,11}.
+  const PlanRequest q = request("hypercube:4", "0000", "0001,0011,0101,0111,1011,1100,1110,1111");
+  CHECK(plan_multicast("ucube", q).steps == 4);
+  CHECK(plan_multicast("maxport", q).steps == 4);
+  const MulticastPlan w = plan_multicast("wsort", q);
+  CHECK(w.steps == 2);
+  CHECK(w.extras.at("chain") ==
+        std::vector<std::string>{"0000", "0001", "0011", "0101", "0111", "1110", "1111", "1100", "1011"});
+  CHECK(w.extras.at("port_model") == "all");
+  // Fig. 3.6: 0000 to {1001, 1010, 1011}: Maxport 3 steps, U-cube 2.
+  const PlanRequest q6 = request("hypercube:4", "0000", "1001,1010,1011");
+  CHECK(plan_multicast("maxport", q6).steps == 3);
+  CHECK(plan_multicast("ucube", q6).steps == 2);
+}
+
+TEST_CASE("hypercube schemes: exactly once, E-cube paths, one-port U-cube in ceil(log2(m+1)) steps",
+          "[plan][seed001]") {
+  for (std::uint64_t seed = 1; seed <= 5; ++seed)
+    for (int k : {1, 5, 20, 63}) {
+      PlanRequest q;
+      q.network = net("hypercube:6");
+      q.source = static_cast<NodeId>(seed * 7 % 64);
+      q.destinations = random_destinations(64, *q.source, k, seed);
+      for (const char* scheme : {"ucube", "maxport", "combine", "wsort"}) {
+        INFO(scheme << " seed " << seed << " k " << k);
+        const MulticastPlan p = plan_multicast(scheme, q);
+        check_exactly_once(p);
+        check_messages(p);
+        for (const PlanMessage& m : p.messages) {
+          // E-cube: the first hop flips the highest differing bit (the message's dimension).
+          const int dim = m.extras.at("dimension");
+          CHECK((m.sender ^ m.destinations.front()) >> dim == 1);
+          CHECK(m.path.size() == static_cast<std::size_t>(__builtin_popcount(m.sender ^ m.destinations.front())) + 1);
+        }
+      }
+      q.options.port_model = "one";
+      CHECK(plan_multicast("ucube", q).steps == static_cast<int>(std::ceil(std::log2(k + 1.0))));
+    }
+}
+
+TEST_CASE("utorus: the R-chain example of Ch. 4 in 4 steps, Fig. 4.5 in 3", "[plan][seed001]") {
+  const PlanRequest q = request("torus:10x10x10:uni", "(8,4,5)",
+                                "(4,9,3),(1,9,7),(1,0,2),(8,5,4),(4,8,9),(9,0,5),(3,5,5),(9,0,1),(8,0,5),(1,6,4)");
+  const MulticastPlan p = plan_multicast("utorus", q);
+  CHECK(p.steps == 4);   // ceil(log2 11)
+  CHECK(p.extras.at("chain") == std::vector<std::string>{"(8,4,5)", "(8,5,4)", "(9,0,1)", "(9,0,5)", "(1,0,2)",
+                                                         "(1,6,4)", "(1,9,7)", "(3,5,5)", "(4,8,9)", "(4,9,3)",
+                                                         "(8,0,5)"});
+  CHECK(p.extras.at("routing") == "utr");
+  check_exactly_once(p);
+  check_messages(p);
+  // Figs. 4.4/4.5 (5x5, source (4,3)): U-torus takes 3 steps, on either torus.
+  for (const char* spec : {"torus:5x5:uni", "torus:5x5:bi"}) {
+    const MulticastPlan f = plan_multicast("utorus", request(spec, "(4,3)", "(0,0),(1,1),(2,1),(0,3),(1,3),(4,4)"));
+    CHECK(f.steps == 3);
+    check_exactly_once(f);
+    check_messages(f);
+  }
+}
+
+TEST_CASE("path-based torus schemes: the H-cycle of Figs. 5.1/5.7, S-torus, M_d phase 1 of §7.5, M_u",
+          "[plan][seed001]") {
+  const PlanRequest q =
+      request("torus:6x6:uni", "(3,2)", "(0,5),(4,5),(3,4),(5,4),(4,3),(1,2),(2,1),(5,1),(1,0)");
+  const std::vector<std::string> cycle = {"(3,2)", "(4,3)", "(4,5)", "(5,1)", "(5,4)",
+                                          "(0,5)", "(1,0)", "(1,2)", "(2,1)", "(3,4)"};
+  const MulticastPlan s = plan_multicast("storus", q);
+  CHECK(s.steps == 1);
+  REQUIRE(s.messages.size() == 1);
+  CHECK(names(q, s.messages[0].destinations) == std::vector<std::string>(cycle.begin() + 1, cycle.end()));
+  CHECK(s.extras.at("cycle") == cycle);
+  // A plain worm of the compound format: 2 flits per destination and the terminator (compound_header.h).
+  CHECK(s.messages[0].extras.at("header_flits") == 2 * 9 + 1);
+  check_messages(s);
+
+  const MulticastPlan d = plan_multicast("mdtorus", q);
+  CHECK(d.steps == 2);   // n phases
+  REQUIRE_FALSE(d.messages.empty());
+  CHECK(d.messages[0].step == 1);
+  CHECK(names(q, d.messages[0].destinations) ==
+        std::vector<std::string>{"(4,3)", "(5,1)", "(0,5)", "(1,0)", "(2,1)", "(3,4)"});
+  check_exactly_once(d);
+  check_messages(d);
+
+  PlanRequest u = q;
+  u.options.r = 2;   // the unicast-based scheme of Sec. 6.6: ceil(log2 10) phases, one destination per message
+  const MulticastPlan m2 = plan_multicast("mutorus", u);
+  CHECK(m2.steps == 4);
+  for (const PlanMessage& m : m2.messages) CHECK(m.destinations.size() == 1);
+  check_exactly_once(m2);
+  check_messages(m2);
+  u.options.r = 3;
+  CHECK(plan_multicast("mutorus", u).steps == 3);   // ceil(log3 10)
+  CHECK(plan_multicast("mutorus", u).extras.at("r") == 3);
+}
+
+TEST_CASE("direct schemes: wrong network, missing or bad options name the problem", "[plan][seed001]") {
+  const PlanRequest torus = request("torus:6x6:uni", "(0,0)", "(1,1)");
+  CHECK_THROWS_WITH(plan_multicast("ucube", torus), Contains("needs a hypercube") && Contains("torus:6x6:uni"));
+  CHECK_THROWS_WITH(plan_multicast("utorus", request("mesh:4x4", "(0,0)", "(1,1)")), Contains("needs a torus"));
+  CHECK_THROWS_WITH(plan_multicast("storus", request("torus:6x6:bi", "(0,0)", "(1,1)")),
+                    Contains("regular unidirectional torus"));
+  CHECK_THROWS_WITH(plan_multicast("mdtorus", request("torus:4x6:uni", "(0,0)", "(1,1)")),
+                    Contains("regular unidirectional torus"));
+  CHECK_THROWS_WITH(plan_multicast("mutorus", torus), Contains("needs --r"));
+  PlanRequest r1 = torus;
+  r1.options.r = 1;
+  CHECK_THROWS_WITH(plan_multicast("mutorus", r1), Contains("--r must be at least 2"));
+  CHECK_THROWS_WITH(plan_multicast("ucube", r1), Contains("--r does not apply to scheme 'ucube'"));
+  PlanRequest cube = request("hypercube:3", "000", "111");
+  cube.options.port_model = "two";
+  CHECK_THROWS_WITH(plan_multicast("wsort", cube), Contains("--port-model: 'two' is not one of all, one"));
+  cube.options.port_model.reset();
+  cube.options.step_model = "fifo";
+  CHECK_THROWS_WITH(plan_multicast("combine", cube), Contains("--step-model: 'fifo'"));
+  PlanRequest empty;
+  empty.network = net("hypercube:3");
+  CHECK_THROWS_WITH(plan_multicast("maxport", empty), Contains("the destination set is empty"));
+}
