@@ -79,6 +79,7 @@ std::uint64_t DirectProcessor::post(HeaderKind kind, NodeId first, int header_fl
   pk->header.kind = kind;
   pk->header.dest = first;
   if (kind == HeaderKind::multicast) pk->header.dests = sending_dests_;
+  pk->header.compound = std::move(sending_compound_);
   pk->header_flits = header_flits;
   pk->length = header_flits + bytes;
   pk->message = id;
@@ -100,6 +101,21 @@ std::uint64_t DirectProcessor::send_ir(const std::vector<NodeId>& dests, int byt
   if (dests.size() == 1) return send(dests.front(), bytes);
   sending_dests_ = dests;
   return post(HeaderKind::multicast, dests.front(), static_cast<int>(dests.size()) + 1, bytes);
+}
+
+std::uint64_t DirectProcessor::send_compound(const std::vector<algo::CompoundBlock>& blocks, int bytes) {
+  std::vector<NodeId> dests;
+  for (const algo::CompoundBlock& b : blocks) {
+    dests.push_back(b.dest);
+    for (NodeId n : b.later)
+      if (n < 0 || n >= num_nodes_)
+        throw std::invalid_argument(std::string(name()) + ": compound header names node " + std::to_string(n) +
+                                    ", which does not exist (nodes 0.." + std::to_string(num_nodes_ - 1) + ")");
+  }
+  check_dests(dests, bytes);
+  sending_dests_ = std::move(dests);
+  sending_compound_ = std::make_shared<const std::vector<NodeId>>(algo::encode_compound_header(blocks));
+  return post(HeaderKind::multicast, sending_dests_.front(), static_cast<int>(sending_compound_->size()), bytes);
 }
 
 std::vector<std::uint64_t> DirectProcessor::send_all(const std::vector<DirectSend>& sends) {
@@ -129,7 +145,7 @@ std::uint64_t DirectProcessor::send_worm(const WormSend&) {
 // worm's end): the message is complete in memory; receive() charges t_R.
 void DirectProcessor::on_packet(const Packet& p, Cycle at) {
   if (p.message == 0) return;   // packet traffic, not software's
-  completions_.push_back(Arrival{p.message, p.src, p.msg_bytes, p.injected, at, p.ns_done});
+  completions_.push_back(Arrival{p.message, p.src, p.msg_bytes, p.injected, at, p.ns_done, p.header.compound});
   arrival_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -152,7 +168,9 @@ ReceivedMessage DirectProcessor::receive() {
   t.arrived = t.nr_done = t.dma_out_done = receiving_.arrived;
   t.received = now();
   ctx_.on_message_received(receiving_.message, id_, t);
-  return ReceivedMessage{receiving_.message, receiving_.src, receiving_.bytes, receiving_.arrived, t.received, {}};
+  return ReceivedMessage{receiving_.message, receiving_.src,      receiving_.bytes,
+                         receiving_.arrived, t.received,         {},
+                         std::move(receiving_.header)};
 }
 
 }  // namespace wormcast::rtl

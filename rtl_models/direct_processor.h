@@ -33,6 +33,7 @@
 #include <systemc>
 #include <vector>
 
+#include "algorithms/compound_header.h"
 #include "rtl_models/endpoint.h"
 #include "rtl_models/host_processor.h"
 #include "rtl_models/program_cpu.h"
@@ -65,6 +66,14 @@ class DirectHostApi : public ProgramHost {
   // ledger. Throws std::invalid_argument for an empty list, a node that does
   // not exist, this node, a destination twice or zero bytes.
   virtual std::uint64_t send_ir(const std::vector<NodeId>& dests, int bytes) = 0;
+  // One IR worm with the compound header of seed001 Fig. 6.2
+  // (algorithms/compound_header.h): its destinations are the blocks' in
+  // visiting order, each block carrying the nodes that destination serves in
+  // later phases; the header has one flit per address, count and list entry
+  // plus the terminator; t_S once. A destination's receive() gets its block
+  // (ReceivedMessage::header). Throws as send_ir, and for a later-phase node
+  // that does not exist.
+  virtual std::uint64_t send_compound(const std::vector<algo::CompoundBlock>& blocks, int bytes) = 0;
   // Issue several sends (t_S each, in order); returns their message ids.
   virtual std::vector<std::uint64_t> send_all(const std::vector<DirectSend>& sends) = 0;
   // Wait until every send issued so far has left the node (tail injected).
@@ -83,6 +92,7 @@ class DirectProcessor : public sc_core::sc_module, public DirectHostApi {
   const Endpoint& port(int i) const { return *ports_.at(static_cast<std::size_t>(i)); }
   void set_pair_selector(std::function<int(NodeId)> f) { selector_ = std::move(f); }
   std::size_t messages_waiting() const { return completions_.size(); }
+  const ProcessorParams& params() const { return p_; }
 
   // ProgramHost / HostApi
   void set_program(HostProgram program) override { program_ = std::move(program); }
@@ -99,6 +109,7 @@ class DirectProcessor : public sc_core::sc_module, public DirectHostApi {
   void compute(Cycle cycles) override { busy_for(cycles); }
   // DirectHostApi
   std::uint64_t send_ir(const std::vector<NodeId>& dests, int bytes) override;
+  std::uint64_t send_compound(const std::vector<algo::CompoundBlock>& blocks, int bytes) override;
   std::vector<std::uint64_t> send_all(const std::vector<DirectSend>& sends) override;
   void wait_sends() override;
   int sends_in_progress() const override { return in_progress_; }
@@ -110,6 +121,7 @@ class DirectProcessor : public sc_core::sc_module, public DirectHostApi {
     NodeId src = -1;
     int bytes = 0;
     Cycle injected = 0, arrived = 0, posted = 0;
+    std::shared_ptr<const std::vector<NodeId>> header;   // a compound worm's block for this node
   };
   void end_of_elaboration() override;
   void program_thread();
@@ -132,6 +144,7 @@ class DirectProcessor : public sc_core::sc_module, public DirectHostApi {
   // Members, not locals of the program thread (rtl_models/kernel.h): the
   // message being sent and the ids of a batch.
   std::vector<NodeId> sending_dests_;
+  std::shared_ptr<const std::vector<NodeId>> sending_compound_;   // the compound header being sent, or null
   std::vector<std::uint64_t> batch_ids_;
   sc_core::sc_event arrival_event_, sent_event_;
 };

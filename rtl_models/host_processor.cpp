@@ -159,7 +159,8 @@ ReceivedMessage HostProcessor::receive() {
   t.dma_out_done = completed;
   t.received = now();
   ctx_.on_message_received(c.message, id_, t);
-  ReceivedMessage m{c.message, c.src, static_cast<int>(c.bytes), completed, t.received, std::move(receiving_.relay_worm)};
+  ReceivedMessage m{c.message, c.src, static_cast<int>(c.bytes), completed, t.received, std::move(receiving_.relay_worm),
+                    nullptr};
   receiving_.relay_worm.reset();
   return m;
 }

@@ -54,6 +54,7 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
 
   const DirectTopology& topology() const { return routing_->topology(); }
   const DirectRouting& routing() const { return *routing_; }
+  std::shared_ptr<const DirectRouting> routing_ptr() const { return routing_; }
   int vcs() const { return vcs_; }
   rtl::Endpoint& endpoint(int n);
   // The physical link of channel (x, d, dir) (VcLink::uses_vc: its VCs), or

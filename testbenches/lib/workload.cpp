@@ -1,5 +1,6 @@
 #include "testbenches/lib/workload.h"
 
+#include "testbenches/lib/direct_multicast_workload.h"
 #include "testbenches/lib/multicast_load_workload.h"
 #include "testbenches/lib/multicast_workload.h"
 #include "testbenches/lib/synthetic_workload.h"
@@ -19,6 +20,10 @@ WorkloadRegistry& workload_registry() {
           "every node multicasts to `degree` random nodes at load B_i (effective load degree * B_i) with a "
           "switch-based scheme (tree, path-lg, path-greedy, ssr) or ni (seed000 §6.5)",
           [] { return std::make_unique<MulticastLoadWorkload>(); });
+    r.add("direct_multicast",
+          "seed001 multicast on a direct network of processors (node.model processor): ucube, maxport, combine, "
+          "wsort, utorus, storus, mdtorus, mutorus; trials with fresh random sets; mean and maximum latency",
+          [] { return std::make_unique<DirectMulticastWorkload>(); });
     return r;
   }();
   return registry;

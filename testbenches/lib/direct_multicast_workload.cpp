@@ -1,0 +1,389 @@
+#include "testbenches/lib/direct_multicast_workload.h"
+
+#include <algorithm>
+#include <numeric>
+#include <sstream>
+
+#include "algorithms/chain_ordering.h"
+#include "algorithms/cube_multicast.h"
+#include "algorithms/torus_multicast.h"
+#include "rtl_models/direct_processor.h"
+#include "rtl_models/processor_node.h"
+#include "rtl_models/statistics.h"
+#include "testbenches/lib/config.h"
+#include "topologies/direct_network_kind.h"
+
+namespace wormcast::tb {
+
+using Run = DirectMulticastWorkload::Run;
+
+namespace {
+
+const std::vector<std::string> kSchemes = {"ucube",  "maxport", "combine", "wsort",
+                                           "utorus", "storus",  "mdtorus", "mutorus"};
+
+// The scheme's family and variant (algo::CubeVariant / algo::MTorusPartition).
+std::pair<Run::Family, int> family_of(const std::string& scheme) {
+  const std::size_t i = static_cast<std::size_t>(std::find(kSchemes.begin(), kSchemes.end(), scheme) - kSchemes.begin());
+  if (i < 4) return {Run::Family::cube, static_cast<int>(i)};   // ucube, maxport, combine, wsort: CubeVariant order
+  if (i == 4) return {Run::Family::utorus, 0};
+  const algo::MTorusPartition p[] = {algo::MTorusPartition::single, algo::MTorusPartition::dimensional,
+                                     algo::MTorusPartition::uniform};
+  return {Run::Family::mtorus, static_cast<int>(p[i - 5])};
+}
+
+// The network and routing a family needs, or a ConfigError saying which.
+void check_network(const topo::DirectRouting& r, Run::Family f, const std::string& scheme) {
+  const topo::DirectTopology& t = r.topology();
+  const auto a = r.algorithm();
+  const bool descending = r.order() == topo::DimOrder::descending;
+  const std::string have = "the network is " + t.spec() + " with routing " + topo::to_string(a);
+  if (f == Run::Family::cube && !(t.kind() == topo::DirectKind::hypercube && a == topo::RoutingAlgorithm::ecube &&
+                                  descending))
+    throw ConfigError("traffic.scheme " + scheme + " needs a hypercube with routing.function ecube (descending); " +
+                      have);
+  if (f == Run::Family::utorus && !(t.is_torus() && descending &&
+                                    (a == topo::RoutingAlgorithm::utr || a == topo::RoutingAlgorithm::btr)))
+    throw ConfigError("traffic.scheme utorus needs a torus with routing.function utr or btr (descending); " + have);
+  if (f == Run::Family::mtorus && a != topo::RoutingAlgorithm::utpr)
+    throw ConfigError("traffic.scheme " + scheme +
+                      " needs a regular unidirectional torus with routing.function utpr; " + have);
+}
+
+std::vector<rtl::NodeId> parse_set(const std::string& text, const topo::DirectTopology& t, rtl::NodeId source) {
+  std::vector<rtl::NodeId> out;
+  std::string item;
+  int depth = 0;
+  auto flush = [&] {
+    if (item.empty()) throw ConfigError("traffic.destinations: empty name in \"" + text + "\"");
+    rtl::NodeId n = -1;
+    try {
+      n = item.front() == '(' || t.kind() == topo::DirectKind::hypercube ? t.parse_node(item) : std::stoi(item);
+    } catch (const std::exception& e) {
+      throw ConfigError("traffic.destinations: '" + item + "' is not a node of " + t.spec() + " (" + e.what() + ")");
+    }
+    if (!t.valid_node(n)) throw ConfigError("traffic.destinations: node " + item + " is not a node of " + t.spec());
+    if (n == source) throw ConfigError("traffic.destinations: node " + item + " is the source");
+    if (std::find(out.begin(), out.end(), n) != out.end())
+      throw ConfigError("traffic.destinations: node " + item + " is listed twice");
+    out.push_back(n);
+    item.clear();
+  };
+  for (char c : text) {
+    if (c == ' ') continue;
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (c == ',' && depth == 0) flush();
+    else item += c;
+  }
+  flush();
+  return out;
+}
+
+// One M-torus level at a node (Fig. 6.1): partition its part, send a worm to
+// the head of every other piece with that piece as its later list, keep the
+// first piece. M_d partitions at the highest order that splits the part (a
+// level whose partition would not split sends nothing). Empty: nothing to send.
+std::vector<algo::CompoundBlock> next_worm(const topo::DirectRouting& utpr, std::vector<rtl::NodeId>& part,
+                                           algo::MTorusPartition p, int r) {
+  if (part.size() < 2) return {};
+  std::vector<std::vector<rtl::NodeId>> pieces;
+  if (p == algo::MTorusPartition::dimensional) {
+    for (int d = utpr.topology().dimensions() - 1; d >= 0 && pieces.size() < 2; --d)
+      pieces = algo::linear_partition(utpr, part, p, d);
+  } else {
+    pieces = algo::linear_partition(utpr, part, p, r);
+  }
+  std::vector<algo::CompoundBlock> blocks;
+  for (std::size_t i = 1; i < pieces.size(); ++i)
+    blocks.push_back({pieces[i].front(), std::vector<rtl::NodeId>(pieces[i].begin() + 1, pieces[i].end())});
+  part = pieces.front();
+  return blocks;
+}
+
+// Count, mean, min, max (and the mean in microseconds when us > 0).
+nlohmann::json summarize_values(const std::vector<double>& v, double us) {
+  nlohmann::json j{{"count", v.size()}};
+  if (v.empty()) return j;
+  const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+  j["mean"] = mean;
+  j["min"] = *std::min_element(v.begin(), v.end());
+  j["max"] = *std::max_element(v.begin(), v.end());
+  if (us > 0) j["mean_us"] = mean * us;
+  return j;
+}
+
+}  // namespace
+
+void DirectMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
+  v.choice("scheme", scheme, kSchemes,
+           "seed001 scheme: ucube / maxport / combine / wsort (hypercube, ecube), utorus (torus, utr or btr), "
+           "storus / mdtorus / mutorus (unidirectional torus, utpr, all-port; IR worms)");
+  v.count("r", r, "mutorus: partitions per phase (M_u-torus(r); 2 = the unicast-based scheme); 0 = not set", 0,
+          1 << 20);
+  v.count("source", source, "the multicast's source node; -1: a random node (drawn once from the run's seed)", -1,
+          1 << 20);
+  v.count("set_size", set_size, "multicast set size n (source included) of the random destination sets", 2, 1 << 20);
+  v.text("destinations", destinations,
+         "comma-separated destinations (node numbers, or names such as (1,2) or 0110), the same in every trial; "
+         "empty: a fresh random set of set_size - 1 nodes per trial (drawn from the run's seed)");
+  v.count("trials", trials, "multicasts, one after another, each measured", 1, 1 << 20);
+}
+
+void DirectMulticastWorkload::visit_sections(ParamVisitor& v, const rtl::NodeModel&) {
+  v.begin_section("message", "the multicast message (one packet: header flits + 1 flit per byte)");
+  message.visit(v);
+  v.end_section();
+}
+
+void DirectMulticastWorkload::validate(const rtl::ConfigFacts& f, const rtl::NodeModel& nodes) const {
+  if (!dynamic_cast<const rtl::ProcessorModel*>(&nodes))
+    throw std::invalid_argument(f.where + ": traffic.kind direct_multicast needs node.model processor");
+  if (scheme == "mutorus" && r < 2)
+    throw std::invalid_argument(f.where + ": traffic.scheme mutorus needs traffic.r, the partitions per phase, at "
+                                "least 2 (seed001 Ch. 6 uses 8, 64, and 2 = unicast-based); it is " +
+                                std::to_string(r));
+  if (scheme != "mutorus" && r != 0)
+    throw std::invalid_argument(f.where + ": traffic.r applies only to traffic.scheme mutorus (scheme is " + scheme +
+                                ")");
+}
+
+void DirectMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) {
+  auto* dn = dynamic_cast<topo::DirectNetwork*>(&net);
+  if (!dn) throw ConfigError("traffic.kind direct_multicast needs a direct network (topology.kind torus, mesh or hypercube)");
+  run_ = std::make_shared<Run>();
+  Run& run = *run_;
+  std::tie(run.family, run.variant) = family_of(scheme);
+  check_network(dn->routing(), run.family, scheme);
+  run.routing = dn->routing_ptr();
+  const int n = net.num_nodes();
+  run.source = source >= 0 ? source : static_cast<rtl::NodeId>(rng.fork(0x7400000000ULL).below(static_cast<std::uint64_t>(n)));
+  if (run.source >= n)
+    throw ConfigError("traffic.source " + std::to_string(run.source) + ": the network has " + std::to_string(n) + " nodes");
+  if (!destinations.empty()) run.fixed = parse_set(destinations, dn->topology(), run.source);
+  if (destinations.empty() && set_size > n)
+    throw ConfigError("traffic.set_size " + std::to_string(set_size) + " exceeds the " + std::to_string(n) +
+                      " nodes of the network");
+  run.set_size = set_size;
+  run.rng = rng.fork(0x7300000000ULL);
+  run.r = r;
+  run.bytes = message.size;
+  run.trials = trials;
+  run.field.assign(static_cast<std::size_t>(n), {});
+  run.worm.assign(static_cast<std::size_t>(n), {});
+  run.unicasts.assign(static_cast<std::size_t>(n), {});
+  run.expected.assign(static_cast<std::size_t>(n), 0);
+  run.all_received = std::make_unique<sc_core::sc_event>();
+  const auto* proc = dynamic_cast<rtl::ProcessorNode*>(&net.node(run.source));
+  if (!proc) throw ConfigError("traffic.kind direct_multicast needs node.model processor");
+  run.all_port = proc->processor().ports() > 1;
+  run.in_order = proc->processor().params().send_model == "in_order";
+  if (run.family == Run::Family::mtorus && !run.all_port)
+    throw ConfigError("traffic.scheme " + scheme + " needs all-port nodes (router.ports: all_port): with one-port "
+                      "nodes, IR worms can deadlock at the processor's port (seed001 §4.3)");
+  auto shared = run_;
+  for (int x = 0; x < n; ++x) {
+    rtl::ProgramHost* h = net.node(x).software();
+    if (!h) throw ConfigError("traffic.kind direct_multicast needs node.model processor");
+    if (x == run.source) h->set_program([shared](rtl::HostApi& api) { shared->source_program(api); });
+    else h->set_program([shared](rtl::HostApi& api) { shared->relay_program(api); });
+  }
+  (void)ctx;
+}
+
+void Run::begin_trial(Cycle now) {
+  if (!fixed.empty()) {
+    dests = fixed;
+  } else {
+    std::vector<rtl::NodeId> others;
+    const int n = static_cast<int>(expected.size());
+    for (rtl::NodeId x = 0; x < n; ++x)
+      if (x != source) others.push_back(x);
+    Rng t = rng.fork(max_latency.size());
+    dests.clear();
+    for (int i = 0; i + 1 < set_size; ++i) {   // partial Fisher-Yates
+      const auto j = static_cast<std::size_t>(i) + static_cast<std::size_t>(t.below(others.size() - static_cast<std::size_t>(i)));
+      std::swap(others[static_cast<std::size_t>(i)], others[j]);
+      dests.push_back(others[static_cast<std::size_t>(i)]);
+    }
+  }
+  std::fill(expected.begin(), expected.end(), 0);
+  for (rtl::NodeId d : dests) expected[static_cast<std::size_t>(d)] = 1;
+  remaining = dests.size();
+  got_at.clear();
+  start = now;
+  trial_first_message = messages_sent;
+}
+
+void Run::note_received(rtl::NodeId at, Cycle when) {
+  char& e = expected[static_cast<std::size_t>(at)];
+  if (!e)
+    throw std::logic_error("direct_multicast: node " + routing->topology().name(at) +
+                           " received a multicast message it should not have (not a destination, or twice)");
+  e = 0;
+  if (when < start) throw std::logic_error("direct_multicast: a message received before its trial started");
+  got_at.push_back(when);
+  if (--remaining == 0) all_received->notify(sc_core::SC_ZERO_TIME);
+}
+
+void Run::end_trial() {
+  // Nothing invented, nothing lost: the relays' local rules sent exactly the
+  // messages the plan lists for this set (computed by the planner, apart).
+  const auto [planned_steps, planned] = plan();
+  if (messages_sent - trial_first_message != static_cast<std::uint64_t>(planned))
+    throw std::logic_error("direct_multicast: trial " + std::to_string(max_latency.size() + 1) + " sent " +
+                           std::to_string(messages_sent - trial_first_message) + " messages, its plan " +
+                           std::to_string(planned));
+  const Cycle last = *std::max_element(got_at.begin(), got_at.end());
+  const double sum = std::accumulate(got_at.begin(), got_at.end(), 0.0, [this](double a, Cycle c) {
+    return a + static_cast<double>(c - start);
+  });
+  max_latency.push_back(static_cast<std::uint32_t>(last - start));
+  mean_latency.push_back(sum / static_cast<double>(got_at.size()));
+  steps.push_back(static_cast<std::uint32_t>(planned_steps));
+}
+
+// The plan of this trial's set: its steps (phases) and message count.
+std::pair<int, int> Run::plan() const {
+  const topo::DirectTopology& t = routing->topology();
+  switch (family) {
+    case Family::cube: {
+      const auto c = algo::plan_cube_multicast(
+          t.dimensions(), source, dests, static_cast<algo::CubeVariant>(variant),
+          all_port ? algo::CubePorts::all_port : algo::CubePorts::one_port,
+          in_order ? algo::CubeSteps::in_order_issue : algo::CubeSteps::per_channel_queue);
+      return {c.steps, static_cast<int>(c.unicasts.size())};
+    }
+    case Family::utorus: {
+      const auto u = algo::plan_utorus(t, source, dests);
+      return {u.steps, static_cast<int>(u.unicasts.size())};
+    }
+    case Family::mtorus: {
+      const auto m = algo::plan_mtorus(*routing, source, dests, static_cast<algo::MTorusPartition>(variant), r);
+      return {m.phases, static_cast<int>(m.worms.size())};
+    }
+  }
+  return {0, 0};
+}
+
+void Run::source_program(rtl::HostApi& h) {
+  auto& mine = field[static_cast<std::size_t>(source)];
+  for (int i = 0; i < trials && h.now() < stop; ++i) {
+    begin_trial(h.now());
+    switch (family) {
+      case Family::cube:
+        mine = algo::cube_chain(routing->topology().dimensions(), source, dests, static_cast<algo::CubeVariant>(variant));
+        break;
+      case Family::utorus:
+        mine = algo::dimension_ordered_chain(routing->topology(), source, dests);
+        break;
+      case Family::mtorus:
+        mine = algo::h_cycle(*routing, source, dests);
+        break;
+    }
+    send_part(h);
+    while (remaining > 0) sc_core::wait(*all_received);
+    end_trial();
+  }
+}
+
+void Run::relay_program(rtl::HostApi& h) {
+  for (;;) {
+    receive(h);
+    send_part(h);
+  }
+}
+
+// One reception: the message's field becomes this node's part. Its own
+// function, so that the message (it holds packet references) is gone before
+// the sends wait (rtl_models/kernel.h).
+void Run::receive(rtl::HostApi& h) {
+  const auto me = static_cast<std::size_t>(h.node());
+  {
+    const rtl::ReceivedMessage m = h.receive();
+    note_received(h.node(), m.received);
+    if (family == Family::mtorus) {
+      if (!m.header) throw std::logic_error("direct_multicast: a worm without a compound header reached a relay");
+      const algo::CompoundBlock b = algo::received_compound_block(*m.header);
+      if (b.dest != h.node()) throw std::logic_error("direct_multicast: a compound block for another node");
+      field[me].assign(1, h.node());
+      field[me].insert(field[me].end(), b.later.begin(), b.later.end());
+    } else {
+      const auto it = payload.find(m.id);
+      if (it == payload.end())
+        throw std::logic_error("direct_multicast: message " + std::to_string(m.id) + " carries no address field");
+      field[me] = std::move(it->second);
+      payload.erase(it);
+    }
+  }
+}
+
+// The local rule on this node's field (its part, itself first).
+void Run::send_part(rtl::HostApi& h) {
+  const auto me = static_cast<std::size_t>(h.node());
+  if (family == Family::mtorus) {
+    auto& d = dynamic_cast<rtl::DirectHostApi&>(h);
+    const auto p = static_cast<algo::MTorusPartition>(variant);
+    for (worm[me] = next_worm(*routing, field[me], p, r); !worm[me].empty(); worm[me] = next_worm(*routing, field[me], p, r)) {
+      d.send_compound(worm[me], bytes);
+      ++messages_sent;
+    }
+    return;
+  }
+  auto& out = unicasts[me];
+  out.clear();
+  if (family == Family::cube)
+    for (auto& s : algo::cube_local_sends(field[me], static_cast<algo::CubeVariant>(variant)))
+      out.emplace_back(s.to, std::move(s.field));
+  else
+    for (auto& s : algo::utorus_local_sends(field[me])) out.emplace_back(s.to, std::move(s.field));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::uint64_t id = h.send(out[i].first, bytes);   // waits t_S
+    payload[id] = std::move(out[i].second);   // in flight for at least a hop: written before it can arrive
+    ++messages_sent;
+  }
+}
+
+bool DirectMulticastWorkload::measured_pending(const rtl::SimContext&) const {
+  return run_ && static_cast<int>(run_->max_latency.size()) < trials;
+}
+
+void DirectMulticastWorkload::stop_creating_at(Cycle c) {
+  if (run_) run_->stop = c;
+}
+
+std::string DirectMulticastWorkload::pending_work(const rtl::SimContext& ctx) const {
+  const std::size_t done = run_ ? run_->max_latency.size() : 0;
+  return std::to_string(done) + " of " + std::to_string(trials) + " multicasts complete" +
+         (run_ && run_->remaining > 0 ? "; " + std::to_string(run_->remaining) + " destinations of the current one waiting"
+                                      : std::string()) +
+         "; " + std::to_string(ctx.messages.outstanding()) + " messages outstanding";
+}
+
+void DirectMulticastWorkload::register_statistics(rtl::StatsScope s) const {
+  auto run = run_;
+  const rtl::SimContext& ctx = s.ctx;
+  const double us = ctx.clock.cycles_to_us(1.0);
+  s.stats.add("multicast.latency_cycles", "cycles",
+              "per trial, the maximum over its destinations of: trial start to the end of t_R (seed001 §5.3 maximum latency)",
+              [run, us] { return summarize_cycles(run->max_latency, us); });
+  s.stats.add("multicast.mean_latency_cycles", "cycles",
+              "per trial, the mean over its destinations of the same latency (seed001 §5.3 average latency): "
+              "count, mean over trials, min, max",
+              [run, us] { return summarize_values(run->mean_latency, us); });
+  s.stats.add("multicast.plan_steps", "steps", "per trial, the scheme's analytical steps (phases) for its set, as "
+              "`wormcast plan` computes them: count, mean, min, max",
+              [run] { return summarize_values(std::vector<double>(run->steps.begin(), run->steps.end()), 0.0); });
+  s.stats.add("multicast.messages", "messages", "unicasts or worms sent by the source and the relays, all trials",
+              [run] { return run->messages_sent; });
+  s.stats.add("multicast.set", "", "the multicast: scheme family, source, set size (source included), trials",
+              [run] {
+                return nlohmann::json{{"source", run->routing->topology().name(run->source)},
+                                      {"set_size", run->fixed.empty() ? run->set_size
+                                                                      : static_cast<int>(run->fixed.size()) + 1},
+                                      {"fixed_set", !run->fixed.empty()},
+                                      {"all_port", run->all_port}};
+              });
+}
+
+}  // namespace wormcast::tb

@@ -1,0 +1,143 @@
+// The seed001 schemes as software on direct-network processors
+// (traffic.kind direct_multicast, testbenches/lib/direct_multicast_workload.h):
+// whole runs of the experiment files in experiments/seed001/.
+//
+// Golden latency by hand (docs/direct_networks.md, zero-load formula; the
+// header comment of test_direct_allport.cpp): a message of B bytes is one
+// worm of L = 1 + B flits; on an idle network a worm whose head leaves its
+// node at cycle c over h hops has its tail at c + 1 + 3(h + 1) + (L - 1);
+// the receiver's t_R follows. The source posts its first send at t_S.
+#include <catch2/catch.hpp>
+
+#include <regex>
+
+#include "testbenches/lib/runner.h"
+#include "tests/common/runs.h"
+
+using namespace wormcast;
+using namespace wormcast::tb;
+using Catch::Matchers::Contains;
+
+namespace {
+
+RunResult run_file(const char* file, const std::vector<Override>& o) {
+  return run_experiment(test::experiment(file, o), RunOptions{});
+}
+
+// A metric by its dotted name ("multicast.latency_cycles").
+const nlohmann::json& stat(const RunResult& r, const std::string& key) {
+  return r.json.at("metrics").at(nlohmann::json::json_pointer("/" + std::regex_replace(key, std::regex("\\."), "/")));
+}
+
+// The run completed every trial, every message reached exactly its destinations.
+void check_complete(const RunResult& r, int trials) {
+  INFO(r.error);
+  REQUIRE(r.ok);
+  CHECK(stat(r, "multicast.latency_cycles").at("count") == trials);
+  CHECK(stat(r, "multicast.mean_latency_cycles").at("count") == trials);
+  const auto& inv = r.json.at("invariants");
+  CHECK(inv.at("flits_conserved").get<bool>());
+  CHECK_FALSE(inv.at("deadlock").get<bool>());
+  CHECK(inv.at("flits_in_network_at_end").get<std::uint64_t>() == 0);
+}
+
+std::string error_of(const char* file, const std::vector<Override>& o) {
+  try {
+    const RunResult r = run_file(file, o);
+    return r.ok ? "no error" : r.error;
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("direct_multicast: one destination one hop away is t_S + network + t_R", "[seed001]") {
+  // t_S = 20, t_R = 16, 64 bytes. utorus: a unicast, 1 header flit, L = 65;
+  // one hop: tail at 20 + 1 + 6 + 64 = 91, received at 107. storus, mdtorus:
+  // a compound worm, header (u, ω = 0, terminator) = 3 flits, L = 67: 109.
+  for (const char* scheme : {"utorus", "storus", "mdtorus"}) {
+    INFO(scheme);
+    const int expect = std::string(scheme) == "utorus" ? 107 : 109;
+    const char* file = std::string(scheme) == "utorus" ? "experiments/seed001/utorus.yaml"
+                                                        : "experiments/seed001/path_torus.yaml";
+    const RunResult r = run_file(file, {{"traffic.scheme", scheme}, {"traffic.destinations", "(0,1)"},
+                                        {"traffic.trials", "3"}});
+    check_complete(r, 3);
+    CHECK(stat(r, "multicast.latency_cycles").at("max") == expect);
+    CHECK(stat(r, "multicast.latency_cycles").at("min") == expect);
+  }
+  // Hypercube 000000 -> 000011: two hops, tail at 20 + 1 + 9 + 64 = 94, received at 110.
+  const RunResult c = run_file("experiments/seed001/hypercube.yaml",
+                               {{"traffic.scheme", "ucube"}, {"traffic.destinations", "000011"}, {"traffic.trials", "2"}});
+  check_complete(c, 2);
+  CHECK(stat(c, "multicast.latency_cycles").at("max") == 110);
+}
+
+TEST_CASE("direct_multicast: every scheme completes its trials on random sets, messages as planned", "[seed001]") {
+  struct Case { const char* file; const char* scheme; const char* r; };
+  const Case cases[] = {
+      {"experiments/seed001/hypercube.yaml", "ucube", nullptr},
+      {"experiments/seed001/hypercube.yaml", "maxport", nullptr},
+      {"experiments/seed001/hypercube.yaml", "combine", nullptr},
+      {"experiments/seed001/hypercube.yaml", "wsort", nullptr},
+      {"experiments/seed001/utorus.yaml", "utorus", nullptr},
+      {"experiments/seed001/path_torus.yaml", "storus", nullptr},
+      {"experiments/seed001/path_torus.yaml", "mdtorus", nullptr},
+      {"experiments/seed001/path_torus.yaml", "mutorus", "2"},
+      {"experiments/seed001/path_torus.yaml", "mutorus", "4"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.scheme << (c.r ? std::string(" r=") + c.r : std::string()));
+    std::vector<Override> o = {{"traffic.scheme", c.scheme}, {"traffic.trials", "6"}, {"traffic.set_size", "20"}};
+    if (c.r) o.push_back({"traffic.r", c.r});
+    const RunResult r = run_file(c.file, o);
+    check_complete(r, 6);
+    const std::uint64_t messages = stat(r, "multicast.messages");
+    const std::string s = c.scheme;
+    if (s == "storus") CHECK(messages == 6);   // one worm per trial
+    else if (s == "mdtorus" || (c.r && std::string(c.r) == "4")) CHECK(messages < 6 * 19);
+    else CHECK(messages == 6 * 19);            // unicast-based: one message per destination
+    // A multicast takes at least its plan's steps of t_S each at the source's critical path.
+    CHECK(stat(r, "multicast.plan_steps").at("count") == 6);
+    CHECK(stat(r, "multicast.latency_cycles").at("min").get<double>() >= 20 + 16 + 20);
+  }
+}
+
+TEST_CASE("direct_multicast: W-sort beats U-cube on the Fig. 3.9 set (2 steps against 4)", "[seed001]") {
+  const std::vector<Override> set = {{"topology.dims", "[2, 2, 2, 2]"}, {"traffic.trials", "1"},
+                                     {"traffic.destinations", "0001,0011,0101,0111,1011,1100,1110,1111"}};
+  auto with = [&](const char* scheme) {
+    std::vector<Override> o = set;
+    o.push_back({"traffic.scheme", scheme});
+    const RunResult r = run_file("experiments/seed001/hypercube.yaml", o);
+    check_complete(r, 1);
+    return r;
+  };
+  const RunResult w = with("wsort"), u = with("ucube");
+  CHECK(stat(w, "multicast.plan_steps").at("max") == 2);
+  CHECK(stat(u, "multicast.plan_steps").at("max") == 4);
+  CHECK(stat(w, "multicast.latency_cycles").at("max") < stat(u, "multicast.latency_cycles").at("max"));
+}
+
+TEST_CASE("direct_multicast: wrong network, routing, ports or options are refused with the key", "[seed001]") {
+  CHECK_THAT(error_of("experiments/seed001/path_torus.yaml", {{"traffic.scheme", "mutorus"}}),
+             Contains("traffic.r"));
+  CHECK_THAT(error_of("experiments/seed001/path_torus.yaml", {{"traffic.r", "3"}}),
+             Contains("traffic.r applies only to traffic.scheme mutorus"));
+  CHECK_THAT(error_of("experiments/seed001/path_torus.yaml", {{"router.ports", "one_port"}}),
+             Contains("all-port") && Contains("router.ports"));
+  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.scheme", "wsort"}}),
+             Contains("needs a hypercube with routing.function ecube"));
+  CHECK_THAT(error_of("experiments/seed001/hypercube.yaml", {{"traffic.scheme", "utorus"}}),
+             Contains("needs a torus with routing.function utr or btr"));
+  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.scheme", "storus"}}),
+             Contains("routing.function utpr"));
+  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"node.model", "endpoint"}}), Contains("node.model"));
+  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.destinations", "(0,0)"}}),
+             Contains("traffic.destinations") && Contains("is the source"));
+  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.destinations", "(9,9)"}}),
+             Contains("traffic.destinations"));
+  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.set_size", "65"}}),
+             Contains("traffic.set_size 65"));
+}
