@@ -199,7 +199,7 @@ TEST_CASE("cube: Fig. 3.4: source 0100, the relative chain Φ, one-port U-cube i
   CHECK(plan_cube_multicast(4, s, d, CubeVariant::wsort).steps == 2);
 }
 
-TEST_CASE("cube: Combine on the thesis' sets (hand-traced from Fig. 3.5; the thesis gives no Combine example)",
+TEST_CASE("cube: Combine on the thesis' sets (hand-traced from Fig. 3.5, the thesis gives no Combine example)",
           "[cube]") {
   // Fig. 3.6's set: next = max(highdim = 1, center = 2) = 2 → like U-cube, 2 steps.
   CHECK(plan_cube_multicast(4, 0, bs({"1001", "1010", "1011"}), CubeVariant::combine).steps == 2);
@@ -281,7 +281,7 @@ TEST_CASE("cube: one-port U-cube takes ⌈log2(m+1)⌉ steps (§4.1, property)",
     }
 }
 
-TEST_CASE("cube: every destination receives once; each field is exactly its receiver's subtree (property)",
+TEST_CASE("cube: every destination receives once, each field is exactly its receiver's subtree (property)",
           "[cube]") {
   std::mt19937 rng(1994u);
   for (int n = 3; n <= 6; ++n)

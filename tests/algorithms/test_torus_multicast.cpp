@@ -302,7 +302,7 @@ TEST_CASE("M_d-torus keeps its phase numbering: a level that does not split send
   CHECK(algo::mtorus_violations(utpr, w).empty());
 }
 
-TEST_CASE("M_d-torus: at most n phases; phase 1 reaches one destination per other plane (Sec. 6.3)", "[torus-mc]") {
+TEST_CASE("M_d-torus: at most n phases, phase 1 reaches one destination per other plane (Sec. 6.3)", "[torus-mc]") {
   std::mt19937 rng(77);
   for (const auto& radices : std::vector<std::vector<int>>{{6, 6}, {5, 5, 5}, {4, 4, 4}})
     for (int trial = 0; trial < 30; ++trial) {
@@ -360,7 +360,7 @@ TEST_CASE("M_u-torus(r) on Fig. 5.7: halves for r = 2, thirds for r = 3", "[toru
   CHECK(algo::mtorus_violations(utpr, u3).empty());
 }
 
-TEST_CASE("M_u-torus(r): ceil(log_r m) phases; r = 2 is unicast-based (random sets)", "[torus-mc]") {
+TEST_CASE("M_u-torus(r): ceil(log_r m) phases, r = 2 is unicast-based (random sets)", "[torus-mc]") {
   std::mt19937 rng(31337);
   const auto t = DirectTopology::torus({8, 8}, false);
   const DirectRouting utpr(t, RoutingAlgorithm::utpr);
