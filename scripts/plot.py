@@ -111,7 +111,7 @@ def build_series(path, columns, rows, x, y, by, err):
                 if e is None:
                     fail(f"{path}:{line}: column {part}: '{etext}' is not a number")
                 ev = e if ev is None else ev + e
-        label = f"{by}={r[by]}" if by else y
+        label = ", ".join(f"{c}={r[c]}" for c in by.split(",")) if by else y
         series.setdefault(label, []).append([xv, yv, ev])
     if skipped:
         warn(f"{skipped} row(s) without a value for {x} or {y} skipped")
@@ -123,7 +123,7 @@ def build_series(path, columns, rows, x, y, by, err):
         if len(seen) != len(set(seen)):
             warn(f"series '{label}' has several rows with the same {x}; plot the summary CSV "
                  f"or separate them with --by")
-    if by and all(to_float(lbl.split("=", 1)[1]) is not None for lbl in series):
+    if by and "," not in by and all(to_float(lbl.split("=", 1)[1]) is not None for lbl in series):
         series = dict(sorted(series.items(), key=lambda kv: to_float(kv[0].split("=", 1)[1])))
     return series, not xs_numeric
 
@@ -200,7 +200,8 @@ def main(argv=None):
     p.add_argument("--x", required=True, help="column for the x axis")
     p.add_argument("--y", required=True,
                    help="column for the y axis; A+B plots the sum of columns A and B (e.g. a wait and a latency)")
-    p.add_argument("--by", help="one curve per distinct value of this column")
+    p.add_argument("--by", help="one curve per distinct value of this column (A,B: per pair of values of two "
+                   "columns, in the order they first appear)")
     p.add_argument("--err", help="column with the error-bar half-width (default: <y minus .mean>.ci95 if present)")
     p.add_argument("--no-err", action="store_true", help="no error bars")
     p.add_argument("--logx", action="store_true", help="logarithmic x axis")
@@ -220,8 +221,8 @@ def main(argv=None):
     check_column(args.csv, columns, args.x, "--x")
     for part in y_parts(args.y):
         check_column(args.csv, columns, part, "--y")
-    if args.by:
-        check_column(args.csv, columns, args.by, "--by")
+    for part in args.by.split(",") if args.by else []:
+        check_column(args.csv, columns, part, "--by")
     err_col = None
     if args.err and not args.no_err:
         check_column(args.csv, columns, args.err, "--err")

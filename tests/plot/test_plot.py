@@ -65,6 +65,18 @@ class PlotTest(unittest.TestCase):
         self.assertIn("topology.seed=1", text)   # the legend
         self.assertIn("latency", text)           # the title
 
+    def test_by_two_columns(self):
+        r = self.plot(self.csv, "--x", "traffic.load", "--y", "metrics.latency_cycles.mean.mean",
+                      "--by", "topology.seed,n", "--no-err", "--print-series")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        series = json.loads(r.stdout)
+        # One curve per (seed, n) pair, in order of first appearance; the row without a value is skipped.
+        self.assertEqual(list(series), ["topology.seed=2, n=3", "topology.seed=1, n=3"])
+        self.assertEqual(series["topology.seed=1, n=3"], [[0.01, 140, None], [0.05, 150, None], [0.1, 220.25, None]])
+        r = self.plot(self.csv, "--x", "traffic.load", "--y", "n", "--by", "topology.seed,nope", "--print-series")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("--by nope: no such column", r.stderr)
+
     def test_explicit_err_no_err_and_no_by(self):
         r = self.plot(self.csv, "--x", "traffic.load", "--y", "metrics.latency_cycles.mean.mean",
                       "--err", "metrics.latency_cycles.mean.std", "--by", "topology.seed", "--print-series")
