@@ -18,6 +18,7 @@
 #include "algorithms/plan.h"
 #include "algorithms/plan_detail.h"
 #include "algorithms/torus_multicast.h"
+#include "algorithms/utorus_link_sharing.h"
 
 namespace wormcast::algo {
 
@@ -117,6 +118,19 @@ MulticastPlan plan_u_torus(const PlanRequest& q) {
   p.extras = {{"chain", names(net, u.chain)},
               {"routing", topo::to_string(net.direct_routing->algorithm())},
               {"link_visits", links_of(p.messages)}};
+  // seed001 §5.2's step model with physical link sharing (utorus_link_sharing.h).
+  const SharedSteps none = utorus_shared_steps(*net.direct_routing, u, LinkSharing::none);
+  const SharedSteps two = utorus_shared_steps(*net.direct_routing, u, LinkSharing::two_way);
+  p.extras["mean_step"] = none.mean;
+  p.extras["shared_steps"] = two.max;
+  p.extras["shared_mean_step"] = two.mean;
+  p.extras["shared_unicasts"] = two.shared_unicasts;
+  if (net.direct->bidirectional()) {
+    const SharedSteps three = utorus_shared_steps(*net.direct_routing, u, LinkSharing::three_way);
+    p.extras["shared_steps_3way"] = three.max;
+    p.extras["shared_mean_step_3way"] = three.mean;
+    p.extras["triple_unicasts_3way"] = three.triple_unicasts;
+  }
   return p;
 }
 

@@ -7,6 +7,7 @@
 #include "algorithms/chain_ordering.h"
 #include "algorithms/cube_multicast.h"
 #include "algorithms/torus_multicast.h"
+#include "algorithms/utorus_link_sharing.h"
 #include "rtl_models/direct_processor.h"
 #include "rtl_models/processor_node.h"
 #include "rtl_models/statistics.h"
@@ -178,6 +179,7 @@ void DirectMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext& c
   if (!proc) throw ConfigError("traffic.kind direct_multicast needs node.model processor");
   run.all_port = proc->processor().ports() > 1;
   run.in_order = proc->processor().params().send_model == "in_order";
+  run.three_way = !dn->shared_links.empty();
   if (run.family == Run::Family::mtorus && !run.all_port)
     throw ConfigError("traffic.scheme " + scheme + " needs all-port nodes (router.ports: all_port): with one-port "
                       "nodes, IR worms can deadlock at the processor's port (seed001 §4.3)");
@@ -244,7 +246,7 @@ void Run::end_trial() {
 }
 
 // The plan of this trial's set: its steps (phases) and message count.
-std::pair<int, int> Run::plan() const {
+std::pair<int, int> Run::plan() {
   const topo::DirectTopology& t = routing->topology();
   switch (family) {
     case Family::cube: {
@@ -256,6 +258,14 @@ std::pair<int, int> Run::plan() const {
     }
     case Family::utorus: {
       const auto u = algo::plan_utorus(t, source, dests);
+      mean_step.push_back(algo::utorus_shared_steps(*routing, u, algo::LinkSharing::none).mean);
+      const auto two = algo::utorus_shared_steps(*routing, u, algo::LinkSharing::two_way);
+      const auto three = t.bidirectional() ? algo::utorus_shared_steps(*routing, u, algo::LinkSharing::three_way) : two;
+      const auto& s = three_way ? three : two;
+      shared_steps.push_back(s.max);
+      shared_mean_step.push_back(s.mean);
+      type1.push_back(two.shared_unicasts);
+      type2.push_back(three.triple_unicasts);
       return {u.steps, static_cast<int>(u.unicasts.size())};
     }
     case Family::mtorus: {
@@ -374,6 +384,23 @@ void DirectMulticastWorkload::register_statistics(rtl::StatsScope s) const {
   s.stats.add("multicast.plan_steps", "steps", "per trial, the scheme's analytical steps (phases) for its set, as "
               "`wormcast plan` computes them: count, mean, min, max",
               [run] { return summarize_values(std::vector<double>(run->steps.begin(), run->steps.end()), 0.0); });
+  if (run->family == Run::Family::utorus) {
+    s.stats.add("multicast.plan_mean_step", "steps", "per trial, the mean over the destinations of the step that "
+                "reaches them (no link sharing; seed001 §5.2's lower bound for the average): count, mean, min, max",
+                [run] { return summarize_values(run->mean_step, 0.0); });
+    s.stats.add("multicast.shared_steps", "steps", "per trial, the last destination's step when unicasts of one "
+                "step sharing a physical link take one step per user (seed001 §5.2; 3-way with router.link_sharing "
+                "bidirectional): count, mean, min, max",
+                [run] { return summarize_values(run->shared_steps, 0.0); });
+    s.stats.add("multicast.shared_mean_step", "steps", "per trial, the mean over the destinations of that step",
+                [run] { return summarize_values(run->shared_mean_step, 0.0); });
+    s.stats.add("multicast.type1_unicasts", "unicasts", "per trial, unicasts sharing a physical link with another of "
+                "their step, VCs of one direction multiplexed (seed001 Fig. 4.17 Type 1)",
+                [run] { return summarize_values(run->type1, 0.0); });
+    s.stats.add("multicast.type2_unicasts", "unicasts", "per trial, unicasts sharing a physical link with two others "
+                "of their step, all VCs of a router pair multiplexed (Fig. 4.17 Type 2; 0 on unidirectional tori)",
+                [run] { return summarize_values(run->type2, 0.0); });
+  }
   s.stats.add("multicast.messages", "messages", "unicasts or worms sent by the source and the relays, all trials",
               [run] { return run->messages_sent; });
   s.stats.add("multicast.set", "", "the multicast: scheme family, source, set size (source included), trials",

@@ -97,6 +97,12 @@ struct DirectMulticastWorkload::Run {
   std::vector<std::uint32_t> max_latency;
   std::vector<double> mean_latency;
   std::vector<std::uint32_t> steps;   // the plan's steps (phases)
+  // utorus: seed001 §5.2's step model per trial (utorus_link_sharing.h): the
+  // mean reception step without sharing, and the last and mean reception
+  // step with link sharing (3-way when router.link_sharing is bidirectional).
+  bool three_way = false;
+  std::vector<double> mean_step, shared_steps, shared_mean_step;
+  std::vector<double> type1, type2;   // Fig. 4.17: unicasts sharing with one other (2-way), with two (3-way)
   std::uint64_t messages_sent = 0;
   std::uint64_t trial_first_message = 0;
 
@@ -113,7 +119,7 @@ struct DirectMulticastWorkload::Run {
   void begin_trial(Cycle now);
   void note_received(rtl::NodeId at, Cycle when);
   void end_trial();
-  std::pair<int, int> plan() const;   // the plan's steps and messages for this trial's set
+  std::pair<int, int> plan();   // the plan's steps and messages for this trial's set (utorus: the step model too)
 };
 
 }  // namespace wormcast::tb

@@ -125,6 +125,10 @@ TEST_CASE("utorus: the R-chain example of Ch. 4 in 4 steps, Fig. 4.5 in 3", "[pl
     CHECK(f.steps == 3);
     check_exactly_once(f);
     check_messages(f);
+    // The step model with link sharing: never below the plan's own steps.
+    CHECK(f.extras.at("shared_steps").get<int>() >= f.steps);
+    CHECK(f.extras.at("shared_mean_step").get<double>() >= f.extras.at("mean_step").get<double>());
+    CHECK(f.extras.contains("shared_steps_3way") == (std::string(spec) == "torus:5x5:bi"));
   }
 }
 

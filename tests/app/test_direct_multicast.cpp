@@ -66,6 +66,11 @@ TEST_CASE("direct_multicast: one destination one hop away is t_S + network + t_R
     check_complete(r, 3);
     CHECK(stat(r, "multicast.latency_cycles").at("max") == expect);
     CHECK(stat(r, "multicast.latency_cycles").at("min") == expect);
+    if (std::string(scheme) == "utorus") {   // one unicast, alone: one step with or without link sharing
+      CHECK(stat(r, "multicast.shared_steps").at("max") == 1.0);
+      CHECK(stat(r, "multicast.plan_mean_step").at("max") == 1.0);
+      CHECK(stat(r, "multicast.type1_unicasts").at("max") == 0.0);
+    }
   }
   // Hypercube 000000 -> 000011: two hops, tail at 20 + 1 + 9 + 64 = 94, received at 110.
   const RunResult c = run_file("experiments/seed001/hypercube.yaml",
