@@ -254,6 +254,9 @@ std::pair<int, int> Run::plan() {
           t.dimensions(), source, dests, static_cast<algo::CubeVariant>(variant),
           all_port ? algo::CubePorts::all_port : algo::CubePorts::one_port,
           in_order ? algo::CubeSteps::in_order_issue : algo::CubeSteps::per_channel_queue);
+      double links = 0;   // E-cube: one link per differing bit
+      for (const auto& u : c.unicasts) links += __builtin_popcount(static_cast<unsigned>(u.sender ^ u.receiver));
+      link_visits.push_back(links);
       return {c.steps, static_cast<int>(c.unicasts.size())};
     }
     case Family::utorus: {
@@ -266,10 +269,17 @@ std::pair<int, int> Run::plan() {
       shared_mean_step.push_back(s.mean);
       type1.push_back(two.shared_unicasts);
       type2.push_back(three.triple_unicasts);
+      double links = 0;
+      for (const auto& x : u.unicasts) links += static_cast<double>(routing->route(x.sender, x.receiver).size());
+      link_visits.push_back(links);
       return {u.steps, static_cast<int>(u.unicasts.size())};
     }
     case Family::mtorus: {
       const auto m = algo::plan_mtorus(*routing, source, dests, static_cast<algo::MTorusPartition>(variant), r);
+      double links = 0;
+      for (const auto& w : m.worms)
+        links += static_cast<double>(routing->route_path(w.sender, algo::worm_destinations(w)).size());
+      link_visits.push_back(links);
       return {m.phases, static_cast<int>(m.worms.size())};
     }
   }
@@ -401,6 +411,9 @@ void DirectMulticastWorkload::register_statistics(rtl::StatsScope s) const {
                 "of their step, all VCs of a router pair multiplexed (Fig. 4.17 Type 2; 0 on unidirectional tori)",
                 [run] { return summarize_values(run->type2, 0.0); });
   }
+  s.stats.add("multicast.plan_link_visits", "links", "per trial, the links the plan's messages cross, summed "
+              "(seed001 Fig. 6.8's total link visits): count, mean, min, max",
+              [run] { return summarize_values(run->link_visits, 0.0); });
   s.stats.add("multicast.messages", "messages", "unicasts or worms sent by the source and the relays, all trials",
               [run] { return run->messages_sent; });
   s.stats.add("multicast.set", "", "the multicast: scheme family, source, set size (source included), trials",

@@ -103,6 +103,7 @@ struct DirectMulticastWorkload::Run {
   bool three_way = false;
   std::vector<double> mean_step, shared_steps, shared_mean_step;
   std::vector<double> type1, type2;   // Fig. 4.17: unicasts sharing with one other (2-way), with two (3-way)
+  std::vector<double> link_visits;    // the plan's links crossed, per trial
   std::uint64_t messages_sent = 0;
   std::uint64_t trial_first_message = 0;
 

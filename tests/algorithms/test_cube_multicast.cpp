@@ -73,6 +73,24 @@ std::vector<NodeId> random_dests(std::mt19937& rng, int n, NodeId source, int m)
   return all;
 }
 
+// Calls check(plan, n, source, dests, variant, ports, model) for `trials`
+// random sets (random source and size) in 3- to 6-cubes, under every
+// variant, port model and step model.
+template <class F>
+void for_random_plans(unsigned seed, int trials, F check) {
+  std::mt19937 rng(seed);
+  for (int n = 3; n <= 6; ++n)
+    for (int trial = 0; trial < trials; ++trial) {
+      const NodeId source = std::uniform_int_distribution<NodeId>(0, (1 << n) - 1)(rng);
+      const int m = std::uniform_int_distribution<int>(1, (1 << n) - 1)(rng);
+      const std::vector<NodeId> d = random_dests(rng, n, source, m);
+      for (CubeVariant v : kVariants)
+        for (CubePorts ports : {CubePorts::one_port, CubePorts::all_port})
+          for (CubeSteps model : {CubeSteps::per_channel_queue, CubeSteps::in_order_issue})
+            check(plan_cube_multicast(n, source, d, v, ports, model), n, source, d, v, ports, model);
+    }
+}
+
 int ceil_log2(int x) {
   int r = 0;
   while ((1 << r) < x) ++r;
@@ -283,65 +301,47 @@ TEST_CASE("cube: one-port U-cube takes ⌈log2(m+1)⌉ steps (§4.1, property)",
 
 TEST_CASE("cube: every destination receives once, each field is exactly its receiver's subtree (property)",
           "[cube]") {
-  std::mt19937 rng(1994u);
-  for (int n = 3; n <= 6; ++n)
-    for (int trial = 0; trial < 30; ++trial) {
-      const NodeId source = std::uniform_int_distribution<NodeId>(0, (1 << n) - 1)(rng);
-      const int m = std::uniform_int_distribution<int>(1, (1 << n) - 1)(rng);
-      const std::vector<NodeId> d = random_dests(rng, n, source, m);
-      for (CubeVariant v : kVariants)
-        for (CubePorts ports : {CubePorts::one_port, CubePorts::all_port})
-          for (CubeSteps model : {CubeSteps::per_channel_queue, CubeSteps::in_order_issue}) {
-            const CubePlan p = plan_cube_multicast(n, source, d, v, ports, model);
-            INFO("n = " << n << ", source " << source << ", m = " << m << ", " << to_string(v));
-            REQUIRE(p.unicasts.size() == d.size());
-            std::multiset<NodeId> got;
-            int last_step = 0, max_step = 0;
-            for (const CubeUnicast& u : p.unicasts) {
-              got.insert(u.receiver);
-              CHECK(u.step >= last_step);  // sorted by step
-              last_step = u.step;
-              max_step = std::max(max_step, u.step);
-              CHECK(u.dimension == cube_delta(u.sender, u.receiver));
-              CHECK(u.field.front() == u.receiver);
-              const std::set<NodeId> field(u.field.begin(), u.field.end());
-              CHECK(field == reach(p, u.receiver));
-              // A node forwards only after it has received.
-              if (u.sender != source) CHECK(u.step > step_of(p, u.sender));
-            }
-            CHECK(got == std::multiset<NodeId>(d.begin(), d.end()));
-            // order numbers each sender's sends 1..k (its loop order).
-            std::map<NodeId, std::set<int>> orders;
-            for (const CubeUnicast& u : p.unicasts) orders[u.sender].insert(u.order);
-            for (const auto& o : orders) CHECK((*o.second.begin() == 1 && *o.second.rbegin() == int(o.second.size())));
-            CHECK(p.steps == max_step);
-            CHECK(p.chain.front() == source);
-          }
+  for_random_plans(1994u, 30, [](const CubePlan& p, int n, NodeId source, const std::vector<NodeId>& d, CubeVariant v,
+                                  CubePorts, CubeSteps) {
+    INFO("n = " << n << ", source " << source << ", m = " << d.size() << ", " << to_string(v));
+    REQUIRE(p.unicasts.size() == d.size());
+    std::multiset<NodeId> got;
+    int last_step = 0, max_step = 0;
+    for (const CubeUnicast& u : p.unicasts) {
+      got.insert(u.receiver);
+      CHECK(u.step >= last_step);  // sorted by step
+      last_step = u.step;
+      max_step = std::max(max_step, u.step);
+      CHECK(u.dimension == cube_delta(u.sender, u.receiver));
+      CHECK(u.field.front() == u.receiver);
+      const std::set<NodeId> field(u.field.begin(), u.field.end());
+      CHECK(field == reach(p, u.receiver));
+      // A node forwards only after it has received.
+      if (u.sender != source) CHECK(u.step > step_of(p, u.sender));
     }
+    CHECK(got == std::multiset<NodeId>(d.begin(), d.end()));
+    // order numbers each sender's sends 1..k (its loop order).
+    std::map<NodeId, std::set<int>> orders;
+    for (const CubeUnicast& u : p.unicasts) orders[u.sender].insert(u.order);
+    for (const auto& o : orders) CHECK((*o.second.begin() == 1 && *o.second.rbegin() == int(o.second.size())));
+    CHECK(p.steps == max_step);
+    CHECK(p.chain.front() == source);
+  });
 }
 
 TEST_CASE("cube: all four algorithms are contention-free, stepwise (§7.9) and in depth (Theorem 3.3)", "[cube]") {
-  std::mt19937 rng(3u);
-  for (int n = 3; n <= 6; ++n)
-    for (int trial = 0; trial < 25; ++trial) {
-      const NodeId source = std::uniform_int_distribution<NodeId>(0, (1 << n) - 1)(rng);
-      const int m = std::uniform_int_distribution<int>(1, (1 << n) - 1)(rng);
-      const std::vector<NodeId> d = random_dests(rng, n, source, m);
-      for (CubeVariant v : kVariants)
-        for (CubePorts ports : {CubePorts::one_port, CubePorts::all_port})
-          for (CubeSteps model : {CubeSteps::per_channel_queue, CubeSteps::in_order_issue}) {
-            const CubePlan p = plan_cube_multicast(n, source, d, v, ports, model);
-            INFO("n = " << n << ", source " << source << ", m = " << m << ", " << to_string(v)
-                        << (ports == CubePorts::one_port ? ", one-port" : ", all-port")
-                        << (model == CubeSteps::in_order_issue ? ", model B" : ", model A"));
-            CHECK(cube_contention(p, n) == std::vector<std::string>{});
-            CHECK(cube_depth_contention(p, n) == std::vector<std::string>{});
-            // Maxport, Combine and W-sort (Theorem 3.6's S-cube argument) and
-            // one-port U-cube meet even the literal "later step" reading.
-            if (v != CubeVariant::ucube || ports == CubePorts::one_port)
-              CHECK(cube_depth_contention(p, n, CubeDepthRule::later_step) == std::vector<std::string>{});
-          }
-    }
+  for_random_plans(3u, 25, [](const CubePlan& p, int n, NodeId source, const std::vector<NodeId>& d, CubeVariant v,
+                               CubePorts ports, CubeSteps model) {
+    INFO("n = " << n << ", source " << source << ", m = " << d.size() << ", " << to_string(v)
+                << (ports == CubePorts::one_port ? ", one-port" : ", all-port")
+                << (model == CubeSteps::in_order_issue ? ", model B" : ", model A"));
+    CHECK(cube_contention(p, n) == std::vector<std::string>{});
+    CHECK(cube_depth_contention(p, n) == std::vector<std::string>{});
+    // Maxport, Combine and W-sort (Theorem 3.6's S-cube argument) and
+    // one-port U-cube meet even the literal "later step" reading.
+    if (v != CubeVariant::ucube || ports == CubePorts::one_port)
+      CHECK(cube_depth_contention(p, n, CubeDepthRule::later_step) == std::vector<std::string>{});
+  });
 }
 
 TEST_CASE("cube: Maxport/W-sort send on strictly decreasing dimensions, so A = B (§4.1, property)", "[cube]") {

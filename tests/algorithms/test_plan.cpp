@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "algorithms/plan.h"
+#include "tests/algorithms/plan_fixtures.h"
 
 using namespace wormcast::algo;
 using wormcast::topo::NodeId;
@@ -19,9 +20,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-std::shared_ptr<const PlanNetwork> net(const std::string& spec) {
-  return std::make_shared<const PlanNetwork>(parse_network_spec(spec));
-}
+std::shared_ptr<const PlanNetwork> net(const std::string& spec) { return wormcast::test::plan_net(spec); }
 
 PlanRequest chain_request(long long n, long long m, std::optional<long long> k = std::nullopt) {
   PlanRequest q;
@@ -39,14 +38,7 @@ PlanRequest random_request(const std::string& spec, NodeId source, int k, std::u
   return q;
 }
 
-// Every destination delivered exactly once and nothing else.
-void check_exactly_once(const MulticastPlan& p) {
-  std::map<NodeId, int> got;
-  for (const PlanMessage& m : p.messages)
-    for (NodeId d : m.destinations) ++got[d];
-  CHECK(got.size() == p.destinations.size());
-  for (NodeId d : p.destinations) CHECK(got[d] == 1);
-}
+using wormcast::test::check_exactly_once;
 
 void check_contract(const MulticastPlan& p) {
   const auto j = p.to_json();

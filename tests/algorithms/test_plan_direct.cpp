@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "algorithms/plan.h"
+#include "tests/algorithms/plan_fixtures.h"
 
 using namespace wormcast::algo;
 using wormcast::topo::NodeId;
@@ -18,9 +19,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-std::shared_ptr<const PlanNetwork> net(const std::string& spec) {
-  return std::make_shared<const PlanNetwork>(parse_network_spec(spec));
-}
+std::shared_ptr<const PlanNetwork> net(const std::string& spec) { return wormcast::test::plan_net(spec); }
 
 PlanRequest request(const std::string& spec, const std::string& source, const std::string& dests) {
   PlanRequest q;
@@ -36,13 +35,7 @@ std::vector<std::string> names(const PlanRequest& q, const std::vector<NodeId>& 
   return out;
 }
 
-void check_exactly_once(const MulticastPlan& p) {
-  std::map<NodeId, int> got;
-  for (const PlanMessage& m : p.messages)
-    for (NodeId d : m.destinations) ++got[d];
-  CHECK(got.size() == p.destinations.size());
-  for (NodeId d : p.destinations) CHECK(got[d] == 1);
-}
+using wormcast::test::check_exactly_once;
 
 // Each message's path starts at its sender, passes its destinations in
 // order and ends at the last; steps lie in 1..steps; link_visits adds up.

@@ -66,6 +66,7 @@ TEST_CASE("direct_multicast: one destination one hop away is t_S + network + t_R
     check_complete(r, 3);
     CHECK(stat(r, "multicast.latency_cycles").at("max") == expect);
     CHECK(stat(r, "multicast.latency_cycles").at("min") == expect);
+    CHECK(stat(r, "multicast.plan_link_visits").at("max") == 1.0);   // (0,0) -> (0,1): one link
     if (std::string(scheme) == "utorus") {   // one unicast, alone: one step with or without link sharing
       CHECK(stat(r, "multicast.shared_steps").at("max") == 1.0);
       CHECK(stat(r, "multicast.plan_mean_step").at("max") == 1.0);
@@ -77,6 +78,7 @@ TEST_CASE("direct_multicast: one destination one hop away is t_S + network + t_R
                                {{"traffic.scheme", "ucube"}, {"traffic.destinations", "000011"}, {"traffic.trials", "2"}});
   check_complete(c, 2);
   CHECK(stat(c, "multicast.latency_cycles").at("max") == 110);
+  CHECK(stat(c, "multicast.plan_link_visits").at("max") == 2.0);
 }
 
 TEST_CASE("direct_multicast: every scheme completes its trials on random sets, messages as planned", "[seed001]") {
