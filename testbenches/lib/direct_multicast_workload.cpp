@@ -174,7 +174,6 @@ void DirectMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext& c
   run.worm.assign(static_cast<std::size_t>(n), {});
   run.unicasts.assign(static_cast<std::size_t>(n), {});
   run.expected.assign(static_cast<std::size_t>(n), 0);
-  run.all_received = std::make_unique<sc_core::sc_event>();
   const auto* proc = dynamic_cast<rtl::ProcessorNode*>(&net.node(run.source));
   if (!proc) throw ConfigError("traffic.kind direct_multicast needs node.model processor");
   run.all_port = proc->processor().ports() > 1;
@@ -183,10 +182,14 @@ void DirectMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext& c
   if (run.family == Run::Family::mtorus && !run.all_port)
     throw ConfigError("traffic.scheme " + scheme + " needs all-port nodes (router.ports: all_port): with one-port "
                       "nodes, IR worms can deadlock at the processor's port (seed001 §4.3)");
+  for (int x = 0; x < n; ++x)
+    if (!net.node(x).software()) throw ConfigError("traffic.kind direct_multicast needs node.model processor");
+  // Made only once nothing can be refused: an event left from a refused
+  // attach would keep the kernel from being freed (rtl_models/kernel.h).
+  run.all_received = std::make_unique<sc_core::sc_event>();
   auto shared = run_;
   for (int x = 0; x < n; ++x) {
     rtl::ProgramHost* h = net.node(x).software();
-    if (!h) throw ConfigError("traffic.kind direct_multicast needs node.model processor");
     if (x == run.source) h->set_program([shared](rtl::HostApi& api) { shared->source_program(api); });
     else h->set_program([shared](rtl::HostApi& api) { shared->relay_program(api); });
   }
