@@ -55,7 +55,7 @@ struct ReceivedMessage {
   std::shared_ptr<const algo::RelayWorm> relay_worm;   // a switch-based worm's relay payload (WormSend::relay_worm)
   // Direct networks: the header flits of a compound IR worm that this node
   // received (its block u, ω, Φ̃^u..., seed001 Fig. 6.2; the last destination
-  // gets the terminator too: algo::decode_received_block reads either). Null
+  // gets the terminator too: algo::received_compound_block reads either). Null
   // for any other message.
   std::shared_ptr<const std::vector<NodeId>> header;
 };

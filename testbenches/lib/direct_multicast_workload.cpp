@@ -149,7 +149,7 @@ void DirectMulticastWorkload::validate(const rtl::ConfigFacts& f, const rtl::Nod
                                 ")");
 }
 
-void DirectMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) {
+void DirectMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext&, const Rng& rng) {
   auto* dn = dynamic_cast<topo::DirectNetwork*>(&net);
   if (!dn) throw ConfigError("traffic.kind direct_multicast needs a direct network (topology.kind torus, mesh or hypercube)");
   run_ = std::make_shared<Run>();
@@ -193,7 +193,6 @@ void DirectMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext& c
     if (x == run.source) h->set_program([shared](rtl::HostApi& api) { shared->source_program(api); });
     else h->set_program([shared](rtl::HostApi& api) { shared->relay_program(api); });
   }
-  (void)ctx;
 }
 
 void Run::begin_trial(Cycle now) {
@@ -240,6 +239,9 @@ void Run::end_trial() {
                            std::to_string(messages_sent - trial_first_message) + " messages, its plan " +
                            std::to_string(planned));
   const Cycle last = *std::max_element(got_at.begin(), got_at.end());
+  if (last - start > UINT32_MAX)   // the latency lists hold 32 bits (summarize_cycles)
+    throw std::logic_error("direct_multicast: a multicast of " + std::to_string(last - start) +
+                           " cycles does not fit the latency statistics");
   const double sum = std::accumulate(got_at.begin(), got_at.end(), 0.0, [this](double a, Cycle c) {
     return a + static_cast<double>(c - start);
   });
