@@ -81,27 +81,6 @@ std::vector<rtl::NodeId> parse_set(const std::string& text, const topo::DirectTo
   return out;
 }
 
-// One M-torus level at a node (Fig. 6.1): partition its part, send a worm to
-// the head of every other piece with that piece as its later list, keep the
-// first piece. M_d partitions at the highest order that splits the part (a
-// level whose partition would not split sends nothing). Empty: nothing to send.
-std::vector<algo::CompoundBlock> next_worm(const topo::DirectRouting& utpr, std::vector<rtl::NodeId>& part,
-                                           algo::MTorusPartition p, int r) {
-  if (part.size() < 2) return {};
-  std::vector<std::vector<rtl::NodeId>> pieces;
-  if (p == algo::MTorusPartition::dimensional) {
-    for (int d = utpr.topology().dimensions() - 1; d >= 0 && pieces.size() < 2; --d)
-      pieces = algo::linear_partition(utpr, part, p, d);
-  } else {
-    pieces = algo::linear_partition(utpr, part, p, r);
-  }
-  std::vector<algo::CompoundBlock> blocks;
-  for (std::size_t i = 1; i < pieces.size(); ++i)
-    blocks.push_back({pieces[i].front(), std::vector<rtl::NodeId>(pieces[i].begin() + 1, pieces[i].end())});
-  part = pieces.front();
-  return blocks;
-}
-
 // Count, mean, min, max (and the mean in microseconds when us > 0).
 nlohmann::json summarize_values(const std::vector<double>& v, double us) {
   nlohmann::json j{{"count", v.size()}};
@@ -349,8 +328,14 @@ void Run::send_part(rtl::HostApi& h) {
   if (family == Family::mtorus) {
     auto& d = dynamic_cast<rtl::DirectHostApi&>(h);
     const auto p = static_cast<algo::MTorusPartition>(variant);
-    for (worm[me] = next_worm(*routing, field[me], p, r); !worm[me].empty(); worm[me] = next_worm(*routing, field[me], p, r)) {
-      d.send_compound(worm[me], bytes);
+    // Fig. 6.1 at this node (algo::mtorus_local_worms), from its part
+    // alone: a relay does not know its phase, and needs not. Read as level 1,
+    // a part handed out at phase p does not split at the orders above
+    // n - p - 1 (it lies in one such sub-torus), so M_d skips them and sends
+    // the same worms; only the plan's phase labels would differ.
+    worm[me] = algo::mtorus_local_worms(*routing, field[me], p, r, 0);
+    for (std::size_t i = 0; i < worm[me].size(); ++i) {
+      d.send_compound(worm[me][i].blocks, bytes);
       ++messages_sent;
     }
     return;

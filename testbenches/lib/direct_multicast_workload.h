@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "algorithms/compound_header.h"
+#include "algorithms/torus_multicast.h"
 #include "testbenches/lib/synthetic_workload.h"
 #include "testbenches/lib/workload.h"
 #include "topologies/direct_routing.h"
@@ -109,7 +110,7 @@ struct DirectMulticastWorkload::Run {
 
   // Per node: what it is sending (kept across the sends' waits).
   std::vector<std::vector<rtl::NodeId>> field;                 // its address field / part, itself first
-  std::vector<std::vector<algo::CompoundBlock>> worm;          // mtorus: the worm being sent
+  std::vector<std::vector<algo::MTorusWorm>> worm;             // mtorus: the worms it is sending
   std::vector<std::vector<std::pair<rtl::NodeId, std::vector<rtl::NodeId>>>> unicasts;   // (to, field) in loop order
   std::map<std::uint64_t, std::vector<rtl::NodeId>> payload;   // unicast message id -> the field it carries
 
