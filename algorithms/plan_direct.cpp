@@ -8,6 +8,12 @@
 //    (Ch. 6, Fig. 6.1): storus, mdtorus, mutorus (--r), multi-destination
 //    worms routed by UTPR along the ℋ-cycle, each destination with the
 //    nodes it serves in later phases (the compound header of Fig. 6.2).
+// And seed004 (Oral & George), on the SCI torus's hosts without
+// multi-destination worms (sci_multicast.h): sci-separate, sci-utorus,
+// sci-storus, sci-mdtorus, sci-mutorus (--r, default 4 as the testbed), all
+// unicasts relayed store-and-forward, routed in the testbed's dimension
+// order (X then Y); extras add used_links, link_utilization, concurrency and
+// root_targets (seed004 §1, §6).
 // Steps are the contract's steps (phases for the path-based schemes);
 // paths are the nodes a message crosses, sender first; link_visits is the
 // total of their lengths (Fig. 6.8's metric).
@@ -17,6 +23,7 @@
 #include "algorithms/cube_multicast.h"
 #include "algorithms/plan.h"
 #include "algorithms/plan_detail.h"
+#include "algorithms/sci_multicast.h"
 #include "algorithms/torus_multicast.h"
 #include "algorithms/utorus_link_sharing.h"
 
@@ -170,6 +177,42 @@ MulticastPlan plan_m_torus(MTorusPartition part, const std::string& scheme, cons
   return p;
 }
 
+MulticastPlan plan_sci_scheme(SciScheme scheme, const PlanRequest& q) {
+  const std::string name = std::string("sci-") + to_string(scheme);
+  const PlanNetwork& net = need_direct(q, name, kTorus);
+  const int r = scheme == SciScheme::mutorus
+                    ? static_cast<int>(detail::at_least(q.options.r, "--r", 2, 4, "nodes per partition"))
+                    : 4;
+  // The testbed's routing: dimension order, X (σ_0) first (seed004 §3, §6).
+  const topo::DirectRouting xy(*net.direct, net.direct->bidirectional() ? topo::RoutingAlgorithm::btr
+                                                                        : topo::RoutingAlgorithm::utr,
+                               topo::DimOrder::ascending);
+  const NodeId src = q.source.value_or(0);
+  const SciPlan sp = plan_sci(*net.direct, scheme, src, q.destinations, r);
+  MulticastPlan p;
+  p.source = src;
+  p.destinations = q.destinations;
+  p.steps = sp.steps;
+  for (const SciUnicast& u : sp.unicasts) {
+    PlanMessage m{u.sender, u.step, {u.receiver}, path_names(net, xy.route(u.sender, u.receiver)), json::object()};
+    m.extras = {{"field", names(net, u.field)}, {"phase", u.phase}};
+    p.messages.push_back(std::move(m));
+  }
+  const SciLinkUse use = sci_link_use(xy, sp);
+  const bool by_cycle = scheme != SciScheme::separate && scheme != SciScheme::utorus;
+  p.extras = {{"order", names(net, sp.order)},
+              {"ordering", by_cycle ? "cycle (Eq. 2)" : "dimension"},
+              {"routing", std::string(topo::to_string(xy.algorithm())) + " ascending"},
+              {"phases", sp.phases},
+              {"link_visits", use.link_visits},
+              {"used_links", use.used_links},
+              {"link_utilization", use.utilization},
+              {"concurrency", use.concurrency},
+              {"root_targets", use.root_targets}};
+  if (scheme == SciScheme::mutorus) p.extras["r"] = r;
+  return p;
+}
+
 }  // namespace
 
 void register_direct_schemes(SchemeRegistry& r) {
@@ -192,6 +235,17 @@ void register_direct_schemes(SchemeRegistry& r) {
          "unidirectional torus, path-based: M_u-torus(r), uniform partitioning (seed001 Fig. 6.1; --r 2 is the "
          "unicast-based scheme of Sec. 6.6)",
          {"--r"}, [](const PlanRequest& q) { return plan_m_torus(MTorusPartition::uniform, "mutorus", q); }});
+  const char* sf = ", unicasts relayed store-and-forward by the hosts (seed004)";
+  r.add({"sci-separate", std::string("torus: separate addressing, the root sends to each destination") + sf, {},
+         [](const PlanRequest& q) { return plan_sci_scheme(SciScheme::separate, q); }});
+  r.add({"sci-utorus", std::string("torus: U-torus, recursive halving on the dimension order") + sf, {},
+         [](const PlanRequest& q) { return plan_sci_scheme(SciScheme::utorus, q); }});
+  r.add({"sci-storus", std::string("regular torus: S-torus, one chain along the Eq. 2 cycle") + sf, {},
+         [](const PlanRequest& q) { return plan_sci_scheme(SciScheme::storus, q); }});
+  r.add({"sci-mdtorus", std::string("regular torus: M_d-torus, ringlet heads then ringlet chains") + sf, {},
+         [](const PlanRequest& q) { return plan_sci_scheme(SciScheme::mdtorus, q); }});
+  r.add({"sci-mutorus", std::string("regular torus: M_u-torus(r), chunks of r (--r, default 4)") + sf, {"--r"},
+         [](const PlanRequest& q) { return plan_sci_scheme(SciScheme::mutorus, q); }});
 }
 
 }  // namespace wormcast::algo

@@ -184,3 +184,39 @@ TEST_CASE("direct schemes: wrong network, missing or bad options name the proble
   empty.network = net("hypercube:3");
   CHECK_THROWS_WITH(plan_multicast("maxport", empty), Contains("the destination set is empty"));
 }
+
+TEST_CASE("sci schemes: seed004 Fig. 1 in the plan contract", "[plan][seed004]") {
+  // The paper's root (2,2) and destinations, 1-based (row, col), are the network's (1,1) etc.
+  const PlanRequest q = request("torus:4x4:uni", "(1,1)", "(0,0),(0,1),(0,2),(1,3),(2,0),(2,2),(3,0),(3,1),(3,3)");
+  const MulticastPlan u = plan_multicast("sci-utorus", q);
+  CHECK(u.steps == 4);
+  CHECK(u.extras.at("order") == std::vector<std::string>{"(1,1)", "(1,3)", "(2,0)", "(2,2)", "(3,0)", "(3,1)",
+                                                          "(3,3)", "(0,0)", "(0,1)", "(0,2)"});
+  CHECK(u.extras.at("routing") == "utr ascending");
+  // Fig. 1's first unicast (2,2) -> (4,2): same column, so Y hops only.
+  CHECK(u.messages.at(0).path == std::vector<std::string>{"(1,1)", "(2,1)", "(3,1)"});
+  const MulticastPlan d = plan_multicast("sci-mdtorus", q);
+  CHECK(d.extras.at("phases") == 2);
+  CHECK(d.extras.at("root_targets") == 4);   // three row heads and its own row's next node
+  // Route of (2,2) -> (3,1) (paper): X from col 2 round the ringlet to col 1 (3 hops), then one Y hop.
+  CHECK(d.messages.at(0).path == std::vector<std::string>{"(1,1)", "(1,2)", "(1,3)", "(1,0)", "(2,0)"});
+  for (const char* s : {"sci-separate", "sci-utorus", "sci-storus", "sci-mdtorus", "sci-mutorus"}) {
+    INFO(s);
+    const MulticastPlan p = plan_multicast(s, q);
+    check_exactly_once(p);
+    check_messages(p);
+    CHECK(p.extras.at("used_links").get<int>() <= p.extras.at("link_visits").get<int>());
+    CHECK(p.extras.at("link_utilization").get<double>() ==
+          Approx(p.extras.at("link_visits").get<double>() / p.extras.at("used_links").get<double>()));
+  }
+  CHECK(plan_multicast("sci-mutorus", q).extras.at("r") == 4);
+  PlanRequest r2 = q;
+  r2.options.r = 2;
+  CHECK(plan_multicast("sci-mutorus", r2).extras.at("phases") == 4);   // ceil(log2 10)
+  CHECK_THROWS_WITH(plan_multicast("sci-storus", request("mesh:4x4", "(0,0)", "(1,1)")), Contains("needs a torus"));
+  CHECK_THROWS_WITH(plan_multicast("sci-storus", request("torus:4x8:uni", "(0,0)", "(1,1)")),
+                    Contains("regular k-ary torus"));
+  r2.options.r = 1;
+  CHECK_THROWS_WITH(plan_multicast("sci-mutorus", r2), Contains("--r must be at least 2"));
+  CHECK_THROWS_WITH(plan_multicast("sci-utorus", r2), Contains("--r does not apply"));
+}

@@ -148,6 +148,30 @@ TEST_CASE("plan: seed001 schemes via the CLI, node names as the thesis writes th
   CHECK_THAT(t.text, Contains("scheme mutorus") && Contains("steps: 2") && Contains("cycle: (0,0)"));
 }
 
+TEST_CASE("plan: seed004 schemes via the CLI", "[plan][seed004]") {
+  // Fig. 1 of seed004: root (2,2), 1-based (row, col), is the network's (1,1).
+  const std::string fig1 = " --topology torus:4x4:uni --source '(1,1)' "
+                           "--dests '(0,0),(0,1),(0,2),(1,3),(2,0),(2,2),(3,0),(3,1),(3,3)'";
+  const json u = plan_json("sci-utorus" + fig1);
+  check_contract(u);
+  check_exactly_once(u);
+  CHECK(u.at("steps") == 4);
+  CHECK(u.at("messages").at(0).at("destinations") == json{"(3,1)"});
+  const json m = plan_json("sci-mutorus" + fig1);
+  check_contract(m);
+  CHECK(m.at("phases") == 2);
+  CHECK(m.at("messages").at(0).at("field") == json{"(3,3)", "(3,0)", "(3,1)", "(0,2)"});
+  for (const char* scheme : {"sci-separate", "sci-storus", "sci-mdtorus"}) {
+    INFO(scheme);
+    const json j = plan_json(std::string(scheme) + " --topology torus:4x4:uni --random 12 --seed 3");
+    check_contract(j);
+    check_exactly_once(j);
+  }
+  const Out t = run("plan sci-storus --topology mesh:4x4 --dests '(1,1)'");
+  CHECK(t.code == 1);
+  CHECK_THAT(t.text, Contains("needs a torus"));
+}
+
 TEST_CASE("plan: bad input exits 1 with an error naming the option", "[plan]") {
   struct Case { std::string args; std::vector<std::string> expect; };
   const std::string net = "--topology irregular:8x8p32s1 ";
