@@ -6,6 +6,7 @@
 
 #include "algorithms/chain_ordering.h"
 #include "algorithms/cube_multicast.h"
+#include "algorithms/sci_multicast.h"
 #include "algorithms/torus_multicast.h"
 #include "algorithms/utorus_link_sharing.h"
 #include "rtl_models/direct_processor.h"
@@ -20,14 +21,17 @@ using Run = DirectMulticastWorkload::Run;
 
 namespace {
 
-const std::vector<std::string> kSchemes = {"ucube",  "maxport", "combine", "wsort",
-                                           "utorus", "storus",  "mdtorus", "mutorus"};
+const std::vector<std::string> kSchemes = {"ucube",        "maxport",    "combine",    "wsort",
+                                           "utorus",       "storus",     "mdtorus",    "mutorus",
+                                           "sci-separate", "sci-utorus", "sci-storus", "sci-mdtorus",
+                                           "sci-mutorus"};
 
 // The scheme's family and variant (algo::CubeVariant / algo::MTorusPartition).
 std::pair<Run::Family, int> family_of(const std::string& scheme) {
   const std::size_t i = static_cast<std::size_t>(std::find(kSchemes.begin(), kSchemes.end(), scheme) - kSchemes.begin());
   if (i < 4) return {Run::Family::cube, static_cast<int>(i)};   // ucube, maxport, combine, wsort: CubeVariant order
   if (i == 4) return {Run::Family::utorus, 0};
+  if (i >= 8) return {Run::Family::sci, static_cast<int>(i - 8)};   // algo::SciScheme order
   const algo::MTorusPartition p[] = {algo::MTorusPartition::single, algo::MTorusPartition::dimensional,
                                      algo::MTorusPartition::uniform};
   return {Run::Family::mtorus, static_cast<int>(p[i - 5])};
@@ -46,6 +50,14 @@ void check_network(const topo::DirectRouting& r, Run::Family f, const std::strin
   if (f == Run::Family::utorus && !(t.is_torus() && descending &&
                                     (a == topo::RoutingAlgorithm::utr || a == topo::RoutingAlgorithm::btr)))
     throw ConfigError("traffic.scheme utorus needs a torus with routing.function utr or btr (descending); " + have);
+  if (f == Run::Family::sci && !(t.is_torus() && !descending &&
+                                 (a == topo::RoutingAlgorithm::utr || a == topo::RoutingAlgorithm::btr)))
+    throw ConfigError("traffic.scheme " + scheme + " needs a torus with routing.function utr or btr and "
+                      "routing.order ascending (the SCI testbed's X-then-Y dimension order, seed004 §6); " + have +
+                      (descending ? " (descending)" : ""));
+  if (f == Run::Family::sci && scheme != "sci-separate" && scheme != "sci-utorus" && !t.regular())
+    throw ConfigError("traffic.scheme " + scheme + " orders the group on seed004's Eq. 2 cycle, which needs a "
+                      "regular k-ary torus; " + have);
   if (f == Run::Family::mtorus && a != topo::RoutingAlgorithm::utpr)
     throw ConfigError("traffic.scheme " + scheme +
                       " needs a regular unidirectional torus with routing.function utpr; " + have);
@@ -98,9 +110,11 @@ nlohmann::json summarize_values(const std::vector<double>& v, double us) {
 void DirectMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
   v.choice("scheme", scheme, kSchemes,
            "seed001 scheme: ucube / maxport / combine / wsort (hypercube, ecube), utorus (torus, utr or btr), "
-           "storus / mdtorus / mutorus (unidirectional torus, utpr, all-port; IR worms)");
-  v.count("r", r, "mutorus: partitions per phase (M_u-torus(r); 2 = the unicast-based scheme); 0 = not set", 0,
-          1 << 20);
+           "storus / mdtorus / mutorus (unidirectional torus, utpr, all-port; IR worms); seed004 on the SCI "
+           "torus, unicasts relayed store-and-forward: sci-separate / sci-utorus / sci-storus / sci-mdtorus / "
+           "sci-mutorus (torus, utr or btr, routing.order ascending)");
+  v.count("r", r, "mutorus: partitions per phase (M_u-torus(r); 2 = the unicast-based scheme); sci-mutorus: nodes "
+          "per partition; 0 = not set (sci-mutorus: 4, the testbed's)", 0, 1 << 20);
   v.count("source", source, "the multicast's source node; -1: a random node (drawn once from the run's seed)", -1,
           1 << 20);
   v.count("set_size", set_size, "multicast set size n (source included) of the random destination sets", 2, 1 << 20);
@@ -123,9 +137,12 @@ void DirectMulticastWorkload::validate(const rtl::ConfigFacts& f, const rtl::Nod
     throw std::invalid_argument(f.where + ": traffic.scheme mutorus needs traffic.r, the partitions per phase, at "
                                 "least 2 (seed001 Ch. 6 uses 8, 64, and 2 = unicast-based); it is " +
                                 std::to_string(r));
-  if (scheme != "mutorus" && r != 0)
-    throw std::invalid_argument(f.where + ": traffic.r applies only to traffic.scheme mutorus (scheme is " + scheme +
-                                ")");
+  if (scheme == "sci-mutorus" && r == 1)
+    throw std::invalid_argument(f.where + ": traffic.scheme sci-mutorus needs traffic.r >= 2 nodes per partition "
+                                "(0 = the testbed's 4); it is 1");
+  if (scheme != "mutorus" && scheme != "sci-mutorus" && r != 0)
+    throw std::invalid_argument(f.where + ": traffic.r applies only to traffic.scheme mutorus and sci-mutorus "
+                                "(scheme is " + scheme + ")");
 }
 
 void DirectMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext&, const Rng& rng) {
@@ -146,7 +163,7 @@ void DirectMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext&, 
                       " nodes of the network");
   run.set_size = set_size;
   run.rng = rng.fork(0x7300000000ULL);
-  run.r = r;
+  run.r = scheme == "sci-mutorus" && r == 0 ? 4 : r;
   run.bytes = message.size;
   run.trials = trials;
   run.field.assign(static_cast<std::size_t>(n), {});
@@ -194,6 +211,7 @@ void Run::begin_trial(Cycle now) {
   for (rtl::NodeId d : dests) expected[static_cast<std::size_t>(d)] = 1;
   remaining = dests.size();
   got_at.clear();
+  transfers.clear();
   start = now;
   trial_first_message = messages_sent;
 }
@@ -224,24 +242,28 @@ void Run::end_trial() {
   const double sum = std::accumulate(got_at.begin(), got_at.end(), 0.0, [this](double a, Cycle c) {
     return a + static_cast<double>(c - start);
   });
+  measure_transfers(last);
   max_latency.push_back(static_cast<std::uint32_t>(last - start));
   mean_latency.push_back(sum / static_cast<double>(got_at.size()));
   steps.push_back(static_cast<std::uint32_t>(planned_steps));
 }
 
-// The plan of this trial's set: its steps (phases) and message count.
+// The plan of this trial's set: its steps (phases) and message count; the
+// routes of its messages give the link metrics (seed004 §1: visits, distinct
+// links, their ratio).
 std::pair<int, int> Run::plan() {
   const topo::DirectTopology& t = routing->topology();
+  std::vector<std::vector<topo::RouteHop>> routes;
+  int steps_of_plan = 0;
   switch (family) {
     case Family::cube: {
       const auto c = algo::plan_cube_multicast(
           t.dimensions(), source, dests, static_cast<algo::CubeVariant>(variant),
           all_port ? algo::CubePorts::all_port : algo::CubePorts::one_port,
           in_order ? algo::CubeSteps::in_order_issue : algo::CubeSteps::per_channel_queue);
-      double links = 0;   // E-cube: one link per differing bit
-      for (const auto& u : c.unicasts) links += __builtin_popcount(static_cast<unsigned>(u.sender ^ u.receiver));
-      link_visits.push_back(links);
-      return {c.steps, static_cast<int>(c.unicasts.size())};
+      for (const auto& u : c.unicasts) routes.push_back(routing->route(u.sender, u.receiver));
+      steps_of_plan = c.steps;
+      break;
     }
     case Family::utorus: {
       const auto u = algo::plan_utorus(t, source, dests);
@@ -253,21 +275,77 @@ std::pair<int, int> Run::plan() {
       shared_mean_step.push_back(s.mean);
       type1.push_back(two.shared_unicasts);
       type2.push_back(three.triple_unicasts);
-      double links = 0;
-      for (const auto& x : u.unicasts) links += static_cast<double>(routing->route(x.sender, x.receiver).size());
-      link_visits.push_back(links);
-      return {u.steps, static_cast<int>(u.unicasts.size())};
+      for (const auto& x : u.unicasts) routes.push_back(routing->route(x.sender, x.receiver));
+      steps_of_plan = u.steps;
+      break;
     }
     case Family::mtorus: {
       const auto m = algo::plan_mtorus(*routing, source, dests, static_cast<algo::MTorusPartition>(variant), r);
-      double links = 0;
-      for (const auto& w : m.worms)
-        links += static_cast<double>(routing->route_path(w.sender, algo::worm_destinations(w)).size());
-      link_visits.push_back(links);
-      return {m.phases, static_cast<int>(m.worms.size())};
+      for (const auto& w : m.worms) routes.push_back(routing->route_path(w.sender, algo::worm_destinations(w)));
+      steps_of_plan = m.phases;
+      break;
+    }
+    case Family::sci: {
+      const auto p = algo::plan_sci(t, static_cast<algo::SciScheme>(variant), source, dests, r);
+      const algo::SciLinkUse use = algo::sci_link_use(*routing, p);
+      plan_concurrency.push_back(use.concurrency);
+      root_targets.push_back(use.root_targets);
+      for (const auto& u : p.unicasts) routes.push_back(routing->route(u.sender, u.receiver));
+      steps_of_plan = p.steps;
+      break;
     }
   }
-  return {0, 0};
+  std::vector<char> used(static_cast<std::size_t>(t.num_channel_slots()), 0);
+  double visits = 0, distinct = 0;
+  for (const auto& route : routes)
+    for (const topo::RouteHop& h : route) {
+      ++visits;
+      char& u = used[static_cast<std::size_t>(t.channel_slot(h.node, h.dim, h.dir))];
+      distinct += u ? 0 : 1;
+      u = 1;
+    }
+  link_visits.push_back(visits);
+  used_links.push_back(distinct);
+  link_utilization.push_back(distinct > 0 ? visits / distinct : 0.0);
+  return {steps_of_plan, static_cast<int>(routes.size())};
+}
+
+void Run::note_posted(std::uint64_t id, rtl::NodeId sender, Cycle when) {
+  transfers[id] = {when, 0, sender};
+}
+
+void Run::note_arrived(std::uint64_t id, Cycle when) {
+  const auto it = transfers.find(id);
+  if (it == transfers.end())
+    throw std::logic_error("direct_multicast: message " + std::to_string(id) + " arrived but was never sent");
+  it->second.arrived = std::max(it->second.arrived, when);   // an IR worm: its last destination
+}
+
+// The trial's measured transfers: the most in flight at once (from the send's
+// post, after t_S, until the receiver holds the whole message; seed004 §1's
+// concurrency), and how long the root's CPU stays with the multicast: until
+// its last send has been delivered (seed004 §3: the host polls a completion
+// flag; guaranteed delivery's acknowledgement taken as instantaneous).
+void Run::measure_transfers(Cycle last) {
+  std::vector<std::pair<Cycle, int>> edges;
+  Cycle root_done = start;
+  for (const auto& [id, x] : transfers) {
+    if (x.arrived < x.posted)
+      throw std::logic_error("direct_multicast: message " + std::to_string(id) + " was not delivered in its trial");
+    edges.emplace_back(x.posted, +1);
+    edges.emplace_back(x.arrived, -1);
+    if (x.sender == source) root_done = std::max(root_done, x.arrived);
+  }
+  std::sort(edges.begin(), edges.end());   // an arrival (-1) before a post (+1) in the same cycle
+  int now = 0, most = 0;
+  for (const auto& e : edges) most = std::max(most, now += e.second);
+  const double busy = static_cast<double>(root_done - start), total = static_cast<double>(last - start);
+  if (most < 1 || busy > total || total <= 0)
+    throw std::logic_error("direct_multicast: trial transfers out of bounds (concurrency " + std::to_string(most) +
+                           ", root busy " + std::to_string(busy) + " of " + std::to_string(total) + " cycles)");
+  concurrency.push_back(most);
+  root_busy.push_back(busy);
+  root_utilization.push_back(busy / total);
 }
 
 void Run::source_program(rtl::HostApi& h) {
@@ -283,6 +361,9 @@ void Run::source_program(rtl::HostApi& h) {
         break;
       case Family::mtorus:
         mine = algo::h_cycle(*routing, source, dests);
+        break;
+      case Family::sci:
+        mine = algo::sci_group_order(routing->topology(), static_cast<algo::SciScheme>(variant), source, dests);
         break;
     }
     send_part(h);
@@ -306,6 +387,7 @@ void Run::receive(rtl::HostApi& h) {
   {
     const rtl::ReceivedMessage m = h.receive();
     note_received(h.node(), m.received);
+    note_arrived(m.id, m.completed);
     if (family == Family::mtorus) {
       if (!m.header) throw std::logic_error("direct_multicast: a worm without a compound header reached a relay");
       const algo::CompoundBlock b = algo::received_compound_block(*m.header);
@@ -335,7 +417,7 @@ void Run::send_part(rtl::HostApi& h) {
     // the same worms; only the plan's phase labels would differ.
     worm[me] = algo::mtorus_local_worms(*routing, field[me], p, r, 0);
     for (std::size_t i = 0; i < worm[me].size(); ++i) {
-      d.send_compound(worm[me][i].blocks, bytes);
+      note_posted(d.send_compound(worm[me][i].blocks, bytes), h.node(), h.now());
       ++messages_sent;
     }
     return;
@@ -345,11 +427,15 @@ void Run::send_part(rtl::HostApi& h) {
   if (family == Family::cube)
     for (auto& s : algo::cube_local_sends(field[me], static_cast<algo::CubeVariant>(variant)))
       out.emplace_back(s.to, std::move(s.field));
+  else if (family == Family::sci)
+    for (auto& s : algo::sci_local_sends(routing->topology(), static_cast<algo::SciScheme>(variant), r, field[me]))
+      out.emplace_back(s.to, std::move(s.field));
   else
     for (auto& s : algo::utorus_local_sends(field[me])) out.emplace_back(s.to, std::move(s.field));
   for (std::size_t i = 0; i < out.size(); ++i) {
     const std::uint64_t id = h.send(out[i].first, bytes);   // waits t_S
     payload[id] = std::move(out[i].second);   // in flight for at least a hop: written before it can arrive
+    note_posted(id, h.node(), h.now());
     ++messages_sent;
   }
 }
@@ -404,6 +490,30 @@ void DirectMulticastWorkload::register_statistics(rtl::StatsScope s) const {
   s.stats.add("multicast.plan_link_visits", "links", "per trial, the links the plan's messages cross, summed "
               "(seed001 Fig. 6.8's total link visits): count, mean, min, max",
               [run] { return summarize_values(run->link_visits, 0.0); });
+  s.stats.add("multicast.plan_used_links", "links", "per trial, the distinct directed links the plan's messages "
+              "cross (seed004 §1 used links): count, mean, min, max",
+              [run] { return summarize_values(run->used_links, 0.0); });
+  s.stats.add("multicast.plan_link_utilization", "", "per trial, link visits / used links (seed004 §1, >= 1): "
+              "count, mean, min, max",
+              [run] { return summarize_values(run->link_utilization, 0.0); });
+  s.stats.add("multicast.concurrency", "transfers", "per trial, measured: the most messages in flight at once, "
+              "each from its post (after t_S) until its receiver holds all of it (seed004 §1): count, mean, min, max",
+              [run] { return summarize_values(run->concurrency, 0.0); });
+  s.stats.add("multicast.root_busy_cycles", "cycles", "per trial, measured: trial start until the root's last send "
+              "is delivered, the time a polling root's CPU spends on the multicast (seed004 §3; acknowledgement "
+              "taken as instantaneous): count, mean, min, max",
+              [run, us] { return summarize_values(run->root_busy, us); });
+  s.stats.add("multicast.root_cpu_utilization", "", "per trial, root_busy_cycles / the trial's latency, in (0, 1]: "
+              "count, mean, min, max",
+              [run] { return summarize_values(run->root_utilization, 0.0); });
+  if (run->family == Run::Family::sci) {
+    s.stats.add("multicast.plan_concurrency", "unicasts", "per trial, the step model's most unicasts in one "
+                "logical step: count, mean, min, max",
+                [run] { return summarize_values(run->plan_concurrency, 0.0); });
+    s.stats.add("multicast.plan_root_targets", "nodes", "per trial, the distinct nodes the root sends to (seed004 "
+                "§6: start-up latency = set-up cost x this): count, mean, min, max",
+                [run] { return summarize_values(run->root_targets, 0.0); });
+  }
   s.stats.add("multicast.messages", "messages", "unicasts or worms sent by the source and the relays, all trials",
               [run] { return run->messages_sent; });
   s.stats.add("multicast.set", "", "the multicast: scheme family, source, set size (source included), trials",

@@ -70,9 +70,9 @@ class DirectMulticastWorkload : public Workload {
 // The state the node programs share. Per-node state lives here, not in
 // program locals (rtl_models/kernel.h: no owning local across a wait()).
 struct DirectMulticastWorkload::Run {
-  enum class Family { cube, utorus, mtorus };
+  enum class Family { cube, utorus, mtorus, sci };
   Family family = Family::utorus;
-  int variant = 0;                    // algo::CubeVariant or algo::MTorusPartition, by family
+  int variant = 0;                    // algo::CubeVariant, algo::MTorusPartition or algo::SciScheme, by family
   int r = 2;
   bool all_port = false;              // hypercube step model of the plan: ports,
   bool in_order = false;              // and processor.send_model in_order (model B, seed001 §7.1)
@@ -105,6 +105,15 @@ struct DirectMulticastWorkload::Run {
   std::vector<double> mean_step, shared_steps, shared_mean_step;
   std::vector<double> type1, type2;   // Fig. 4.17: unicasts sharing with one other (2-way), with two (3-way)
   std::vector<double> link_visits;    // the plan's links crossed, per trial
+  std::vector<double> used_links, link_utilization;   // its distinct links, visits / distinct
+  std::vector<double> plan_concurrency, root_targets;  // sci: the step model's most unicasts per step; the root's targets
+  // Measured per trial (measure_transfers).
+  std::vector<double> concurrency, root_busy, root_utilization;
+  struct Transfer {
+    Cycle posted = 0, arrived = 0;
+    rtl::NodeId sender = -1;
+  };
+  std::map<std::uint64_t, Transfer> transfers;   // this trial's messages by id
   std::uint64_t messages_sent = 0;
   std::uint64_t trial_first_message = 0;
 
@@ -120,6 +129,9 @@ struct DirectMulticastWorkload::Run {
   void send_part(rtl::HostApi& h);            // the local rule on field[h.node()]
   void begin_trial(Cycle now);
   void note_received(rtl::NodeId at, Cycle when);
+  void note_posted(std::uint64_t id, rtl::NodeId sender, Cycle when);
+  void note_arrived(std::uint64_t id, Cycle when);
+  void measure_transfers(Cycle last);
   void end_trial();
   std::pair<int, int> plan();   // the plan's steps and messages for this trial's set (utorus: the step model too)
 };

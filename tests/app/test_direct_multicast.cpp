@@ -148,3 +148,84 @@ TEST_CASE("direct_multicast: wrong network, routing, ports or options are refuse
   CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.set_size", "65"}}),
              Contains("traffic.set_size 65"));
 }
+
+// seed004 on the SCI torus (experiments/seed004/sci_torus.yaml: t_S = 200,
+// t_R = 150), here with 1-cycle routing and crossbar so the zero-load formula
+// above holds: 2 bytes, L = 3 flits, one hop: tail at c + 1 + 6 + 2 = c + 9.
+TEST_CASE("direct_multicast: seed004 store-and-forward chain and separate addressing, by hand", "[seed004]") {
+  const std::vector<Override> base = {{"router.route_delay", "1"}, {"router.crossbar_delay", "1"},
+                                      {"traffic.source", "0"},      {"traffic.destinations", "(0,1),(0,2)"},
+                                      {"traffic.trials", "2"},      {"message.size", "2"}};
+  auto with = [&](const char* scheme) {
+    std::vector<Override> o = base;
+    o.push_back({"traffic.scheme", scheme});
+    const RunResult r = run_file("experiments/seed004/sci_torus.yaml", o);
+    check_complete(r, 2);
+    return r;
+  };
+  // S-torus: Θ′ from (0,0) is (0,0), (0,1), (0,2) (labels 6, 7, then 4 after the wrap).
+  // (0,0) -> (0,1): posted 200, tail 209, received 359; (0,1) -> (0,2): posted 559, tail 568, received 718.
+  const RunResult s = with("sci-storus");
+  CHECK(stat(s, "multicast.latency_cycles").at("max") == 718);
+  CHECK(stat(s, "multicast.mean_latency_cycles").at("max") == Approx((359 + 718) / 2.0));
+  CHECK(stat(s, "multicast.root_busy_cycles").at("max") == 209.0);   // the root's one send delivered
+  CHECK(stat(s, "multicast.root_cpu_utilization").at("max") == Approx(209.0 / 718));
+  CHECK(stat(s, "multicast.concurrency").at("max") == 1.0);
+  CHECK(stat(s, "multicast.plan_link_visits").at("max") == 2.0);
+  CHECK(stat(s, "multicast.plan_used_links").at("max") == 2.0);
+  CHECK(stat(s, "multicast.plan_root_targets").at("max") == 1.0);
+  // Separate addressing: the root's second send is posted at 2 t_S = 400 and
+  // crosses 2 hops: tail at 400 + 1 + 9 + 2 = 412, received 562.
+  const RunResult p = with("sci-separate");
+  CHECK(stat(p, "multicast.latency_cycles").at("max") == 562);
+  CHECK(stat(p, "multicast.root_busy_cycles").at("max") == 412.0);
+  CHECK(stat(p, "multicast.plan_link_visits").at("max") == 3.0);
+  CHECK(stat(p, "multicast.plan_used_links").at("max") == 2.0);
+  CHECK(stat(p, "multicast.plan_link_utilization").at("max") == Approx(1.5));
+}
+
+TEST_CASE("direct_multicast: seed004 separate addressing pipelines large messages", "[seed004]") {
+  // 1000 bytes to three nodes: the sends are posted at 200, 400 and 600; the
+  // first tail arrives after 1000 flit cycles, so all three are in flight at once.
+  const RunResult r = run_file("experiments/seed004/sci_torus.yaml",
+                               {{"traffic.scheme", "sci-separate"}, {"traffic.source", "0"},
+                                {"traffic.destinations", "(0,1),(1,0),(2,2)"}, {"traffic.trials", "1"},
+                                {"message.size", "1000"}});
+  check_complete(r, 1);
+  CHECK(stat(r, "multicast.concurrency").at("max") == 3.0);
+  CHECK(stat(r, "multicast.plan_concurrency").at("max") == 1.0);   // the step model: one send per step
+  // The root's channel carries 3 x 1001 flits one after another: its last send is delivered after at least that.
+  CHECK(stat(r, "multicast.root_busy_cycles").at("max").get<double>() >= 200 + 3 * 1001);
+  CHECK(stat(r, "multicast.root_cpu_utilization").at("max").get<double>() <= 1.0);
+}
+
+TEST_CASE("direct_multicast: seed004 schemes complete random groups, messages as planned", "[seed004]") {
+  for (const char* scheme : {"sci-separate", "sci-utorus", "sci-storus", "sci-mdtorus", "sci-mutorus"}) {
+    for (const char* size : {"2", "300"}) {
+      INFO(scheme << " " << size << " bytes");
+      const RunResult r = run_file("experiments/seed004/sci_torus.yaml",
+                                   {{"traffic.scheme", scheme}, {"traffic.trials", "5"}, {"traffic.set_size", "14"},
+                                    {"message.size", size}});
+      check_complete(r, 5);
+      CHECK(stat(r, "multicast.messages") == 5 * 13);   // one unicast per destination
+      const double util = stat(r, "multicast.root_cpu_utilization").at("max");
+      CHECK(util > 0.0);
+      CHECK(util <= 1.0);
+      CHECK(stat(r, "multicast.plan_link_utilization").at("min").get<double>() >= 1.0);
+    }
+  }
+}
+
+TEST_CASE("direct_multicast: seed004 schemes refuse the wrong routing or r", "[seed004]") {
+  CHECK_THAT(error_of("experiments/seed004/sci_torus.yaml", {{"routing.order", "descending"}}),
+             Contains("routing.order ascending"));
+  CHECK_THAT(error_of("experiments/seed004/sci_torus.yaml", {{"topology.dims", "[4, 8]"}}),
+             Contains("regular k-ary torus"));
+  CHECK_THAT(error_of("experiments/seed004/sci_torus.yaml", {{"traffic.scheme", "sci-mutorus"}, {"traffic.r", "1"}}),
+             Contains("traffic.r >= 2"));
+  CHECK_THAT(error_of("experiments/seed004/sci_torus.yaml", {{"traffic.r", "4"}}),
+             Contains("traffic.r applies only"));
+  CHECK(error_of("experiments/seed004/sci_torus.yaml",
+                 {{"topology.dims", "[4, 8]"}, {"traffic.scheme", "sci-utorus"}, {"traffic.trials", "1"}}) ==
+        "no error");
+}
