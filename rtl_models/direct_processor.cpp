@@ -16,6 +16,11 @@ void ProcessorParams::visit(ParamVisitor& v) {
   v.flits("header_flits", header_flits, "header flits of a unicast message (an IR worm has one per address + 1)",
           1, 64);
   v.flits("rx_buffer", rx_buffer_flits, "sink buffer per internal channel (credits toward the router)", 1);
+  v.flits("packet_bytes", packet_bytes,
+          "0: a message is one packet; else a unicast message travels as packets of this many bytes (each with "
+          "header_flits), back to back on its channel, complete when its last packet arrives (seed004's SCI: 64); "
+          "IR worms are refused",
+          0, 1 << 30);
 }
 
 DirectProcessor::DirectProcessor(sc_core::sc_module_name name, NodeId id, int num_nodes, int num_ports,
@@ -26,7 +31,8 @@ DirectProcessor::DirectProcessor(sc_core::sc_module_name name, NodeId id, int nu
     ports_.push_back(std::make_unique<Endpoint>(("port" + std::to_string(i)).c_str(), id, ctx));
     Endpoint& e = *ports_.back();
     e.on_receive = [this](const Packet& pk, Cycle at) { on_packet(pk, at); };
-    e.on_sent = [this](const Packet&, Cycle) {
+    e.on_sent = [this](const Packet& pk, Cycle) {
+      if (pk.msg_index + 1 < pk.msg_packets) return;   // the message has left with its last packet
       --in_progress_;
       sent_event_.notify(sc_core::SC_ZERO_TIME);
     };
@@ -58,6 +64,9 @@ void DirectProcessor::check_dests(const std::vector<NodeId>& dests, int bytes) c
     throw std::invalid_argument(me + ": an IR worm names a destination twice");
   if (bytes <= 0)
     throw std::invalid_argument(me + ": message of " + std::to_string(bytes) + " bytes (must be at least 1)");
+  if (dests.size() > 1 && p_.packet_bytes > 0)
+    throw std::invalid_argument(me + ": an IR worm with processor.packet_bytes " + std::to_string(p_.packet_bytes) +
+                                " (IR worms are one packet: set packet_bytes 0)");
 }
 
 // Charges t_S for the message in sending_dests_ and queues its packet on
@@ -75,18 +84,26 @@ std::uint64_t DirectProcessor::post(HeaderKind kind, NodeId first, int header_fl
   if (p_.send_model == "in_order")
     while (e.queued_packets() > 0) sc_core::wait(sent_event_);
   ctx_.on_message_posted(id, now());
-  auto pk = std::make_shared<Packet>();
-  pk->header.kind = kind;
-  pk->header.dest = first;
-  if (kind == HeaderKind::multicast) pk->header.dests = sending_dests_;
-  pk->header.compound = std::move(sending_compound_);
-  pk->header_flits = header_flits;
-  pk->length = header_flits + bytes;
-  pk->message = id;
-  pk->payload_bytes = pk->msg_bytes = bytes;
-  pk->dma_in_done = pk->ns_done = now();
+  // A compound worm (kind multicast) is one packet: check_dests refused packet_bytes for it.
+  const int per_packet = kind == HeaderKind::unicast && p_.packet_bytes > 0 ? p_.packet_bytes : bytes;
+  const int packets = (bytes + per_packet - 1) / per_packet;
+  for (int i = 0; i < packets; ++i) {
+    auto pk = std::make_shared<Packet>();
+    pk->header.kind = kind;
+    pk->header.dest = first;
+    if (kind == HeaderKind::multicast) pk->header.dests = sending_dests_;
+    pk->header.compound = std::move(sending_compound_);
+    pk->header_flits = header_flits;
+    pk->payload_bytes = std::min(per_packet, bytes - i * per_packet);
+    pk->length = header_flits + pk->payload_bytes;
+    pk->message = id;
+    pk->msg_bytes = bytes;
+    pk->msg_index = i;
+    pk->msg_packets = packets;
+    pk->dma_in_done = pk->ns_done = now();
+    e.inject(std::move(pk));
+  }
   ++in_progress_;
-  e.inject(std::move(pk));
   return id;
 }
 
@@ -145,7 +162,15 @@ std::uint64_t DirectProcessor::send_worm(const WormSend&) {
 // worm's end): the message is complete in memory; receive() charges t_R.
 void DirectProcessor::on_packet(const Packet& p, Cycle at) {
   if (p.message == 0) return;   // packet traffic, not software's
-  completions_.push_back(Arrival{p.message, p.src, p.msg_bytes, p.injected, at, p.ns_done, p.header.compound});
+  Cycle injected = p.injected;
+  if (p.msg_packets > 1) {   // in any order (several VCs of a class may reorder them)
+    auto [it, fresh] = partial_.try_emplace(p.message, 0, p.injected);
+    it->second.second = std::min(it->second.second, p.injected);   // the message's head left with its first packet
+    if (++it->second.first < p.msg_packets) return;
+    injected = it->second.second;
+    partial_.erase(it);
+  }
+  completions_.push_back(Arrival{p.message, p.src, p.msg_bytes, injected, at, p.ns_done, p.header.compound});
   arrival_event_.notify(sc_core::SC_ZERO_TIME);
 }
 

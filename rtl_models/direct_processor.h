@@ -3,7 +3,10 @@
 // one packet port (an Endpoint: injection queue + sink) per internal channel
 // pair of its router: one port (one-port) or one per external channel
 // (all-port). There is no NI: the processor's DMA puts a message on its
-// channel as one wormhole packet (header flits + 1 flit per byte).
+// channel as one wormhole packet (header flits + 1 flit per byte), or with
+// processor.packet_bytes > 0 a unicast as packets of that many bytes, each
+// with its header, back to back (seed004's SCI moves 64-byte packets); the
+// message is complete when its last packet has arrived.
 //
 // Software overheads, charged on the one CPU, so sends and receptions
 // serialise on it (seed001 §1.8: the k-th send enters the network k·t_S
@@ -27,6 +30,7 @@
 #pragma once
 
 #include <deque>
+#include <map>
 #include <functional>
 #include <memory>
 #include <string>
@@ -47,6 +51,7 @@ struct ProcessorParams {
   std::string send_model = "per_channel";
   int header_flits = 1;                  // of a unicast message
   int rx_buffer_flits = 4;               // sink buffer per internal channel (credits toward the router)
+  int packet_bytes = 0;                  // 0: one packet per message; else unicasts split into packets of this size
   void visit(ParamVisitor& v);
 };
 
@@ -138,6 +143,7 @@ class DirectProcessor : public sc_core::sc_module, public DirectHostApi {
   std::function<int(NodeId)> selector_;
   HostProgram program_;
   std::deque<Arrival> completions_;
+  std::map<std::uint64_t, std::pair<int, Cycle>> partial_;   // message -> packets arrived, first one's injection
   Arrival receiving_;
   ProgramCpu cpu_;   // busy time and the same-cycle rule (program_cpu.h)
   int in_progress_ = 0;

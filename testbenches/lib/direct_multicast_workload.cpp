@@ -175,6 +175,9 @@ void DirectMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext&, 
   run.all_port = proc->processor().ports() > 1;
   run.in_order = proc->processor().params().send_model == "in_order";
   run.three_way = !dn->shared_links.empty();
+  if (run.family == Run::Family::mtorus && proc->processor().params().packet_bytes > 0)
+    throw ConfigError("traffic.scheme " + scheme + " sends IR worms, which are one packet each: processor.packet_bytes "
+                      "must be 0 (it is " + std::to_string(proc->processor().params().packet_bytes) + ")");
   if (run.family == Run::Family::mtorus && !run.all_port)
     throw ConfigError("traffic.scheme " + scheme + " needs all-port nodes (router.ports: all_port): with one-port "
                       "nodes, IR worms can deadlock at the processor's port (seed001 §4.3)");

@@ -149,11 +149,13 @@ TEST_CASE("direct_multicast: wrong network, routing, ports or options are refuse
              Contains("traffic.set_size 65"));
 }
 
-// seed004 on the SCI torus (experiments/seed004/sci_torus.yaml: t_S = 200,
-// t_R = 150), here with 1-cycle routing and crossbar so the zero-load formula
-// above holds: 2 bytes, L = 3 flits, one hop: tail at c + 1 + 6 + 2 = c + 9.
+// seed004 on the SCI torus (experiments/seed004/sci_torus.yaml, t_R = 150),
+// here with t_S = 200, messages as one packet with one header flit, and
+// 1-cycle routing and crossbar so the zero-load formula above holds: 2 bytes,
+// L = 3 flits, one hop: tail at c + 9.
 TEST_CASE("direct_multicast: seed004 store-and-forward chain and separate addressing, by hand", "[seed004]") {
-  const std::vector<Override> base = {{"router.route_delay", "1"}, {"router.crossbar_delay", "1"},
+  const std::vector<Override> base = {{"router.route_delay", "1"}, {"router.crossbar_delay", "1"}, {"processor.t_s", "200"},
+                                      {"processor.packet_bytes", "0"},   {"processor.header_flits", "1"},
                                       {"traffic.source", "0"},      {"traffic.destinations", "(0,1),(0,2)"},
                                       {"traffic.trials", "2"},      {"message.size", "2"}};
   auto with = [&](const char* scheme) {
@@ -188,7 +190,8 @@ TEST_CASE("direct_multicast: seed004 separate addressing pipelines large message
   // 1000 bytes to three nodes: the sends are posted at 200, 400 and 600; the
   // first tail arrives after 1000 flit cycles, so all three are in flight at once.
   const RunResult r = run_file("experiments/seed004/sci_torus.yaml",
-                               {{"traffic.scheme", "sci-separate"}, {"traffic.source", "0"},
+                               {{"traffic.scheme", "sci-separate"}, {"traffic.source", "0"}, {"processor.t_s", "200"},
+                                {"processor.packet_bytes", "0"}, {"processor.header_flits", "1"},
                                 {"traffic.destinations", "(0,1),(1,0),(2,2)"}, {"traffic.trials", "1"},
                                 {"message.size", "1000"}});
   check_complete(r, 1);
@@ -197,6 +200,33 @@ TEST_CASE("direct_multicast: seed004 separate addressing pipelines large message
   // The root's channel carries 3 x 1001 flits one after another: its last send is delivered after at least that.
   CHECK(stat(r, "multicast.root_busy_cycles").at("max").get<double>() >= 200 + 3 * 1001);
   CHECK(stat(r, "multicast.root_cpu_utilization").at("max").get<double>() <= 1.0);
+}
+
+TEST_CASE("direct_multicast: seed004 messages as 64-byte SCI packets", "[seed004]") {
+  // 200 bytes in packets of 64 + 16 header flits: 80, 80, 80, 24 = 264 flits
+  // back to back from cycle 40 (t_S). With no gap between packets the tail
+  // would leave h hops away at 40 + 1 + 3(h + 1) + 263 (the zero-load
+  // formula for one 264-flit worm); a packet boundary may cost the channel a
+  // cycle, once, not once per hop. The message counts as received only with
+  // its last packet.
+  auto busy = [](const char* dest, const char* packet_bytes) {
+    const RunResult r = run_file("experiments/seed004/sci_torus.yaml",
+                                 {{"router.route_delay", "1"}, {"router.crossbar_delay", "1"},
+                                  {"traffic.scheme", "sci-separate"}, {"traffic.source", "0"},
+                                  {"traffic.destinations", dest}, {"traffic.trials", "1"}, {"message.size", "200"},
+                                  {"processor.packet_bytes", packet_bytes}});
+    check_complete(r, 1);
+    return stat(r, "multicast.root_busy_cycles").at("max").get<double>();   // the tail's delivery
+  };
+  const double one = busy("(0,1)", "64"), five = busy("(2,3)", "64");
+  CHECK(one >= 40 + 1 + 3 * 2 + 263);
+  CHECK(one <= 40 + 1 + 3 * 2 + 263 + 3);
+  CHECK(five - one == 3 * 4);   // four more hops: the pipeline's 3 cycles each, boundaries cost nothing more
+  // As one packet, 216 flits (16 + 200): exactly the formula.
+  CHECK(busy("(0,1)", "0") == 40 + 1 + 3 * 2 + 215);
+  // IR worms stay one packet.
+  CHECK_THAT(error_of("experiments/seed001/path_torus.yaml", {{"processor.packet_bytes", "64"}}),
+             Contains("processor.packet_bytes must be 0"));
 }
 
 TEST_CASE("direct_multicast: seed004 schemes complete random groups, messages as planned", "[seed004]") {
