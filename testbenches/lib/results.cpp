@@ -116,6 +116,18 @@ void print_summary(const nlohmann::json& j, std::ostream& os) {
                                                         nd["ni_memory_flits"].value("time_weighted_mean", 0.0)));
     }
   }
+  if (m.contains("multicast") && m["multicast"].contains("latency_cycles") &&
+      m["multicast"]["latency_cycles"].value("count", 0) > 0) {   // the multicast workloads
+    const auto& mc = m.at("multicast");
+    const auto& ml = mc.at("latency_cycles");
+    row("multicasts / latency mean / max (cycles)",
+        fmt::format("{} / {:.1f} / {}  ({:.3f} us mean)", ml.value("count", 0), ml.value("mean", 0.0),
+                    ml.value("max", 0), ml.value("mean_us", 0.0)));
+    if (mc.contains("root_busy_cycles") && mc.contains("concurrency"))
+      row("  root busy (cycles) / concurrency, mean",
+          fmt::format("{:.1f} / {:.2f}", mc["root_busy_cycles"].value("mean", 0.0),
+                      mc["concurrency"].value("mean", 0.0)));
+  }
   row("saturated", m.value("saturated", false) ? "YES: " + m.value("saturation_reason", std::string()) : "no");
   row("link utilization mean / max", fmt::format("{:.3f} / {:.3f}", m["link_utilization"].value("mean", 0.0),
                                                   m["link_utilization"].value("max", 0.0)));

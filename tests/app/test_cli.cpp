@@ -100,6 +100,20 @@ TEST_CASE("run writes JSON and CSV results with the resolved configuration and s
   CHECK(std::count(header.begin(), header.end(), ',') == std::count(row.begin(), row.end(), ','));
 }
 
+TEST_CASE("run prints a multicast workload's multicasts and their latency") {
+  // seed004's S-torus from (0,0) to (0,1): one hop, one 2-byte message; t_S = 40, 16 + 2 flits,
+  // 4 cycles per hop (docs/seed004.md): the numbers themselves are tested in test_direct_multicast.cpp.
+  const auto out = (tmpdir() / "sci").string();
+  const Out o = run("run " + std::string(WORMCAST_SOURCE_DIR) + "/experiments/seed004/sci_torus.yaml --no-progress "
+                    "--set traffic.scheme=sci-storus --set traffic.source=0 --set 'traffic.destinations=(0,1)' "
+                    "--set traffic.trials=3 --out " + out);
+  INFO(o.text);
+  REQUIRE(o.code == 0);
+  CHECK_THAT(o.text, Catch::Contains("multicasts / latency mean / max (cycles) 3 / ") &&
+                         Catch::Contains("root busy (cycles) / concurrency, mean"));
+  CHECK_THAT(o.text, Catch::Contains(" / 1.00\n"));   // a chain of one: one transfer at a time
+}
+
 TEST_CASE("VCD option writes a waveform of the selected modules only") {
   const auto exp = write("wave.yaml", "name: wave\nsim:\n  warmup: 0\n  measure: 2000\n");
   const auto vcd = (tmpdir() / "wave.vcd").string();
