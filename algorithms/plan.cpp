@@ -141,6 +141,7 @@ void register_builtin_schemes(SchemeRegistry& r) {
   register_kbinomial_schemes(r);
   register_switch_schemes(r);
   register_direct_schemes(r);
+  register_ib_schemes(r);
 }
 
 const SchemeRegistry& scheme_registry() {

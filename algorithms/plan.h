@@ -105,7 +105,8 @@ class SchemeRegistry {
 
 // Built-in schemes: kbinomial, binomial, linear, path-lg, path-greedy, ssr,
 // tree (switch networks); ucube, maxport, combine, wsort, utorus, storus,
-// mdtorus, mutorus (direct networks).
+// mdtorus, mutorus, sci-* (direct networks); ib-cyclic, ib-opensm, ib-unicast
+// (fat trees).
 void register_builtin_schemes(SchemeRegistry& r);
 const SchemeRegistry& scheme_registry();
 
@@ -118,5 +119,6 @@ MulticastPlan plan_multicast(const std::string& scheme, const PlanRequest& q,
 void register_kbinomial_schemes(SchemeRegistry& r);
 void register_switch_schemes(SchemeRegistry& r);
 void register_direct_schemes(SchemeRegistry& r);   // plan_direct.cpp
+void register_ib_schemes(SchemeRegistry& r);       // plan_ib.cpp
 
 }  // namespace wormcast::algo

@@ -34,26 +34,47 @@ std::string kind_prefix(const std::string& spec) {
   return colon == std::string::npos ? std::string() : spec.substr(0, colon);
 }
 
+// "ibft:M,N": the m-port n-tree.
+PlanNetwork fat_tree_network(const std::string& spec) {
+  static const std::regex re(R"(ibft:(\d{1,4}),(\d{1,3}))");
+  std::smatch m;
+  if (!std::regex_match(spec, m, re))
+    throw std::invalid_argument("topology \"" + spec + "\": expected ibft:M,N, e.g. ibft:8,3 (8-port 3-tree)");
+  PlanNetwork n;
+  n.kind = NetworkClass::fat_tree;
+  try {
+    n.fat_tree.emplace(std::stoi(m[1]), std::stoi(m[2]));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("topology \"" + spec + "\": " + e.what());
+  }
+  n.spec = n.fat_tree->spec();
+  return n;
+}
+
 }  // namespace
 
 int PlanNetwork::num_nodes() const {
   if (kind == NetworkClass::irregular) return topology->num_nodes();
   if (kind == NetworkClass::direct) return direct->num_nodes();
+  if (kind == NetworkClass::fat_tree) return fat_tree->num_nodes();
   return 0;
 }
 
 std::string PlanNetwork::describe() const {
   if (kind == NetworkClass::irregular) return "irregular switch network " + spec;
   if (kind == NetworkClass::direct) return "direct network " + spec;
+  if (kind == NetworkClass::fat_tree) return "InfiniBand fat tree " + spec;
   return "no network";
 }
 
 std::string PlanNetwork::node_text(NodeId n) const {
-  return kind == NetworkClass::direct ? direct->name(n) : std::to_string(n);
+  if (kind == NetworkClass::direct) return direct->name(n);
+  if (kind == NetworkClass::fat_tree) return fat_tree->node_name(n);
+  return std::to_string(n);
 }
 
 nlohmann::json PlanNetwork::node_json(NodeId n) const {
-  if (kind == NetworkClass::direct) return direct->name(n);
+  if (kind == NetworkClass::direct || kind == NetworkClass::fat_tree) return node_text(n);
   return n;
 }
 
@@ -63,6 +84,13 @@ NodeId PlanNetwork::parse_node(const std::string& text, const std::string& what)
     try {
       return direct->parse_node(t);
     } catch (const topo::TopologyError& e) {
+      throw std::invalid_argument(what + ": \"" + text + "\" is not a node of " + spec + " (" + e.what() + ")");
+    }
+  }
+  if (kind == NetworkClass::fat_tree) {
+    try {
+      return fat_tree->parse_node(t);
+    } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(what + ": \"" + text + "\" is not a node of " + spec + " (" + e.what() + ")");
     }
   }
@@ -129,11 +157,10 @@ PlanNetwork parse_network_spec(const std::string& spec) {
     n.direct_routing.emplace(*n.direct, topo::default_routing(*n.direct));
     return n;
   }
-  if (kind == "ibft")
-    throw std::invalid_argument("topology \"" + spec + "\": fat trees (ibft) cannot be planned yet");
+  if (kind == "ibft") return fat_tree_network(spec);
   if (!kind.empty() && !std::filesystem::exists(spec))
     throw std::invalid_argument("topology \"" + spec + "\": unknown kind \"" + kind +
-                                "\" (known: irregular, torus, mesh, hypercube, or a topology file)");
+                                "\" (known: irregular, torus, mesh, hypercube, ibft, or a topology file)");
   return file_network(spec);
 }
 

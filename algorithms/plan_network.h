@@ -1,10 +1,11 @@
 // The network a `wormcast plan` request names (DESIGN.md "`wormcast plan`:
 // one contract for every scheme"): a SPEC string parsed into an irregular
 // switch network (generated or loaded, with its up*/down* routing) or a
-// direct network (torus, mesh, hypercube, with its default routing), plus
-// the node naming of the papers: integer ids for irregular networks (JSON
-// numbers), coordinate tuples highest dimension first for tori and meshes
-// ("(4,3)") and bit strings for hypercubes ("0101"), both JSON strings.
+// direct network (torus, mesh, hypercube, with its default routing) or an
+// InfiniBand fat tree IBFT(m, n), plus the node naming of the papers:
+// integer ids for irregular networks (JSON numbers), coordinate tuples
+// highest dimension first for tori and meshes ("(4,3)"), bit strings for
+// hypercubes ("0101") and "P(201)" for fat-tree nodes, all JSON strings.
 // Plain C++, no SystemC.
 //
 // SPEC forms:
@@ -12,6 +13,7 @@
 //                                   seed (default 1), connectivity (default 0.8):
 //                                   irregular:8x8p32s1, irregular:16x8p64s3c0.6
 //   torus:6x6:uni, torus:16x16x16:bi, mesh:8x8, hypercube:6 (direct_topology.h)
+//   ibft:M,N                        the m-port n-tree (fat_tree.h): ibft:8,3
 //   anything else: a topology file (YAML/JSON, topology_io.h)
 #pragma once
 
@@ -23,12 +25,13 @@
 
 #include "topologies/direct_routing.h"
 #include "topologies/direct_topology.h"
+#include "topologies/fat_tree.h"
 #include "topologies/topology.h"
 #include "topologies/updown.h"
 
 namespace wormcast::algo {
 
-enum class NetworkClass { none, irregular, direct };
+enum class NetworkClass { none, irregular, direct, fat_tree };
 
 struct PlanNetwork {
   NetworkClass kind = NetworkClass::none;
@@ -37,11 +40,13 @@ struct PlanNetwork {
   std::optional<topo::UpDownRouting> routing;    // irregular only
   std::optional<topo::DirectTopology> direct;    // direct only
   std::optional<topo::DirectRouting> direct_routing;
+  std::optional<topo::FatTree> fat_tree;         // fat_tree only
 
   int num_nodes() const;   // 0 for none
-  // "irregular switch network irregular:8x8p32s1", "direct network torus:6x6:uni".
+  // "irregular switch network irregular:8x8p32s1", "direct network torus:6x6:uni",
+  // "InfiniBand fat tree ibft:8,3".
   std::string describe() const;
-  // Name as text ("5", "(4,3)", "0101") and as JSON (5 or "(4,3)").
+  // Name as text ("5", "(4,3)", "0101", "P(201)") and as JSON (5 or "(4,3)").
   std::string node_text(topo::NodeId n) const;
   nlohmann::json node_json(topo::NodeId n) const;
   // Reads a name; throws std::invalid_argument "<what>: ..." naming the text
@@ -56,8 +61,8 @@ topo::IrregularParams parse_irregular_spec(const std::string& spec);
 std::string irregular_spec(const topo::IrregularParams& p);
 
 // Any SPEC form above. Throws std::invalid_argument for a malformed spec or
-// an unsupported kind (ibft: fat trees are not plannable yet) and
-// topo::TopologyError for a bad file or impossible generator parameters.
+// an unknown kind and topo::TopologyError for a bad file or impossible
+// generator parameters.
 PlanNetwork parse_network_spec(const std::string& spec);
 PlanNetwork irregular_network(const topo::IrregularParams& p);
 PlanNetwork file_network(const std::string& path);

@@ -246,7 +246,14 @@ TEST_CASE("network specs: irregular, direct, files, errors", "[plan]") {
   CHECK(irregular_spec(p) == "irregular:16x8p64s3c0.6");
   CHECK(parse_network_spec("irregular:8x8p32").spec == "irregular:8x8p32s1");
   CHECK_THROWS_WITH(parse_irregular_spec("irregular:8p32"), Contains("expected irregular:SxPpN"));
-  CHECK_THROWS_WITH(parse_network_spec("ibft:8,3"), Contains("fat trees"));
+  const PlanNetwork f = parse_network_spec("ibft:8,3");
+  CHECK(f.kind == NetworkClass::fat_tree);
+  CHECK(f.num_nodes() == 128);
+  CHECK(f.describe() == "InfiniBand fat tree ibft:8,3");
+  CHECK(f.node_json(f.parse_node("P(201)", "--source")) == "P(201)");
+  CHECK_THROWS_WITH(f.parse_node("P(901)", "--dests"), Contains("--dests") && Contains("P(901)"));
+  CHECK_THROWS_WITH(parse_network_spec("ibft:8"), Contains("expected ibft:M,N"));
+  CHECK_THROWS_WITH(parse_network_spec("ibft:7,3"), Contains("ibft:7,3"));
   CHECK_THROWS_WITH(parse_network_spec("ring:8"), Contains("unknown kind \"ring\""));
   CHECK_THROWS_WITH(parse_network_spec("torus:6x6"), Contains("torus:6x6"));
 

@@ -1,4 +1,6 @@
-// The seed001 schemes in the plan contract (algorithms/plan_direct.cpp):
+// The seed001 schemes in the plan contract (algorithms/plan_direct.cpp),
+// with seed004's SCI schemes and seed003's fat-tree schemes (plan_ib.cpp) at
+// the end:
 // the thesis's worked examples through plan_multicast (hypercube Figs. 3.6
 // and 3.9, the U-torus examples of Ch. 4, the ℋ-cycle of Figs. 5.1/5.7 and
 // §7.5's M_d phase 1), exactly-once coverage and routed paths on random
@@ -219,4 +221,41 @@ TEST_CASE("sci schemes: seed004 Fig. 1 in the plan contract", "[plan][seed004]")
   r2.options.r = 1;
   CHECK_THROWS_WITH(plan_multicast("sci-mutorus", r2), Contains("--r must be at least 2"));
   CHECK_THROWS_WITH(plan_multicast("sci-utorus", r2), Contains("--r does not apply"));
+}
+
+TEST_CASE("ib schemes: seed003 Fig. 7 in the plan contract", "[plan][seed003]") {
+  PlanRequest q;
+  q.network = net("ibft:4,3");
+  q.source = q.network->parse_node("P(000)", "--source");
+  q.destinations = parse_node_list(*q.network, "P(200),P(201),P(210),P(211)", *q.source, "--dests");
+  const MulticastPlan c = plan_multicast("ib-cyclic", q);
+  CHECK(c.steps == 1);
+  REQUIRE(c.messages.size() == 1);
+  // Fig. 7: the DLIDs and the output-port sets of the six switches.
+  CHECK(c.messages[0].extras.at("dlids") ==
+        nlohmann::json{{"P(200)", 33}, {"P(201)", 37}, {"P(210)", 41}, {"P(211)", 45}});
+  CHECK(c.extras.at("mft") == nlohmann::json{{"SW<00,2>", {3}}, {"SW<00,1>", {3}}, {"SW<00,0>", {3}},
+                                             {"SW<20,1>", {1, 2}}, {"SW<20,2>", {1, 2}}, {"SW<21,2>", {1, 2}}});
+  CHECK(c.messages[0].path ==
+        std::vector<std::string>{"SW<00,2>", "SW<00,1>", "SW<00,0>", "SW<20,1>", "SW<20,2>", "SW<21,2>"});
+  // Links: the injection link, SW<00,2>-SW<00,1>-SW<00,0>-SW<20,1>, SW<20,1> to both leaf switches, 4 ejections: 10.
+  CHECK(c.extras.at("link_traversals") == 10);
+  // One source: OpenSM's tree reaches the group over as many links (spec §12: cyclic = OpenSM one-to-many).
+  const MulticastPlan o = plan_multicast("ib-opensm", q);
+  CHECK(o.extras.at("link_traversals") == 10);
+  CHECK(o.extras.at("root") == "SW<00,0>");
+  // Unicast: four packets, path Q first (§6), 5 switches each.
+  const MulticastPlan u = plan_multicast("ib-unicast", q);
+  CHECK(u.steps == 4);
+  REQUIRE(u.messages.size() == 4);
+  CHECK(u.messages[0].path == std::vector<std::string>{"SW<00,2>", "SW<00,1>", "SW<00,0>", "SW<20,1>", "SW<20,2>"});
+  CHECK(u.messages[0].extras.at("dlid") == 33);
+  CHECK(u.extras.at("link_traversals") == 4 * 6);
+  check_exactly_once(c);
+  check_exactly_once(u);
+  CHECK_THROWS_WITH(plan_multicast("ib-cyclic", request("torus:4x4:uni", "(0,0)", "(1,1)")),
+                    Contains("needs a fat tree"));
+  PlanRequest r = q;
+  r.options.r = 3;
+  CHECK_THROWS_WITH(plan_multicast("ib-opensm", r), Contains("--r does not apply"));
 }

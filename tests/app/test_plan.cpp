@@ -172,6 +172,24 @@ TEST_CASE("plan: seed004 schemes via the CLI", "[plan][seed004]") {
   CHECK_THAT(t.text, Contains("needs a torus"));
 }
 
+TEST_CASE("plan: seed003 fat-tree schemes via the CLI", "[plan][seed003]") {
+  // IBFT(8,3), the paper's network: 128 nodes; 13 random destinations (10 %).
+  for (const char* scheme : {"ib-cyclic", "ib-opensm", "ib-unicast"}) {
+    INFO(scheme);
+    const json j = plan_json(std::string(scheme) + " --topology ibft:8,3 --source 'P(012)' --random 13 --seed 4");
+    check_contract(j);
+    check_exactly_once(j);
+    CHECK(j.at("source") == "P(012)");
+    CHECK(j.at("link_traversals").get<int>() > 13);
+  }
+  const Out t = run("plan ib-cyclic --topology ibft:4,3 --source 'P(000)' --dests 'P(200),P(201)'");
+  CHECK(t.code == 0);
+  CHECK_THAT(t.text, Contains("via SW<00,2> SW<00,1> SW<00,0> SW<20,1> SW<20,2>") && Contains("\"SW<20,2>\":[1,2]"));
+  const Out bad = run("plan ib-cyclic --topology ibft:4,3 --dests 'P(900)'");
+  CHECK(bad.code == 1);
+  CHECK_THAT(bad.text, Contains("--dests") && Contains("P(900)"));
+}
+
 TEST_CASE("plan: bad input exits 1 with an error naming the option", "[plan]") {
   struct Case { std::string args; std::vector<std::string> expect; };
   const std::string net = "--topology irregular:8x8p32s1 ";

@@ -1,0 +1,132 @@
+// The InfiniBand fat-tree schemes of seed003 (Zhou, Lin, Chung) in the plan
+// contract, on IBFT(m, n) (--topology ibft:M,N; algorithms/ib_multicast.h):
+//  * ib-cyclic: one multicast packet through the MFT of the (source, group)
+//    pair, the union of the LFT ports of the destinations' cyclic DLIDs
+//    (§5-§7);
+//  * ib-opensm: one multicast packet through OpenSM's one shared tree of the
+//    group, built over the destinations and the source (the sender joins,
+//    §8), rooted at the switch nearest to all members;
+//  * ib-unicast: one unicast per destination with its cyclic DLID, sent back
+//    to back (§9): message i in step i.
+// A multicast packet's path lists the switches it visits, breadth-first from
+// the source's leaf switch (a tree, not a line); `mft` maps each switch of
+// the table to its sorted output ports, `link_traversals` counts the links
+// the copies cross (the source's injection link included).
+#include <deque>
+#include <stdexcept>
+
+#include "algorithms/ib_multicast.h"
+#include "algorithms/plan.h"
+
+namespace wormcast::algo {
+
+using nlohmann::json;
+using topo::NodeId;
+
+namespace {
+
+const topo::FatTree& need_fat_tree(const PlanRequest& q, const std::string& scheme) {
+  if (q.kind() != NetworkClass::fat_tree)
+    throw std::invalid_argument("scheme '" + scheme + "' needs a fat tree (--topology ibft:M,N, e.g. ibft:8,3); " +
+                                (q.network ? q.network->spec + " is not one" : std::string("no --topology given")));
+  if (q.destinations.empty())
+    throw std::invalid_argument("--dests: the destination set is empty (give --dests or --random)");
+  return *q.network->fat_tree;
+}
+
+// The switches a packet visits through `mft`, breadth-first from the
+// source's leaf switch (each forwards to its entry's ports but the arrival port).
+std::vector<std::string> tree_path(const topo::FatTree& t, NodeId src, const Mft& mft) {
+  std::vector<std::string> out;
+  std::deque<std::pair<int, int>> todo{{t.leaf_switch(src), t.leaf_port(src)}};
+  while (!todo.empty()) {
+    const auto [sw, in] = todo.front();
+    todo.pop_front();
+    out.push_back(t.switch_name(sw));
+    const auto it = mft.find(sw);
+    if (it == mft.end()) continue;
+    for (int port : it->second) {
+      const topo::FatTree::PortPeer p = t.peer(sw, port);
+      if (port != in && !p.is_node) todo.emplace_back(p.id, p.port);
+    }
+  }
+  return out;
+}
+
+json mft_json(const topo::FatTree& t, const Mft& mft) {
+  json out = json::object();
+  for (const auto& [sw, ports] : mft) out[t.switch_name(sw)] = ports;
+  return out;
+}
+
+// One multicast packet through `mft`, checked (exactly once, a tree).
+MulticastPlan multicast_plan(const topo::FatTree& t, const PlanRequest& q, const std::string& scheme, const Mft& mft) {
+  const NodeId src = q.source.value_or(0);
+  const std::vector<std::string> bad = ib_mft_violations(t, src, q.destinations, mft);
+  if (!bad.empty()) throw std::logic_error(scheme + ": the forwarding table is wrong: " + bad.front());
+  MulticastPlan p;
+  p.source = src;
+  p.destinations = q.destinations;
+  p.steps = 1;
+  PlanMessage m{src, 1, q.destinations, tree_path(t, src, mft), json::object()};
+  p.messages.push_back(std::move(m));
+  p.extras = {{"mft", mft_json(t, mft)},
+              {"switches", mft.size()},
+              {"link_traversals", deliver_mft(t, src, mft).link_traversals}};
+  return p;
+}
+
+MulticastPlan plan_cyclic(const PlanRequest& q) {
+  const topo::FatTree& t = need_fat_tree(q, "ib-cyclic");
+  const NodeId src = q.source.value_or(0);
+  MulticastPlan p = multicast_plan(t, q, "ib-cyclic", cyclic_mft(t, src, q.destinations));
+  json dlids = json::object();
+  for (NodeId d : q.destinations) dlids[t.node_name(d)] = cyclic_dlid(t, src, d);
+  p.messages.front().extras["dlids"] = dlids;
+  p.extras["lids_per_node"] = lids_per_node(t);
+  return p;
+}
+
+MulticastPlan plan_opensm(const PlanRequest& q) {
+  const topo::FatTree& t = need_fat_tree(q, "ib-opensm");
+  std::vector<NodeId> members = q.destinations;
+  members.push_back(q.source.value_or(0));   // the sender joins the group (SendOnly)
+  MulticastPlan p = multicast_plan(t, q, "ib-opensm", opensm_mft(t, members));
+  p.extras["root"] = t.switch_name(opensm_root(t, members));
+  return p;
+}
+
+MulticastPlan plan_unicast(const PlanRequest& q) {
+  const topo::FatTree& t = need_fat_tree(q, "ib-unicast");
+  const NodeId src = q.source.value_or(0);
+  const std::vector<std::vector<IbHop>> routes = unicast_routes(t, src, q.destinations);
+  MulticastPlan p;
+  p.source = src;
+  p.destinations = q.destinations;
+  int links = 0;
+  for (std::size_t i = 0; i < routes.size(); ++i) {
+    std::vector<std::string> path;
+    for (const IbHop& h : routes[i]) path.push_back(t.switch_name(h.sw));
+    PlanMessage m{src, static_cast<int>(i) + 1, {q.destinations[i]}, std::move(path), json::object()};
+    m.extras = {{"dlid", cyclic_dlid(t, src, q.destinations[i])}};
+    p.messages.push_back(std::move(m));
+    links += static_cast<int>(routes[i].size()) + 1;   // the injection link and one per switch
+  }
+  p.steps = static_cast<int>(routes.size());
+  p.extras = {{"link_traversals", links}, {"lids_per_node", lids_per_node(t)}};
+  return p;
+}
+
+}  // namespace
+
+void register_ib_schemes(SchemeRegistry& r) {
+  r.add({"ib-cyclic",
+         "InfiniBand fat tree, hardware multicast: cyclic path selection, MFT = union of the LFT ports (seed003)",
+         {}, plan_cyclic});
+  r.add({"ib-opensm", "InfiniBand fat tree, hardware multicast: OpenSM's one spanning tree per group (seed003 §8)",
+         {}, plan_opensm});
+  r.add({"ib-unicast", "InfiniBand fat tree: one unicast per destination with its cyclic DLID (seed003 §9)", {},
+         plan_unicast});
+}
+
+}  // namespace wormcast::algo
