@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "topologies/fat_tree_io.h"
 #include "topologies/topology_io.h"
 
 namespace wormcast::algo {
@@ -36,16 +37,12 @@ std::string kind_prefix(const std::string& spec) {
 
 // "ibft:M,N": the m-port n-tree.
 PlanNetwork fat_tree_network(const std::string& spec) {
-  static const std::regex re(R"(ibft:(\d{1,4}),(\d{1,3}))");
-  std::smatch m;
-  if (!std::regex_match(spec, m, re))
-    throw std::invalid_argument("topology \"" + spec + "\": expected ibft:M,N, e.g. ibft:8,3 (8-port 3-tree)");
   PlanNetwork n;
   n.kind = NetworkClass::fat_tree;
   try {
-    n.fat_tree.emplace(std::stoi(m[1]), std::stoi(m[2]));
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument("topology \"" + spec + "\": " + e.what());
+    n.fat_tree.emplace(topo::parse_fat_tree_spec(spec));
+  } catch (const topo::TopologyError& e) {
+    throw std::invalid_argument(e.what());
   }
   n.spec = n.fat_tree->spec();
   return n;

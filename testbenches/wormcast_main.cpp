@@ -19,6 +19,7 @@
 #include <sstream>
 #include <systemc>
 
+#include "algorithms/ib_multicast.h"
 #include "rtl_models/decoder_registry.h"
 #include "rtl_models/ni_firmware.h"
 #include "testbenches/lib/atomic_file.h"
@@ -29,6 +30,7 @@
 #include "testbenches/lib/runner.h"
 #include "testbenches/lib/sweep.h"
 #include "topologies/direct_io.h"
+#include "topologies/fat_tree_io.h"
 #include "topologies/topology_io.h"
 
 using namespace wormcast;
@@ -113,6 +115,42 @@ void show_topology(const topo::Topology& t) {
 int show_direct_network(const std::string& spec, const std::string& routing, int vcs) {
   const topo::DirectTopology t = topo::parse_direct_spec(spec);
   topo::show_direct(topo::DirectRouting(t, topo::routing_for(t, routing)), std::cout, vcs);
+  return 0;
+}
+
+// Fat trees named by a spec (topologies/fat_tree_io.h), with a check of the
+// paper's forwarding tables: every cyclic-DLID route reaches its destination.
+int show_fat_tree_network(const std::string& spec) {
+  const topo::FatTree t = topo::parse_fat_tree_spec(spec);
+  topo::show_fat_tree(t, std::cout);
+  if (t.num_nodes() > 1024) {
+    std::cout << "  forwarding tables: not checked above 1024 nodes\n";
+    return 0;
+  }
+  try {
+    const int lids = algo::lids_per_node(t);
+    for (topo::NodeId s = 0; s < t.num_nodes(); ++s)
+      for (topo::NodeId d = 0; d < t.num_nodes(); ++d)
+        if (s != d) algo::trace_unicast(t, s, algo::cyclic_dlid(t, s, d));
+    std::cout << "  addressing: " << lids << " LIDs per node (LMC), LIDs 1.." << lids * t.num_nodes()
+              << "; forwarding tables (Eqs. 1-2): every cyclic route reaches its destination\n";
+  } catch (const std::invalid_argument& e) {
+    std::cout << "  addressing: not applicable (" << e.what() << ")\n";
+  }
+  return 0;
+}
+
+int export_fat_tree_network(const std::string& spec, const std::string& format, const std::string& out) {
+  if (format != "dot")
+    throw tb::ConfigError("topo export " + spec + ": --format " + format + ": fat trees are exported as dot only");
+  std::ostringstream os;
+  topo::write_fat_tree_dot(topo::parse_fat_tree_spec(spec), os);
+  if (out.empty()) {
+    std::cout << os.str() << std::flush;
+    return 0;
+  }
+  tb::write_file_atomic(out, os.str());
+  std::cerr << "wrote " << out << "\n";
   return 0;
 }
 
@@ -217,14 +255,15 @@ void add_topo_show_export(CLI::App& topo_cmd, std::vector<Command>& cmds) {
     int vcs = 0;
   };
   auto st = std::make_shared<State>();
-  auto* show = topo_cmd.add_subcommand("show", "print a topology file with its up*/down* structure, or a direct "
-                                               "network (torus:4x4:uni, mesh:8x8, hypercube:4) with its VC classes");
-  show->add_option("file", st->show_file, "topology file (YAML/JSON) or direct network spec")->required();
+  auto* show = topo_cmd.add_subcommand("show", "print a topology file with its up*/down* structure, a direct "
+                                               "network (torus:4x4:uni, mesh:8x8, hypercube:4) with its VC classes, "
+                                               "or a fat tree (ibft:8,3)");
+  show->add_option("file", st->show_file, "topology file (YAML/JSON), direct network spec or fat tree spec")->required();
   show->add_option("--routing", st->routing,
                    "direct networks: dor, ecube, utr, btr, utpr, dateline (default: the thesis's)");
   show->add_option("--vcs", st->vcs, "direct networks: VCs per channel as router.vcs (0 = what the routing needs)");
   auto* exp = topo_cmd.add_subcommand("export", "convert a topology file to yaml, json, dot or anynet (BookSim2)");
-  exp->add_option("file", st->exp_file, "topology file (YAML/JSON) or direct network spec (dot only)")->required();
+  exp->add_option("file", st->exp_file, "topology file (YAML/JSON), or direct network or fat tree spec (dot only)")->required();
   exp->add_option("--routing", st->routing, "direct networks: routing whose VC classes label the channels");
   exp->add_option("--vcs", st->vcs, "direct networks: VCs per channel as router.vcs; labels give each class's VCs");
   exp->add_option("--format", st->format, "yaml, json, dot or anynet (BookSim2; parallel links merged, with a warning)")
@@ -232,12 +271,15 @@ void add_topo_show_export(CLI::App& topo_cmd, std::vector<Command>& cmds) {
   exp->add_option("-o,--output", st->out, "output file (default stdout)");
   cmds.push_back({show, [st] {
                     if (topo::is_direct_spec(st->show_file)) return show_direct_network(st->show_file, st->routing, st->vcs);
+                    if (topo::is_fat_tree_spec(st->show_file)) return show_fat_tree_network(st->show_file);
                     show_topology(topo::load_topology(st->show_file));
                     return 0;
                   }});
   cmds.push_back({exp, [st] {
                     if (topo::is_direct_spec(st->exp_file))
                       return export_direct_network(st->exp_file, st->routing, st->vcs, st->format, st->out);
+                    if (topo::is_fat_tree_spec(st->exp_file))
+                      return export_fat_tree_network(st->exp_file, st->format, st->out);
                     write_topology(topo::load_topology(st->exp_file), st->format, st->out);
                     return 0;
                   }});

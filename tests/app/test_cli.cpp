@@ -134,6 +134,26 @@ TEST_CASE("VCD option writes a waveform of the selected modules only") {
   CHECK(std::count(text.begin(), text.end(), '#') > 10);
 }
 
+TEST_CASE("topo show and export name a fat tree by its spec") {
+  Out o = run("topo show ibft:8,3");
+  INFO(o.text);
+  REQUIRE(o.code == 0);
+  CHECK_THAT(o.text, Catch::Contains("128 nodes, 80 switches in 3 levels") &&
+                         Catch::Contains("every cyclic route reaches its destination"));
+  const auto dot = (tmpdir() / "ft.dot").string();
+  o = run("topo export ibft:4,3 -o " + dot);
+  REQUIRE(o.code == 0);
+  std::ifstream f(dot);
+  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  CHECK_THAT(text, Catch::StartsWith("graph \"ibft:4,3\"") && Catch::Contains("\"SW<00,2>\" -- \"P(000)\""));
+  o = run("topo export ibft:4,3 --format yaml");
+  CHECK(o.code != 0);
+  CHECK_THAT(o.text, Catch::Contains("fat trees are exported as dot only"));
+  o = run("topo show ibft:5,3");
+  CHECK(o.code != 0);
+  CHECK_THAT(o.text, Catch::Contains("ibft:5,3") && Catch::Contains("m = 5"));
+}
+
 TEST_CASE("topo generate / show / export round trip") {
   const auto t = (tmpdir() / "gen.yaml").string();
   Out o = run("topo generate --switches 4 --ports 8 --nodes 12 --seed 3 -o " + t);

@@ -7,11 +7,13 @@
 
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "topologies/fat_tree.h"
+#include "topologies/fat_tree_io.h"
 
 using namespace wormcast;
 using Catch::Contains;
@@ -218,4 +220,25 @@ TEST_CASE("fat tree: bad m and n, ids, ports and names throw naming the value", 
     CHECK_THROWS_WITH(t.parse_node(bad), Contains("\"" + bad + "\""));
   for (const std::string bad : {"SW<20,3>", "SW<20>", "SW<2,1>", "SW<40,1>", "SW<20,0>", "SW<20,1", "XX<20,1>", "SW<,1>"})
     CHECK_THROWS_WITH(t.parse_switch(bad), Contains("\"" + bad + "\""));
+}
+
+TEST_CASE("fat tree show and DOT export: every link once, every name present", "[fat_tree]") {
+  const topo::FatTree t = topo::parse_fat_tree_spec("ibft:4,2");
+  std::ostringstream dot;
+  topo::write_fat_tree_dot(t, dot);
+  const std::string s = dot.str();
+  // IBFT(4,2): 2 level-0 switches x 4 down ports + 4 level-1 switches x 2 down ports = 16 links.
+  std::size_t links = 0;
+  for (std::size_t at = s.find(" -- "); at != std::string::npos; at = s.find(" -- ", at + 1)) ++links;
+  CHECK(links == 16);
+  CHECK_THAT(s, Catch::Contains("\"SW<0,0>\" -- \"SW<0,1>\" [taillabel=1, headlabel=3]"));
+  for (topo::NodeId x = 0; x < t.num_nodes(); ++x) CHECK_THAT(s, Catch::Contains("\"" + t.node_name(x) + "\""));
+  std::ostringstream text;
+  topo::show_fat_tree(t, text);
+  CHECK_THAT(text.str(), Catch::Contains("8 nodes, 6 switches in 2 levels") &&
+                             Catch::Contains("down P(00) P(01), up"));
+  CHECK_THROWS_WITH(topo::parse_fat_tree_spec("ibft:8"), Catch::Contains("expected ibft:M,N"));
+  CHECK_THROWS_WITH(topo::parse_fat_tree_spec("ibft:6,1"), Catch::Contains("ibft:6,1"));
+  CHECK(topo::is_fat_tree_spec("ibft:8,3"));
+  CHECK_FALSE(topo::is_fat_tree_spec("torus:4x4:uni"));
 }
