@@ -164,7 +164,7 @@ void DirectProcessor::on_packet(const Packet& p, Cycle at) {
   if (p.message == 0) return;   // packet traffic, not software's
   Cycle injected = p.injected;
   if (p.msg_packets > 1) {   // in any order (several VCs of a class may reorder them)
-    auto [it, fresh] = partial_.try_emplace(p.message, 0, p.injected);
+    const auto it = partial_.try_emplace(p.message, 0, p.injected).first;
     it->second.second = std::min(it->second.second, p.injected);   // the message's head left with its first packet
     if (++it->second.first < p.msg_packets) return;
     injected = it->second.second;

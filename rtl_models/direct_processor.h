@@ -30,8 +30,8 @@
 #pragma once
 
 #include <deque>
-#include <map>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <systemc>

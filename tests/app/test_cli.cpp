@@ -101,8 +101,8 @@ TEST_CASE("run writes JSON and CSV results with the resolved configuration and s
 }
 
 TEST_CASE("run prints a multicast workload's multicasts and their latency") {
-  // seed004's S-torus from (0,0) to (0,1): one hop, one 2-byte message; t_S = 40, 16 + 2 flits,
-  // 4 cycles per hop (docs/seed004.md): the numbers themselves are tested in test_direct_multicast.cpp.
+  // seed004's S-torus from (0,0) to (0,1): one hop, one 2-byte message, three trials. The line's
+  // numbers are tested in test_direct_multicast.cpp; here that the summary shows them.
   const auto out = (tmpdir() / "sci").string();
   const Out o = run("run " + std::string(WORMCAST_SOURCE_DIR) + "/experiments/seed004/sci_torus.yaml --no-progress "
                     "--set traffic.scheme=sci-storus --set traffic.source=0 --set 'traffic.destinations=(0,1)' "
