@@ -126,6 +126,7 @@ std::string check_invariants(const rtl::SimContext& ctx, topo::NetworkModel& net
 nlohmann::json header(const ExperimentConfig& cfg) {
   nlohmann::json j;
   j["wormcast_version"] = WORMCAST_VERSION;
+  j["build_id"] = build_id();
   j["experiment"] = cfg.name;
   j["config_file"] = cfg.source_file;
   j["seed"] = cfg.seed;
@@ -171,6 +172,20 @@ nlohmann::json performance(const rtl::SimContext& ctx, Cycle cycles, double setu
 }
 
 }  // namespace
+
+std::string build_id() {
+  static const std::string id = [] {
+    std::error_code ec;
+    const std::filesystem::path exe = "/proc/self/exe";
+    const auto size = std::filesystem::file_size(exe, ec);
+    if (ec) return std::string("unknown");
+    const auto mtime = std::filesystem::last_write_time(exe, ec);
+    if (ec) return std::string("unknown");
+    return std::string(WORMCAST_VERSION) + "-" + std::to_string(size) + "-" +
+           std::to_string(mtime.time_since_epoch().count());
+  }();
+  return id;
+}
 
 RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
   RunResult res;

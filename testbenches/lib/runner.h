@@ -37,6 +37,13 @@ struct RunResult {
 
 RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt);
 
+// Which build of wormcast is running: the version, and the size and
+// modification time of the running executable (a relink changes them; cheap
+// enough for every run, unlike a hash of its content). Every results file
+// records it as "build_id", so a sweep can tell runs cached by another build
+// ("unknown" if the executable cannot be examined).
+std::string build_id();
+
 // The switch-level topology of a switch-network experiment (irregular or
 // file kinds); throws ConfigError for other kinds.
 topo::Topology build_topology(const ExperimentConfig& cfg);

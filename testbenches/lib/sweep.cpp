@@ -21,6 +21,7 @@
 #include <set>
 
 #include "testbenches/lib/results.h"
+#include "testbenches/lib/runner.h"
 #include "testbenches/lib/units.h"
 
 extern char** environ;
@@ -647,6 +648,7 @@ struct SweepState {
   std::vector<std::size_t> todo;       // the distinct runs not cached
   std::string counts;                  // "N points x T trials = R runs, ..." for the headers
   std::size_t reported = 0;            // distinct runs reported done so far ([k/total])
+  std::size_t other_build = 0;         // cached runs whose results another build of wormcast computed
 
   SweepState(const SweepOptions& o, std::ostream& out_stream, std::ostream& err_stream, SweepPlan p)
       : opt(o), out(out_stream), err(err_stream), plan(std::move(p)), paths(output_paths(plan.spec, o)) {}
@@ -664,6 +666,7 @@ void find_cached_runs(SweepState& st) {
     nlohmann::json j;
     if (!st.opt.force && read_results(st.paths.json(r).string(), r.hash, j, why) && j.value("status", "") == "ok") {
       st.outcomes[i].state = RunOutcome::State::cached;
+      if (j.value("build_id", std::string()) != build_id()) ++st.other_build;
       st.outcomes[i].results = std::move(j);
     } else {
       st.todo.push_back(i);
@@ -912,6 +915,10 @@ int run_sweep(const std::string& sweep_file, const SweepOptions& opt, std::ostre
   SweepState st(opt, out, err, plan_sweep(load_sweep(sweep_file)));
   find_cached_runs(st);
   st.counts = count_text(st);
+  if (st.other_build > 0)   // the hash covers the configuration, not the code: say when that matters
+    err << "sweep '" << st.plan.spec.name << "': warning: " << st.other_build << " of the cached runs were computed "
+        << "by another build of wormcast; they are reused as they are (--force reruns them, if the model has "
+        << "changed since)\n";
 
   if (opt.dry_run) {
     print_dry_run(st);

@@ -417,6 +417,24 @@ TEST_CASE("sweep: runs in parallel, writes the CSVs, and a second invocation is 
   CHECK(count(o.text, " to run\n") == 5);
   CHECK_THAT(o.text, Catch::Contains("point traffic.load=0.09 trial 2 seed 6  hash "));
 
+  // No warning while the runs come from this build; a run computed by another build (its results
+  // say so) is still reused, with a warning that names how many.
+  CHECK_THAT(o.text, !Catch::Contains("another build"));
+  {
+    const auto json = out / "runs" / plan.runs[0].hash / ("small_seed" + std::to_string(plan.runs[0].seed) + ".json");
+    std::ifstream jf(json);
+    auto j = nlohmann::json::parse(jf);
+    CHECK(j.at("build_id").get<std::string>().rfind(std::string(WORMCAST_VERSION) + "-", 0) == 0);
+    j["build_id"] = "0.0.0-1-1";
+    jf.close();
+    std::ofstream(json) << j.dump(2);
+  }
+  o = cli("sweep " + file + " -j 2 --out " + out.string());
+  INFO(o.text);
+  REQUIRE(o.code == 0);
+  CHECK(count(o.text, "done (cached)") == 4);
+  CHECK_THAT(o.text, Catch::Contains("warning: 1 of the cached runs were computed by another build of wormcast"));
+
   // --force reruns cached ones.
   o = cli("sweep " + file + " -j 2 --force --out " + out.string());
   REQUIRE(o.code == 0);
