@@ -36,6 +36,7 @@ TIMING_KEYS = {
     "allocator",                                 # the memory allocator the tool runs on, not a result
     "run_ahead", "run_ahead_off", "scheduler_activations",   # how the run was computed (sim.run_ahead)
     "scheduler_evaluations",                     # how much work the modules' evaluations were, not a result
+    "build_id",                                  # which build computed the run (sweep cache), not a result
 }
 # Parameters that change how a run is computed, never its results: they may
 # be missing on the before side (a binary older than the parameter) and
