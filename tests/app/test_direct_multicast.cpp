@@ -224,9 +224,6 @@ TEST_CASE("direct_multicast: seed004 messages as 64-byte SCI packets", "[seed004
   CHECK(five - one == 3 * 4);   // four more hops: the pipeline's 3 cycles each, boundaries cost nothing more
   // As one packet, 216 flits (16 + 200): exactly the formula.
   CHECK(busy("(0,1)", "0") == 40 + 1 + 3 * 2 + 215);
-  // IR worms stay one packet.
-  CHECK_THAT(error_of("experiments/seed001/path_torus.yaml", {{"processor.packet_bytes", "64"}}),
-             Contains("processor.packet_bytes must be 0"));
 }
 
 TEST_CASE("direct_multicast: seed004 schemes complete random groups, messages as planned", "[seed004]") {
@@ -255,6 +252,11 @@ TEST_CASE("direct_multicast: seed004 schemes refuse the wrong routing or r", "[s
              Contains("traffic.r >= 2"));
   CHECK_THAT(error_of("experiments/seed004/sci_torus.yaml", {{"traffic.r", "4"}}),
              Contains("traffic.r applies only"));
+  // IR worms stay one packet. (Here, not after the simulations of the packet
+  // test: a run refused at attach after finished simulations in one process
+  // trips ASan's known false report on SystemC's coroutine stacks.)
+  CHECK_THAT(error_of("experiments/seed001/path_torus.yaml", {{"processor.packet_bytes", "64"}}),
+             Contains("processor.packet_bytes must be 0"));
   CHECK(error_of("experiments/seed004/sci_torus.yaml",
                  {{"topology.dims", "[4, 8]"}, {"traffic.scheme", "sci-utorus"}, {"traffic.trials", "1"}}) ==
         "no error");
