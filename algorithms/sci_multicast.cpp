@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "algorithms/direct_members.h"
 #include "algorithms/torus_multicast.h"
 
 namespace wormcast::algo {
@@ -14,16 +15,6 @@ namespace {
 
 using topo::DirectTopology;
 using topo::NodeId;
-
-std::string node_name(const DirectTopology& t, NodeId x) {
-  return t.valid_node(x) ? t.name(x) : "#" + std::to_string(x);
-}
-
-std::string names(const DirectTopology& t, const std::vector<NodeId>& nodes) {
-  std::string s = "{";
-  for (std::size_t i = 0; i < nodes.size(); ++i) s += (i ? ", " : "") + node_name(t, nodes[i]);
-  return s + "}";
-}
 
 const char* label(SciScheme s) {
   switch (s) {
@@ -39,16 +30,7 @@ const char* label(SciScheme s) {
 void check_group(const DirectTopology& t, SciScheme s, NodeId root, const std::vector<NodeId>& dests) {
   const std::string who = std::string(label(s)) + " (seed004)";
   if (!t.is_torus()) throw std::invalid_argument(who + " needs a torus; " + t.spec() + " is not one");
-  if (!t.valid_node(root))
-    throw std::invalid_argument(who + ": root node " + std::to_string(root) + " is not a node of " + t.spec());
-  if (dests.empty()) throw std::invalid_argument(who + ": no destinations");
-  std::unordered_set<NodeId> seen;
-  for (NodeId d : dests) {
-    if (!t.valid_node(d))
-      throw std::invalid_argument(who + ": destination node " + std::to_string(d) + " is not a node of " + t.spec());
-    if (d == root) throw std::invalid_argument(who + ": destination node " + t.name(d) + " is the root");
-    if (!seen.insert(d).second) throw std::invalid_argument(who + ": destination node " + t.name(d) + " is listed twice");
-  }
+  check_multicast_members(t, root, dests, who, "root");
 }
 
 // The group sorted by `key`, rotated so the root is first.
@@ -265,16 +247,16 @@ void check_receptions(const DirectTopology& t, const SciPlan& p, std::vector<std
     return;
   }
   const std::set<NodeId> members(p.order.begin(), p.order.end());
-  if (members.size() != p.order.size()) out.push_back("the order " + names(t, p.order) + " repeats a node");
+  if (members.size() != p.order.size()) out.push_back("the order " + node_set_text(t, p.order) + " repeats a node");
   std::map<NodeId, int> times;
   for (const SciUnicast& u : p.unicasts) ++times[u.receiver];
   for (const auto& [node, n] : times) {
-    if (node == p.order.front()) out.push_back("the root " + node_name(t, node) + " receives");
-    else if (!members.count(node)) out.push_back(node_name(t, node) + " receives but is not in the group");
-    else if (n > 1) out.push_back(node_name(t, node) + " receives " + std::to_string(n) + " times");
+    if (node == p.order.front()) out.push_back("the root " + node_name_or_id(t, node) + " receives");
+    else if (!members.count(node)) out.push_back(node_name_or_id(t, node) + " receives but is not in the group");
+    else if (n > 1) out.push_back(node_name_or_id(t, node) + " receives " + std::to_string(n) + " times");
   }
   for (std::size_t i = 1; i < p.order.size(); ++i)
-    if (!times.count(p.order[i])) out.push_back(node_name(t, p.order[i]) + " never receives");
+    if (!times.count(p.order[i])) out.push_back(node_name_or_id(t, p.order[i]) + " never receives");
 }
 
 // Senders: hold the message first, one send per step, fields they hold.
@@ -293,16 +275,16 @@ void check_senders(const DirectTopology& t, const SciPlan& p, std::vector<std::s
     phases = std::max(phases, u.phase);
     const auto it = got.find(u.sender);
     if (it == got.end() || it->second >= u.step)
-      out.push_back(node_name(t, u.sender) + " sends in step " + std::to_string(u.step) + " before it holds the message");
+      out.push_back(node_name_or_id(t, u.sender) + " sends in step " + std::to_string(u.step) + " before it holds the message");
     if (!sent.insert({u.sender, u.step}).second)
-      out.push_back(node_name(t, u.sender) + " sends twice in step " + std::to_string(u.step));
+      out.push_back(node_name_or_id(t, u.sender) + " sends twice in step " + std::to_string(u.step));
     if (u.field.empty() || u.field.front() != u.receiver)
-      out.push_back("the field sent to " + node_name(t, u.receiver) + " does not start with it: " + names(t, u.field));
+      out.push_back("the field sent to " + node_name_or_id(t, u.receiver) + " does not start with it: " + node_set_text(t, u.field));
     for (NodeId x : u.field) {
       if (!holds[u.sender].count(x) || x == u.sender)
-        out.push_back(node_name(t, u.sender) + " hands on " + node_name(t, x) + ", which is not in its field");
+        out.push_back(node_name_or_id(t, u.sender) + " hands on " + node_name_or_id(t, x) + ", which is not in its field");
       if (!given[u.sender].insert(x).second)
-        out.push_back(node_name(t, u.sender) + " hands on " + node_name(t, x) + " twice");
+        out.push_back(node_name_or_id(t, u.sender) + " hands on " + node_name_or_id(t, x) + " twice");
     }
   }
   if (steps != p.steps || phases != p.phases)

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "algorithms/chain_ordering.h"
+#include "algorithms/direct_members.h"
 
 namespace wormcast::algo {
 namespace {
@@ -16,31 +17,6 @@ namespace {
 using topo::DirectRouting;
 using topo::DirectTopology;
 using topo::NodeId;
-
-// A node as the papers write it, or its raw id when it is not in the network
-// (so a checker can name a bad node without throwing).
-std::string node_name(const DirectTopology& t, NodeId x) {
-  return t.valid_node(x) ? t.name(x) : "#" + std::to_string(x);
-}
-
-std::string names(const DirectTopology& t, const std::vector<NodeId>& nodes) {
-  std::string s = "{";
-  for (std::size_t i = 0; i < nodes.size(); ++i) s += (i ? ", " : "") + node_name(t, nodes[i]);
-  return s + "}";
-}
-
-void check_members(const DirectTopology& t, NodeId source, const std::vector<NodeId>& dests, const std::string& who) {
-  if (!t.valid_node(source))
-    throw std::invalid_argument(who + ": source node " + std::to_string(source) + " is not a node of " + t.spec());
-  if (dests.empty()) throw std::invalid_argument(who + ": no destinations");
-  std::unordered_set<NodeId> seen;
-  for (NodeId d : dests) {
-    if (!t.valid_node(d))
-      throw std::invalid_argument(who + ": destination node " + std::to_string(d) + " is not a node of " + t.spec());
-    if (d == source) throw std::invalid_argument(who + ": destination node " + t.name(d) + " is the source");
-    if (!seen.insert(d).second) throw std::invalid_argument(who + ": destination node " + t.name(d) + " is listed twice");
-  }
-}
 
 // The path-based schemes need ℋ (Eq. 5.2) and UTPR, which exist only on
 // regular unidirectional tori; DirectRouting refuses utpr elsewhere, so the
@@ -130,7 +106,7 @@ UTorusPlan plan_utorus(const DirectTopology& t, NodeId source, const std::vector
   if (!t.is_torus())
     throw std::invalid_argument("U-torus (seed001 Ch. 4) needs a torus (UTR or BTR); " + t.spec() + " is a " +
                                 (t.kind() == topo::DirectKind::mesh ? "mesh" : "hypercube"));
-  check_members(t, source, dests, "U-torus");
+  check_multicast_members(t, source, dests, "U-torus");
   UTorusPlan plan;
   plan.chain = dimension_ordered_chain(t, source, dests);   // the R-chain (Def. 4.4)
   // Every member runs the local loop on the field it received; breadth-first
@@ -164,7 +140,7 @@ namespace {
 void check_utorus_receptions(const DirectTopology& t, const UTorusPlan& plan, std::vector<std::string>& out) {
   const NodeId source = plan.chain.front();
   std::set<NodeId> members(plan.chain.begin(), plan.chain.end());
-  if (members.size() != plan.chain.size()) out.push_back("the chain " + names(t, plan.chain) + " repeats a node");
+  if (members.size() != plan.chain.size()) out.push_back("the chain " + node_set_text(t, plan.chain) + " repeats a node");
   std::unordered_map<NodeId, int> received_at{{source, 0}};
   std::map<NodeId, int> times;
   int last = 0;
@@ -172,27 +148,27 @@ void check_utorus_receptions(const DirectTopology& t, const UTorusPlan& plan, st
     ++times[u.receiver];
     received_at.emplace(u.receiver, u.step);
     last = std::max(last, u.step);
-    if (u.step < 1) out.push_back("a unicast to " + node_name(t, u.receiver) + " in step " + std::to_string(u.step));
+    if (u.step < 1) out.push_back("a unicast to " + node_name_or_id(t, u.receiver) + " in step " + std::to_string(u.step));
     if (u.field.empty() || u.field.front() != u.receiver)
-      out.push_back("the field sent to " + node_name(t, u.receiver) + " does not start with it: " + names(t, u.field));
+      out.push_back("the field sent to " + node_name_or_id(t, u.receiver) + " does not start with it: " + node_set_text(t, u.field));
   }
   for (const auto& [node, n] : times) {
-    if (node == source) out.push_back("the source " + node_name(t, node) + " receives");
-    else if (!members.count(node)) out.push_back(node_name(t, node) + " receives but is not in the chain");
-    else if (n > 1) out.push_back(node_name(t, node) + " receives " + std::to_string(n) + " times");
+    if (node == source) out.push_back("the source " + node_name_or_id(t, node) + " receives");
+    else if (!members.count(node)) out.push_back(node_name_or_id(t, node) + " receives but is not in the chain");
+    else if (n > 1) out.push_back(node_name_or_id(t, node) + " receives " + std::to_string(n) + " times");
   }
   for (std::size_t i = 1; i < plan.chain.size(); ++i)
-    if (!times.count(plan.chain[i])) out.push_back(node_name(t, plan.chain[i]) + " never receives");
+    if (!times.count(plan.chain[i])) out.push_back(node_name_or_id(t, plan.chain[i]) + " never receives");
   std::set<std::pair<NodeId, int>> sent;
   for (const TorusUnicast& u : plan.unicasts) {
     const auto it = received_at.find(u.sender);
     if (it == received_at.end())
-      out.push_back(node_name(t, u.sender) + " sends in step " + std::to_string(u.step) + " but never receives");
+      out.push_back(node_name_or_id(t, u.sender) + " sends in step " + std::to_string(u.step) + " but never receives");
     else if (it->second >= u.step)
-      out.push_back(node_name(t, u.sender) + " sends in step " + std::to_string(u.step) + " but receives in step " +
+      out.push_back(node_name_or_id(t, u.sender) + " sends in step " + std::to_string(u.step) + " but receives in step " +
                     std::to_string(it->second));
     if (!sent.insert({u.sender, u.step}).second)
-      out.push_back(node_name(t, u.sender) + " sends twice in step " + std::to_string(u.step) + " (one-port)");
+      out.push_back(node_name_or_id(t, u.sender) + " sends twice in step " + std::to_string(u.step) + " (one-port)");
   }
   if (plan.steps != last)
     out.push_back("steps is " + std::to_string(plan.steps) + " but the last unicast is in step " + std::to_string(last));
@@ -206,7 +182,7 @@ void check_utorus_channels(const DirectRouting& r, const UTorusPlan& plan, std::
   for (std::size_t i = 0; i < plan.unicasts.size(); ++i) {
     const TorusUnicast& u = plan.unicasts[i];
     if (!t.valid_node(u.sender) || !t.valid_node(u.receiver) || u.sender == u.receiver) {
-      out.push_back("unicast " + node_name(t, u.sender) + " -> " + node_name(t, u.receiver) + " cannot be routed");
+      out.push_back("unicast " + node_name_or_id(t, u.sender) + " -> " + node_name_or_id(t, u.receiver) + " cannot be routed");
       continue;
     }
     for (const topo::RouteHop& h : r.route(u.sender, u.receiver)) {
@@ -214,8 +190,8 @@ void check_utorus_channels(const DirectRouting& r, const UTorusPlan& plan, std::
       const auto [it, fresh] = owner.emplace(key, i);
       if (fresh) continue;
       const TorusUnicast& o = plan.unicasts[it->second];
-      out.push_back("step " + std::to_string(u.step) + ": " + node_name(t, o.sender) + "->" + node_name(t, o.receiver) +
-                    " and " + node_name(t, u.sender) + "->" + node_name(t, u.receiver) + " both use VC " +
+      out.push_back("step " + std::to_string(u.step) + ": " + node_name_or_id(t, o.sender) + "->" + node_name_or_id(t, o.receiver) +
+                    " and " + node_name_or_id(t, u.sender) + "->" + node_name_or_id(t, u.receiver) + " both use VC " +
                     topo::to_string(h.vc) + " of channel " + t.name(h.node) + " dim " + std::to_string(h.dim) + " " +
                     topo::to_string(h.dir));
     }
@@ -239,7 +215,7 @@ std::vector<std::string> utorus_violations(const DirectRouting& r, const UTorusP
 
 std::vector<NodeId> h_cycle(const DirectRouting& utpr, NodeId source, const std::vector<NodeId>& dests) {
   require_utpr(utpr, "h_cycle");
-  check_members(utpr.topology(), source, dests, "h_cycle");
+  check_multicast_members(utpr.topology(), source, dests, "h_cycle");
   // Fig. 5.8 steps 1-2. ℓ is a bijection onto 0..N-1, so ties cannot occur.
   std::vector<std::pair<long long, NodeId>> keyed{{utpr.label(source), source}};
   for (NodeId d : dests) keyed.emplace_back(utpr.label(d), d);
@@ -276,7 +252,7 @@ std::vector<std::vector<NodeId>> linear_partition(const DirectRouting& utpr, con
                                                   MTorusPartition p, int order_or_r) {
   require_utpr(utpr, "linear_partition");
   if (!is_h_cycle(utpr, cycle))
-    throw std::invalid_argument("linear_partition: " + names(utpr.topology(), cycle) +
+    throw std::invalid_argument("linear_partition: " + node_set_text(utpr.topology(), cycle) +
                                 " is not an H-cycle (labels must ascend from the sender with at most one wrap)");
   switch (p) {
     case MTorusPartition::single: {
@@ -334,7 +310,7 @@ MTorusPlan plan_mtorus(const DirectRouting& utpr, NodeId source, const std::vect
   const std::string who = std::string("M-torus (") + to_string(p) + ")";
   require_utpr(utpr, who);
   if (p == MTorusPartition::uniform) require_r(r, who);
-  check_members(utpr.topology(), source, dests, who);
+  check_multicast_members(utpr.topology(), source, dests, who);
   MTorusPlan plan;
   plan.cycle = h_cycle(utpr, source, dests);
   // Every holder runs the local rule on its part; each worm's blocks become
@@ -438,19 +414,19 @@ std::vector<std::vector<NodeId>> check_split(const DirectRouting& utpr, const MT
   }
   if (handed.size() >= part.size() ||
       !std::equal(handed.begin(), handed.end(), part.end() - static_cast<std::ptrdiff_t>(handed.size()))) {
-    out.push_back(worm + ": its blocks " + names(t, handed) + " are not a linear partitioning of the tail of its part " +
-                  names(t, part));
+    out.push_back(worm + ": its blocks " + node_set_text(t, handed) + " are not a linear partitioning of the tail of its part " +
+                  node_set_text(t, part));
     return {};
   }
   pieces.front().assign(part.begin(), part.end() - static_cast<std::ptrdiff_t>(handed.size()));
   const LabelRange whole = range_of(utpr, part);
   for (NodeId x : visited)
     if (!whole.contains(utpr.label(x)))
-      out.push_back(worm + " visits " + t.name(x) + ", outside the range of its part " + names(t, part));
+      out.push_back(worm + " visits " + t.name(x) + ", outside the range of its part " + node_set_text(t, part));
   for (std::size_t i = 0; i < pieces.size(); ++i)
     for (std::size_t j = i + 1; j < pieces.size(); ++j)
       if (range_of(utpr, pieces[i]).meets(range_of(utpr, pieces[j])))
-        out.push_back(worm + ": sub-problems " + names(t, pieces[i]) + " and " + names(t, pieces[j]) + " share nodes");
+        out.push_back(worm + ": sub-problems " + node_set_text(t, pieces[i]) + " and " + node_set_text(t, pieces[j]) + " share nodes");
   return pieces;
 }
 
@@ -490,7 +466,7 @@ void check_mtorus_subproblems(const DirectRouting& utpr, const MTorusPlan& plan,
   }
   for (const auto& [node, h] : held)
     if (h.part.size() > 1)
-      out.push_back(t.name(node) + " is left holding " + names(t, h.part) + " that it never sends to");
+      out.push_back(t.name(node) + " is left holding " + node_set_text(t, h.part) + " that it never sends to");
 }
 
 }  // namespace
@@ -505,14 +481,14 @@ std::vector<std::string> mtorus_violations(const DirectRouting& utpr, const MTor
   for (NodeId x : plan.cycle) bad(x, "cycle");
   for (const MTorusWorm& w : plan.worms) {
     bad(w.sender, "sender");
-    if (w.blocks.empty()) out.push_back("a worm of " + node_name(t, w.sender) + " has no destinations");
+    if (w.blocks.empty()) out.push_back("a worm of " + node_name_or_id(t, w.sender) + " has no destinations");
     for (const CompoundBlock& b : w.blocks) {
       bad(b.dest, "destination");
       for (NodeId x : b.later) bad(x, "later-list");
     }
   }
   if (!out.empty()) return out;
-  if (!is_h_cycle(utpr, plan.cycle)) return {"the cycle " + names(t, plan.cycle) + " is not an H-cycle"};
+  if (!is_h_cycle(utpr, plan.cycle)) return {"the cycle " + node_set_text(t, plan.cycle) + " is not an H-cycle"};
   check_mtorus_coverage(t, plan, out);
   check_mtorus_subproblems(utpr, plan, out);
   int last = 0;
