@@ -4,6 +4,8 @@
 #include <cctype>
 #include <utility>
 
+#include "topologies/spec_text.h"
+
 namespace wormcast::topo {
 
 namespace {
@@ -15,14 +17,7 @@ std::string join_radices(const std::vector<int>& radix_by_dim) {
   return s;
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out(1);
-  for (char c : s) {
-    if (c == sep) out.emplace_back();
-    else out.back() += c;
-  }
-  return out;
-}
+using detail::split;
 
 bool all_digits(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "topologies/spec_text.h"
+
 namespace wormcast::topo {
 
 namespace {
@@ -14,14 +16,7 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out(1);
-  for (char c : s) {
-    if (c == sep) out.emplace_back();
-    else out.back() += c;
-  }
-  return out;
-}
+using detail::split;
 
 // Non-negative decimal that fits comfortably in an int, else -1.
 int small_number(const std::string& s) {
