@@ -67,6 +67,17 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
   return r.exit_code;
 }
 
+// A text written to `out` (atomically), or to standard output when `out` is empty.
+void emit(const std::string& text, const std::string& out) {
+  if (out.empty()) {
+    std::cout << text << std::flush;
+    if (!std::cout) throw std::runtime_error("standard output: cannot write");
+    return;
+  }
+  tb::write_file_atomic(out, text);
+  std::cerr << "wrote " << out << "\n";
+}
+
 void write_topology(const topo::Topology& t, const std::string& format, const std::string& out) {
   std::ostringstream os;
   if (format == "yaml") topo::write_topology_yaml(t, os);
@@ -80,13 +91,7 @@ void write_topology(const topo::Topology& t, const std::string& format, const st
     const topo::UpDownRouting r(t);
     topo::write_topology_dot(t, &r, os);
   }
-  if (out.empty()) {
-    std::cout << os.str() << std::flush;
-    if (!std::cout) throw std::runtime_error("standard output: cannot write");
-    return;
-  }
-  tb::write_file_atomic(out, os.str());
-  std::cerr << "wrote " << out << "\n";
+  emit(os.str(), out);
 }
 
 void show_topology(const topo::Topology& t) {
@@ -145,12 +150,7 @@ int export_fat_tree_network(const std::string& spec, const std::string& format, 
     throw tb::ConfigError("topo export " + spec + ": --format " + format + ": fat trees are exported as dot only");
   std::ostringstream os;
   topo::write_fat_tree_dot(topo::parse_fat_tree_spec(spec), os);
-  if (out.empty()) {
-    std::cout << os.str() << std::flush;
-    return 0;
-  }
-  tb::write_file_atomic(out, os.str());
-  std::cerr << "wrote " << out << "\n";
+  emit(os.str(), out);
   return 0;
 }
 
@@ -162,12 +162,7 @@ int export_direct_network(const std::string& spec, const std::string& routing, i
   const topo::DirectTopology t = topo::parse_direct_spec(spec);
   std::ostringstream os;
   topo::write_direct_dot(topo::DirectRouting(t, topo::routing_for(t, routing)), os, vcs);
-  if (out.empty()) {
-    std::cout << os.str() << std::flush;
-    return 0;
-  }
-  tb::write_file_atomic(out, os.str());
-  std::cerr << "wrote " << out << "\n";
+  emit(os.str(), out);
   return 0;
 }
 

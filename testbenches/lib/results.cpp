@@ -62,6 +62,23 @@ void write_csv_file(const nlohmann::json& j, const std::string& path) {
   f.commit();
 }
 
+namespace {
+
+// The multicast workloads' lines of the summary, if they measured any multicast.
+template <class Row>
+void print_multicast_summary(const nlohmann::json& mc, const Row& row) {
+  if (!mc.contains("latency_cycles") || mc["latency_cycles"].value("count", 0) == 0) return;
+  const auto& ml = mc.at("latency_cycles");
+  row("multicasts / latency mean / max (cycles)",
+      fmt::format("{} / {:.1f} / {}  ({:.3f} us mean)", ml.value("count", 0), ml.value("mean", 0.0),
+                  ml.value("max", 0), ml.value("mean_us", 0.0)));
+  if (mc.contains("root_busy_cycles") && mc.contains("concurrency"))
+    row("  root busy (cycles) / concurrency, mean",
+        fmt::format("{:.1f} / {:.2f}", mc["root_busy_cycles"].value("mean", 0.0), mc["concurrency"].value("mean", 0.0)));
+}
+
+}  // namespace
+
 void print_summary(const nlohmann::json& j, std::ostream& os) {
   const auto& m = j.at("metrics");
   const auto& lat = m.at("latency_cycles");
@@ -116,18 +133,7 @@ void print_summary(const nlohmann::json& j, std::ostream& os) {
                                                         nd["ni_memory_flits"].value("time_weighted_mean", 0.0)));
     }
   }
-  if (m.contains("multicast") && m["multicast"].contains("latency_cycles") &&
-      m["multicast"]["latency_cycles"].value("count", 0) > 0) {   // the multicast workloads
-    const auto& mc = m.at("multicast");
-    const auto& ml = mc.at("latency_cycles");
-    row("multicasts / latency mean / max (cycles)",
-        fmt::format("{} / {:.1f} / {}  ({:.3f} us mean)", ml.value("count", 0), ml.value("mean", 0.0),
-                    ml.value("max", 0), ml.value("mean_us", 0.0)));
-    if (mc.contains("root_busy_cycles") && mc.contains("concurrency"))
-      row("  root busy (cycles) / concurrency, mean",
-          fmt::format("{:.1f} / {:.2f}", mc["root_busy_cycles"].value("mean", 0.0),
-                      mc["concurrency"].value("mean", 0.0)));
-  }
+  if (m.contains("multicast")) print_multicast_summary(m.at("multicast"), row);
   row("saturated", m.value("saturated", false) ? "YES: " + m.value("saturation_reason", std::string()) : "no");
   row("link utilization mean / max", fmt::format("{:.3f} / {:.3f}", m["link_utilization"].value("mean", 0.0),
                                                   m["link_utilization"].value("max", 0.0)));
