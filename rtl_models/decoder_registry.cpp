@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "rtl_models/drop_decoder.h"
+#include "rtl_models/ib_decoder.h"
 #include "rtl_models/reachability_decoder.h"
 
 namespace wormcast::rtl {
@@ -31,6 +32,12 @@ DecoderRegistry& decoder_registry() {
           "decoders by header encoding",
           [](const char* name, const DecoderSetup& s) -> std::unique_ptr<Decoder> {
             return std::make_unique<MulticastDecoder>(name, s);
+          });
+    r.add("ib",
+          "InfiniBand forwarding tables of an m-port n-tree: unicast DLIDs by the linear table (Eqs. 1-2), "
+          "multicast LIDs replicated by the table the subnet manager programs (seed003 §6-§8)",
+          [](const char* name, const DecoderSetup& s) -> std::unique_ptr<Decoder> {
+            return std::make_unique<IbDecoder>(name, s.switch_id, ib_subnet(*s.shared, *s.topology));
           });
     return r;
   }();

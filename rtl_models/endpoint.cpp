@@ -67,6 +67,30 @@ void Endpoint::inject(PacketPtr p) {
   wake_at(evaluated ? now + 1 : now);
 }
 
+void Endpoint::inject_at(PacketPtr p, Cycle at) {
+  const Cycle now = ctx_.clock.now();
+  if (at <= now)
+    throw std::logic_error(std::string(name()) + ": inject_at(" + std::to_string(at) + ") at cycle " +
+                           std::to_string(now) + ": the cycle must be later");
+  if (defer_) throw std::logic_error(std::string(name()) + ": inject_at() on an endpoint that defers receiving");
+  auto pos = std::upper_bound(scheduled_.begin(), scheduled_.end(), at,
+                              [](Cycle c, const std::pair<Cycle, PacketPtr>& e) { return c < e.first; });
+  scheduled_.insert(pos, {at, std::move(p)});
+  // Before the end of elaboration: registration wakes it for cycle 0.
+  if (sched_ != nullptr && sched_id_ < 0) return;
+  wake_at(at);
+}
+
+void Endpoint::admit_scheduled(Cycle now, Cycle& next) {
+  std::size_t due = 0;
+  while (due < scheduled_.size() && scheduled_[due].first <= now) {
+    admit(std::move(scheduled_[due].second), now);
+    ++due;
+  }
+  scheduled_.erase(scheduled_.begin(), scheduled_.begin() + static_cast<std::ptrdiff_t>(due));
+  if (!scheduled_.empty()) next = std::min(next, scheduled_.front().first);
+}
+
 void Endpoint::tick() {
   const Cycle now = ctx_.clock.now();
   if (!wake_.begin_cycle(now)) return;
@@ -98,6 +122,7 @@ Cycle Endpoint::evaluate_cycle(Cycle now) {
     admit(std::move(p), now);
   }
   if (next_create_ < stop_at_) next = std::min(next, next_create_);
+  if (!scheduled_.empty()) admit_scheduled(now, next);
 
   // Injection: one flit per cycle while the switch's input buffer has room.
   // An idle injector (nothing queued, none sending or streaming) sends

@@ -10,6 +10,8 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <utility>
+#include <vector>
 #include <systemc>
 
 #include "rtl_models/cycle_scheduler.h"
@@ -51,6 +53,12 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
   // Queue a packet for injection now (tests, later the NI firmware). Fills in
   // id, origin, src and created; registers it with the ledger.
   void inject(PacketPtr p);
+  // Queue a packet at a later cycle `at` (> now): it is created and queued
+  // then, before that cycle's injection, whatever order modules run in
+  // (inject() called during a cycle starts the packet in that cycle or the
+  // next, by whether this endpoint was evaluated already). Packets given the
+  // same cycle are queued in call order. Throws std::logic_error for at <= now.
+  void inject_at(PacketPtr p, Cycle at);
   // Called for each packet fully received.
   std::function<void(const Packet&, Cycle)> on_receive;
   // Called when a packet's tail flit has left (the channel is free for the next).
@@ -88,6 +96,8 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
     else wake_.at(c);
   }
   void admit(PacketPtr p, Cycle now);
+  // Admit the inject_at() packets due by now; lower `next` to the next one.
+  void admit_scheduled(Cycle now, Cycle& next);
   // admit() for a unicast_only() source's packet, queued as a record.
   void admit(const UnicastShape& s, Cycle now);
 
@@ -102,6 +112,7 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
   bool overflowed_ = false;
   bool unicast_source_ = false;   // source_->unicast_only(): its packets are queued as records
   PacketInjector injector_;
+  std::vector<std::pair<Cycle, PacketPtr>> scheduled_;   // inject_at(), by cycle then call order
   mutable PacketAssembler assembler_;   // mutable: settle_before()
   std::uint64_t received_ = 0;
   bool tx_valid_ = false, rx_valid_ = false;

@@ -48,8 +48,10 @@ BufferEntry* InputBuffer::decode_candidate(Cycle route_delay) {
     if (!e.decoded) {
       // A decoder sees its whole header: decoding starts when the last
       // header flit is in (the head flit for a one-flit header).
-      if (e.arrived < e.header_flits) return nullptr;
-      if (e.ready == UINT64_MAX) e.ready = std::max(e.header_done, released_at_) + route_delay;
+      // Store-and-forward waits for the tail (its write settled by the
+      // switch before this is asked: Switch::accept_port).
+      if (e.arrived < (whole_ ? e.length : e.header_flits)) return nullptr;
+      if (e.ready == UINT64_MAX) e.ready = std::max(whole_ ? e.last_write : e.header_done, released_at_) + route_delay;
       return &e;
     }
     // A decoded packet still holds the decode position until released.

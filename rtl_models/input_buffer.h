@@ -84,6 +84,11 @@ static_assert(sizeof(BufferEntry) == 128, "BufferEntry: two cache lines");
 class InputBuffer : public sc_core::sc_module {
  public:
   InputBuffer(sc_core::sc_module_name name, int capacity_flits, int chunk_flits, NextHeader rule);
+  // Store-and-forward (switch.admission store_and_forward, seed003 §12): a
+  // packet is decoded only once its tail has been written, `route_delay`
+  // after that write; otherwise once its header is in.
+  void set_store_and_forward(bool on) { whole_ = on; }
+  bool store_and_forward() const { return whole_; }
   ~InputBuffer() override;
 
   int capacity() const { return capacity_; }
@@ -107,7 +112,8 @@ class InputBuffer : public sc_core::sc_module {
 
   // The packet at the decode position, or nullptr: the first undecoded entry,
   // provided the packet ahead of it has released the position (NextHeader).
-  // Its `ready` is set to max(head arrival, release cycle) + route_delay.
+  // Its `ready` is set to max(head arrival, release cycle) + route_delay
+  // (store-and-forward: the tail's write instead of the head's arrival).
   BufferEntry* decode_candidate(Cycle route_delay);
   // Install the decoder's branches: every chunk's count becomes their number.
   // `branches` may be e.branches itself (filled in place by the decoder).
@@ -289,6 +295,7 @@ class InputBuffer : public sc_core::sc_module {
   // until it retires, so there is no candidate. decode_candidate answers
   // from this line without reading the entry, cold in a saturated buffer.
   bool holding_ = false;
+  bool whole_ = false;        // store-and-forward: decode after the tail
   Cycle released_at_ = 0;     // when the decode position was last released
 
   // Packets in arrival order. A Ring, not a vector: a saturated buffer

@@ -76,6 +76,9 @@ struct PacketHeader {
   NodeId dest = -1;                 // unicast destination (first: beside the packet's length, see Packet)
   HeaderKind kind = HeaderKind::unicast;
   WormEncoding worm = WormEncoding::none;
+  // InfiniBand (seed003, switch.decoder ib): the 16-bit DLID of the local
+  // route header, a unicast LID or an MLID (>= 0xC000); 0 = none.
+  std::uint16_t lid = 0;
   std::shared_ptr<const std::vector<bool>> worm_bits;   // the encoded header, MSB-first per field
   // Multi-phase schemes (path-based, SSR): what the receivers that relay
   // must send next (algo::relay_sends reads it); carried out of band like

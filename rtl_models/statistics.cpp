@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 namespace wormcast {
@@ -34,6 +35,17 @@ std::vector<StatisticInfo> Statistics::list() const {
   std::vector<StatisticInfo> out;
   for (const auto& e : entries_) out.push_back(e.info);
   return out;
+}
+
+nlohmann::json summarize_values(const std::vector<double>& v, double us_per_unit) {
+  nlohmann::json j{{"count", v.size()}};
+  if (v.empty()) return j;
+  const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+  j["mean"] = mean;
+  j["min"] = *std::min_element(v.begin(), v.end());
+  j["max"] = *std::max_element(v.begin(), v.end());
+  if (us_per_unit > 0) j["mean_us"] = mean * us_per_unit;
+  return j;
 }
 
 nlohmann::json summarize_cycles(std::vector<std::uint32_t> v, double us_per_cycle) {

@@ -40,6 +40,9 @@ class Statistics {
 // Count, mean, min, nearest-rank p50/p95/p99, max and the mean in
 // microseconds of a list of cycle counts (latencies).
 nlohmann::json summarize_cycles(std::vector<std::uint32_t> v, double us_per_cycle);
+// Count, mean, min, max of a list of values (and the mean in microseconds
+// when us_per_unit > 0: the values are cycles).
+nlohmann::json summarize_values(const std::vector<double>& v, double us_per_unit = 0);
 
 // A fraction of time (busy cycles / elapsed cycles): asserted in [0, 1], so a
 // miscounted busy time fails loudly instead of reporting 108 % utilisation.

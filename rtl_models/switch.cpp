@@ -23,7 +23,8 @@ NextHeader parse_next_header(const std::string& s) {
 Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchParams& p,
                SimContext& ctx, const DecoderFactory& make_decoder)
     : sc_core::sc_module(name), id_(id), k_(ports), p_(p),
-      vct_(p.admission == "virtual_cut_through"),
+      vct_(p.admission == "virtual_cut_through" || p.admission == "store_and_forward"),
+      saf_(p.admission == "store_and_forward"),
       wake_(ctx.clock), sched_(ctx.scheduler), ctx_(ctx),
       outputs_(static_cast<std::size_t>(ports)),
       pending_(static_cast<std::size_t>(ports), nullptr),
@@ -34,7 +35,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
   decode_check_.resize(ports);
   wanted_free_.resize(ports);
   for (ChannelSet& w : wanters_) w.resize(ports);
-  if (p.admission != "cut_through" && !vct_)
+  if (p.admission != "cut_through" && !vct_ && !saf_)
     throw std::invalid_argument("unknown admission rule '" + p.admission + "'");
   const NextHeader rule = parse_next_header(p.next_header);
   for (int i = 0; i < ports; ++i) {
@@ -42,6 +43,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
     out.push_back(std::make_unique<FlitOutPort>(("out" + std::to_string(i)).c_str()));
     buffers_.push_back(std::make_unique<InputBuffer>(("ibuf" + std::to_string(i)).c_str(),
                                                      p.buffer_flits, p.chunk_flits, rule));
+    buffers_.back()->set_store_and_forward(saf_);
   }
   xbar_ = std::make_unique<Crossbar>("crossbar", ports, parse_arbitration(p.arbitration), p.crossbar_delay);
   decoder_ = make_decoder(id);
@@ -159,6 +161,9 @@ void Switch::accept_port(int i, Cycle now, bool& active, Cycle& next) {
     ctx_.flits.extra_copies += buf.copies_per_write(e);
     active = true;
   }
+  // Store-and-forward decodes at a tail's write, popped above or settled
+  // from a received stream (whose tail's cycle is always evaluated here).
+  if (saf_ && !buf.empty()) decode_check_.insert(i);
   if (ctx_.streams && !traced_ && !buf.empty()) receive_stream(buf, *rx);
   due = buf.receiving() ? buf.receive_tail() : rx->next_flit_arrival();
   if (due == UINT64_MAX) in_waiting_.erase(i);

@@ -51,9 +51,11 @@ struct SwitchParams {
     v.choice("next_header", next_header, {"after_grant", "after_drain"},
              "when the packet behind the FIFO head may be decoded: after all branches of the "
              "packet ahead hold their outputs, or after it has fully drained");
-    v.choice("admission", admission, {"cut_through", "virtual_cut_through"},
+    v.choice("admission", admission, {"cut_through", "virtual_cut_through", "store_and_forward"},
              "flow control: cut_through lets a head advance with one free downstream slot "
-             "(seed000 §2.2); virtual_cut_through needs room for the whole packet");
+             "(seed000 §2.2); virtual_cut_through needs room for the whole packet; store_and_forward "
+             "also decodes a packet only after its tail is in (route_delay after the tail's write; "
+             "seed003 §12)");
   }
 };
 
@@ -163,7 +165,8 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   // Cold members first (set-up, arbitration passes, the SystemC wake-up).
   int id_, k_;
   SwitchParams p_;
-  bool vct_;
+  bool vct_;   // a head leaves only with room for the whole packet downstream
+  bool saf_;   // store-and-forward: decode after the tail (implies vct_)
   std::unique_ptr<Decoder> decoder_;
   std::vector<char> in_bound_, out_bound_;
   std::vector<InputClient> in_clients_;       // per port: the receiver its input link calls

@@ -15,7 +15,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& t, std::shared_pt
   scheduler_ = std::make_unique<rtl::CycleScheduler>("scheduler", ctx.clock, &ctx.stream_horizon);
   ctx.scheduler = scheduler_.get();
   build_switches(p, rng);
-  const bool vct = p.sw.admission == "virtual_cut_through";
+  const bool vct = p.sw.admission != "cut_through";   // virtual cut-through or store-and-forward
   const std::shared_ptr<const rtl::NodeModel> model =
       p.node_model ? p.node_model : std::make_shared<const rtl::EndpointModel>();
   for (int n = 0; n < t.num_nodes(); ++n)
@@ -35,7 +35,7 @@ void Network::build_switches(const NetworkParams& p, const Rng& rng) {
   if (!decoders.find(p.decoder))
     throw std::invalid_argument("unknown decoder '" + p.decoder + "' (known: " + decoders.joined_names() + ")");
   auto topology = std::make_shared<const Topology>(topology_);
-  auto shared = std::make_shared<rtl::DecoderShared>();
+  auto shared = decoder_shared_ = std::make_shared<rtl::DecoderShared>();
   for (int s = 0; s < topology_.num_switches(); ++s) {
     auto make_decoder = [&](int id) -> std::unique_ptr<rtl::Decoder> {
       rtl::DecoderSetup setup{id,       routing_,  p.selection, rng.fork(0x5700000000ULL + static_cast<std::uint64_t>(id)),

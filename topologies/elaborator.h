@@ -52,6 +52,9 @@ class Network : public sc_core::sc_module, public NetworkModel {
   std::shared_ptr<const UpDownRouting> routing_ptr() const { return routing_; }
   // What it was built with (decoder name, switch buffer, ...).
   const NetworkParams& params() const { return params_; }
+  // The tables the decoders share (decoder_registry.h); a workload acting as
+  // subnet manager programs the IB multicast tables through it.
+  const std::shared_ptr<rtl::DecoderShared>& decoder_shared() const { return decoder_shared_; }
   // The Endpoint / host-NI node at node n (throws std::logic_error when the
   // node model is a different one).
   rtl::Endpoint& endpoint(int n);
@@ -79,6 +82,7 @@ class Network : public sc_core::sc_module, public NetworkModel {
   // The clock's activity list the switches run from (made before them).
   std::unique_ptr<rtl::CycleScheduler> scheduler_;
   std::unique_ptr<rtl::Watchdog> watchdog_;
+  std::shared_ptr<rtl::DecoderShared> decoder_shared_;
 };
 
 }  // namespace wormcast::topo

@@ -263,4 +263,36 @@ bool FatTree::is_up_port(int sw, int port) const {
   return level >= 1 && port > h_;
 }
 
+Topology fat_tree_topology(const FatTree& t) {
+  Topology topo = Topology::empty(t.num_switches(), t.m(), "IBFT(" + std::to_string(t.m()) + "," +
+                                                               std::to_string(t.n()) + ") m-port n-tree");
+  for (int sw = 0; sw < t.num_switches(); ++sw)
+    for (int k = 1; k <= t.m(); ++k) {
+      const FatTree::PortPeer p = t.peer(sw, k);
+      if (p.is_node) topo.attach(p.id, sw, k - 1);
+      else if (sw < p.id) topo.connect(sw, k - 1, p.id, p.port - 1);
+    }
+  return topo;
+}
+
+std::optional<FatTree> recognise_fat_tree(const Topology& t) {
+  const int m = t.ports_per_switch;
+  if (m < 4 || m % 2 != 0) return std::nullopt;
+  for (int n = 2;; ++n) {
+    long long h_pow = 1;   // h^(n-1)
+    for (int i = 1; i < n; ++i) h_pow *= m / 2;
+    const long long switches = (2LL * n - 1) * h_pow, nodes = 2 * h_pow * (m / 2);
+    if (switches > t.num_switches() || nodes > t.num_nodes()) return std::nullopt;
+    if (switches < t.num_switches() || nodes < t.num_nodes()) continue;
+    FatTree ft(m, n);
+    const Topology want = fat_tree_topology(ft);
+    for (int sw = 0; sw < t.num_switches(); ++sw)
+      for (int p = 0; p < m; ++p) {
+        const PortPeer &a = t.peer(sw, p), &b = want.peer(sw, p);
+        if (a.kind != b.kind || a.id != b.id || a.port != b.port) return std::nullopt;
+      }
+    return ft;
+  }
+}
+
 }  // namespace wormcast::topo

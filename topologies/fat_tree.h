@@ -22,6 +22,7 @@
 // commas: "P(12,0,3)", "SW<12,0,1>".
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -100,5 +101,14 @@ class FatTree {
   int num_nodes_ = 0, num_switches_ = 0;
   std::vector<int> pow_h_;   // h^0..h^n
 };
+
+// The switch-level Topology of IBFT(m, n) for the simulator's elaborator:
+// the same switch ids and node ids (PIDs), IB port k as switch port k - 1.
+Topology fat_tree_topology(const FatTree& t);
+
+// The FatTree a Topology is, or nothing: m is its ports per switch, n is
+// found from its switch and node counts, and every port must be wired as
+// fat_tree_topology(FatTree(m, n)) wires it.
+std::optional<FatTree> recognise_fat_tree(const Topology& t);
 
 }  // namespace wormcast::topo

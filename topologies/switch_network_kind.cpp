@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "topologies/elaborator.h"
+#include "topologies/fat_tree.h"
 #include "topologies/topology_io.h"
 
 namespace wormcast::topo {
@@ -40,7 +41,7 @@ void SwitchNetworkKind::visit_sections(ParamVisitor& v) {
 }
 
 void SwitchNetworkKind::describe_facts(rtl::ConfigFacts& f) const {
-  f.whole_packet_admission = sw.admission == "virtual_cut_through";
+  f.whole_packet_admission = sw.admission != "cut_through";   // virtual cut-through or store-and-forward
 }
 
 void SwitchNetworkKind::validate(const rtl::ConfigFacts& f) const {
@@ -123,5 +124,25 @@ void FileKind::validate(const rtl::ConfigFacts& f) const {
 }
 
 Topology FileKind::topology() const { return load_topology(file); }
+
+void FatTreeKind::visit_topology(ParamVisitor& v) {
+  v.count("m", m, "ports per switch (even, >= 4): IBFT(m, n) has 2(m/2)^n nodes", 4, 1024);
+  v.count("n", n, "switch levels (>= 2): (2n-1)(m/2)^(n-1) switches", 2, 32);
+}
+
+void FatTreeKind::validate(const rtl::ConfigFacts& f) const {
+  try {
+    const FatTree t(m, n);
+    if (t.num_switches() > kMaxSwitches)
+      throw std::invalid_argument("IBFT(" + std::to_string(m) + "," + std::to_string(n) + ") has " +
+                                  std::to_string(t.num_switches()) + " switches, above the limit " +
+                                  std::to_string(kMaxSwitches));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(f.where + ": topology.m / topology.n: " + e.what());
+  }
+  SwitchNetworkKind::validate(f);
+}
+
+Topology FatTreeKind::topology() const { return fat_tree_topology(FatTree(m, n)); }
 
 }  // namespace wormcast::topo

@@ -57,4 +57,22 @@ class FileKind : public SwitchNetworkKind {
   Topology topology() const override;
 };
 
+// InfiniBand m-port n-tree IBFT(m, n) (seed003 §2; topologies/fat_tree.h):
+// the switch network of fat_tree_topology(), with the IB forwarding tables
+// as its decoder and store-and-forward switches by default (seed003 §12).
+// Up*/down* tables are still built (for switch.decoder updown).
+class FatTreeKind : public SwitchNetworkKind {
+ public:
+  int m = 8, n = 3;
+  FatTreeKind() {
+    decoder = "ib";
+    sw.admission = "store_and_forward";
+    sw.next_header = "after_grant";   // an IB switch looks up the next packet while the one ahead is sent
+  }
+  std::unique_ptr<NetworkKind> clone() const override { return std::make_unique<FatTreeKind>(*this); }
+  void visit_topology(ParamVisitor& v) override;
+  void validate(const rtl::ConfigFacts& f) const override;
+  Topology topology() const override;
+};
+
 }  // namespace wormcast::topo

@@ -93,18 +93,6 @@ std::vector<rtl::NodeId> parse_set(const std::string& text, const topo::DirectTo
   return out;
 }
 
-// Count, mean, min, max (and the mean in microseconds when us > 0).
-nlohmann::json summarize_values(const std::vector<double>& v, double us) {
-  nlohmann::json j{{"count", v.size()}};
-  if (v.empty()) return j;
-  const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
-  j["mean"] = mean;
-  j["min"] = *std::min_element(v.begin(), v.end());
-  j["max"] = *std::max_element(v.begin(), v.end());
-  if (us > 0) j["mean_us"] = mean * us;
-  return j;
-}
-
 }  // namespace
 
 void DirectMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {

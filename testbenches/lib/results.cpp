@@ -67,6 +67,12 @@ namespace {
 // The multicast workloads' lines of the summary, if they measured any multicast.
 template <class Row>
 void print_multicast_summary(const nlohmann::json& mc, const Row& row) {
+  if (mc.contains("completion_cycles") && mc["completion_cycles"].value("count", 0) > 0) {   // ib_multicast
+    const auto& c = mc.at("completion_cycles");
+    row("trials / completion mean / max (cycles)",
+        fmt::format("{} / {:.1f} / {}  ({:.3f} us mean)", c.value("count", 0), c.value("mean", 0.0), c.value("max", 0),
+                    c.value("mean_us", 0.0)));
+  }
   if (!mc.contains("latency_cycles") || mc["latency_cycles"].value("count", 0) == 0) return;
   const auto& ml = mc.at("latency_cycles");
   row("multicasts / latency mean / max (cycles)",

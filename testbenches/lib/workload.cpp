@@ -1,6 +1,7 @@
 #include "testbenches/lib/workload.h"
 
 #include "testbenches/lib/direct_multicast_workload.h"
+#include "testbenches/lib/ib_multicast_workload.h"
 #include "testbenches/lib/multicast_load_workload.h"
 #include "testbenches/lib/multicast_workload.h"
 #include "testbenches/lib/synthetic_workload.h"
@@ -24,6 +25,10 @@ WorkloadRegistry& workload_registry() {
           "seed001 multicast on a direct network of processors (node.model processor): ucube, maxport, combine, "
           "wsort, utorus, storus, mdtorus, mutorus; trials with fresh random sets; mean and maximum latency",
           [] { return std::make_unique<DirectMulticastWorkload>(); });
+    r.add("ib_multicast",
+          "seed003 InfiniBand fat-tree multicast (topology.kind fat_tree, node.model endpoint): `sources` senders "
+          "multicast to a group by cyclic, opensm or unicast; completion time per trial",
+          [] { return std::make_unique<IbMulticastWorkload>(); });
     return r;
   }();
   return registry;

@@ -242,3 +242,33 @@ TEST_CASE("fat tree show and DOT export: every link once, every name present", "
   CHECK(topo::is_fat_tree_spec("ibft:8,3"));
   CHECK_FALSE(topo::is_fat_tree_spec("torus:4x4:uni"));
 }
+
+TEST_CASE("fat tree as a switch topology: wiring kept, recognised back, a rewired copy refused", "[fat_tree]") {
+  for (const auto& [m, n] : std::vector<std::pair<int, int>>{{4, 2}, {4, 3}, {8, 3}, {6, 2}}) {
+    INFO("IBFT(" << m << "," << n << ")");
+    const topo::FatTree t(m, n);
+    const topo::Topology topo = topo::fat_tree_topology(t);
+    REQUIRE_NOTHROW(topo.validate());
+    CHECK(topo.num_switches() == t.num_switches());
+    CHECK(topo.num_nodes() == t.num_nodes());
+    // Every IB port k is switch port k - 1, with the same peer.
+    for (int sw = 0; sw < t.num_switches(); ++sw)
+      for (int k = 1; k <= m; ++k) {
+        const auto want = t.peer(sw, k);
+        const auto& got = topo.peer(sw, k - 1);
+        CHECK(got.kind == (want.is_node ? topo::PeerKind::node : topo::PeerKind::switch_port));
+        CHECK(got.id == want.id);
+        if (!want.is_node) CHECK(got.port == want.port - 1);
+      }
+    const auto back = topo::recognise_fat_tree(topo);
+    REQUIRE(back.has_value());
+    CHECK(back->m() == m);
+    CHECK(back->n() == n);
+  }
+  // Two nodes swapped: same counts, not the IBFT wiring.
+  topo::Topology swapped = topo::fat_tree_topology(topo::FatTree(4, 3));
+  const auto a = swapped.node_attach[0], b = swapped.node_attach[5];
+  swapped.attach(0, b.sw, b.port).attach(5, a.sw, a.port);
+  CHECK_FALSE(topo::recognise_fat_tree(swapped).has_value());
+  CHECK_FALSE(topo::recognise_fat_tree(topo::Topology::empty(3, 5)).has_value());
+}
