@@ -69,9 +69,10 @@ def grid(rows, title, out, name):
     plt.close(fig)
 
 
-def speedup(small, large, out):
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for rows, size in ((small, 32), (small, 1024), (large, 131072)):
+def speedup(small, large, tight, out):
+    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    for rows, size, what in ((small, 32, ""), (small, 1024, ""), (large, 131072, ""),
+                             (tight, 32, ", 1-packet buffers"), (tight, 1024, ", 1-packet buffers")):
         if rows is None:
             continue
         for s in (51, 128):
@@ -82,14 +83,14 @@ def speedup(small, large, out):
                 if "cyclic" in t and "opensm" in t:
                     xs.append(g)
                     ys.append(t["opensm"] / t["cyclic"])
-            label = f"{s} senders, {size // 1024} KB" if size >= 1024 else f"{s} senders, {size} B"
-            ax.plot(xs, ys, marker="o", label=label)
+            label = (f"{s} senders, {size // 1024} KB" if size >= 1024 else f"{s} senders, {size} B") + what
+            ax.plot(xs, ys, marker="o", ls="--" if what else "-", label=label)
     ax.axhline(1.0, color="grey", lw=0.8)
     ax.set_xlabel("multicast group size (members of 128)")
     ax.set_ylabel("speedup T_OpenSM / T_cyclic")
     ax.set_title("Fig. 17: speedup of cyclic over OpenSM")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, loc="center right")
     fig.tight_layout()
     for ext in ("png", "svg"):
         fig.savefig(os.path.join(out, f"seed003_fig17.{ext}"), dpi=110)
@@ -100,6 +101,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--small", default="results/seed003_small/seed003_small_summary.csv")
     ap.add_argument("--large", default="results/seed003_large/seed003_large_summary.csv")
+    ap.add_argument("--tight", default="results/seed003_one_packet_buffers/seed003_one_packet_buffers_summary.csv")
     ap.add_argument("-o", "--out", default="docs/img")
     a = ap.parse_args()
     small = load(a.small)
@@ -109,7 +111,8 @@ def main():
         grid(large, "seed003 Figs. 8-16 (b): large messages, IBFT(8,3), completion time", a.out, "large")
     else:
         print(f"plot_seed003: {a.large} missing: large panels and 128 KB speedups skipped", file=sys.stderr)
-    speedup(small, large, a.out)
+    tight = load(a.tight) if os.path.exists(a.tight) else None
+    speedup(small, large, tight, a.out)
 
 
 if __name__ == "__main__":
