@@ -19,6 +19,19 @@ struct SubnetHolder {
 };
 }  // namespace
 
+std::string ib_addressing_problem(const topo::FatTree& t) {
+  try {
+    const long long top = static_cast<long long>(t.num_nodes()) * algo::lids_per_node(t);
+    if (top > kLastUnicastLid)
+      return "IBFT(" + std::to_string(t.m()) + "," + std::to_string(t.n()) + ") needs unicast LIDs up to " +
+             std::to_string(top) + " (" + std::to_string(t.num_nodes()) + " nodes x " +
+             std::to_string(algo::lids_per_node(t)) + " LIDs), beyond InfiniBand's unicast range 1..49151 (0xBFFF)";
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
 int IbSubnet::program(const algo::Mft& mft) {
   if (static_cast<int>(groups_.size()) > kLastMlid - kFirstMlid)
     throw std::length_error("IB subnet: all " + std::to_string(kLastMlid - kFirstMlid + 1) +
@@ -55,7 +68,8 @@ std::shared_ptr<IbSubnet> ib_subnet(DecoderShared& shared, const topo::Topology&
                              throw std::invalid_argument(
                                  "switch.decoder ib: the network is not an InfiniBand m-port n-tree IBFT(m, n) "
                                  "(use topology.kind fat_tree)");
-                           algo::lids_per_node(*tree);   // throws unless h is a power of two and h^(n-1) <= 128
+                           const std::string problem = ib_addressing_problem(*tree);
+                           if (!problem.empty()) throw std::invalid_argument("switch.decoder ib: " + problem);
                            return std::make_shared<const SubnetHolder>(
                                SubnetHolder{std::make_shared<IbSubnet>(std::move(*tree))});
                          })

@@ -34,8 +34,14 @@
 
 namespace wormcast::rtl {
 
+constexpr int kLastUnicastLid = 0xBFFF;
 constexpr int kFirstMlid = 0xC000;
 constexpr int kLastMlid = 0xFFFE;
+
+// Why IBFT(m, n)'s LIDs do not fit the addressing scheme of §4 within IBA's
+// unicast range (h not a power of two, h^(n-1) > 128, or nodes · 2^LMC above
+// 0xBFFF), or "" when they do.
+std::string ib_addressing_problem(const topo::FatTree& t);
 
 // The subnet's forwarding state shared by every switch of one network.
 class IbSubnet {
@@ -46,7 +52,8 @@ class IbSubnet {
   // under a new MLID, returned. Throws std::length_error when the MLID range
   // is used up, std::invalid_argument for a bad switch or port.
   int program(const algo::Mft& mft);
-  // Forget every multicast table (the SM between trials); MLIDs restart.
+  // Forget every multicast table (the SM between trials, once no packet of
+  // the earlier ones is in flight); MLIDs restart.
   void clear() { groups_.clear(); }
   // The 0-based switch ports of MLID's entry at switch sw, or nullptr.
   const std::vector<int>* entry(int mlid, int sw) const;
@@ -59,7 +66,7 @@ class IbSubnet {
 
 // The subnet of a switch network, made on first use. Throws
 // std::invalid_argument when the topology is not an IBFT(m, n) or its LIDs
-// do not fit the addressing scheme (h a power of two, h^(n-1) <= 128).
+// do not fit (ib_addressing_problem).
 std::shared_ptr<IbSubnet> ib_subnet(DecoderShared& shared, const topo::Topology& t);
 
 class IbDecoder : public Decoder {

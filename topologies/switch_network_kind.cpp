@@ -6,6 +6,7 @@
 #include <future>
 #include <utility>
 
+#include "rtl_models/ib_decoder.h"
 #include "topologies/elaborator.h"
 #include "topologies/fat_tree.h"
 #include "topologies/topology_io.h"
@@ -137,6 +138,8 @@ void FatTreeKind::validate(const rtl::ConfigFacts& f) const {
       throw std::invalid_argument("IBFT(" + std::to_string(m) + "," + std::to_string(n) + ") has " +
                                   std::to_string(t.num_switches()) + " switches, above the limit " +
                                   std::to_string(kMaxSwitches));
+    const std::string lids = decoder == "ib" ? rtl::ib_addressing_problem(t) : "";
+    if (!lids.empty()) throw std::invalid_argument(lids + " (switch.decoder ib)");
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(f.where + ": topology.m / topology.n: " + e.what());
   }

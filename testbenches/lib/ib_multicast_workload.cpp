@@ -179,6 +179,9 @@ void IbMulticastWorkload::Run::begin_trial() {
   last_useful = now;
   completion_sum = 0;
   completions = 0;
+  // The subnet manager reprograms the tables: no packet of the last trial
+  // is in flight (it ended when every copy was delivered).
+  subnet->clear();
   double links = 0, entries = 0;
   std::vector<std::pair<int, std::vector<rtl::NodeId>>> plan(senders.size());   // per sender: MLID, reach
   if (scheme == Scheme::opensm) {

@@ -190,6 +190,8 @@ TEST_CASE("ib_multicast: bad input is refused with the key", "[seed003]") {
   CHECK_THAT(error_of({{"traffic.senders", "P(000),P(000)"}}), Contains("listed twice"));
   CHECK_THAT(error_of({{"traffic.group", "129"}}), Contains("traffic.group") && Contains("128 nodes"));
   CHECK_THAT(error_of({{"topology.m", "7"}}), Contains("topology.m"));
+  CHECK_THAT(error_of({{"topology.m", "16"}}), Contains("topology.m") && Contains("65536") && Contains("0xBFFF"));
+  CHECK_THAT(error_of({{"topology.m", "6"}}), Contains("topology.m") && Contains("power of two"));
   CHECK_THAT(error_of({{"switch.decoder", "updown"}}), Contains("switch.decoder ib"));
   CHECK_THAT(error_of({{"switch.buffer", "1000"}}), Contains("switch.buffer"));
   CHECK_THAT(error_of({{"traffic.senders", "P(000)"}, {"traffic.members", "P(000)"}}), Contains("never receives"));
