@@ -27,7 +27,7 @@ std::vector<rtl::NodeId> draw(Rng& rng, int n, int count) {
   return all;
 }
 
-// "P(000), P(201), 5": node names or ids separated by commas outside
+// "P(000), P(201), 733": node labels (FatTree::parse_node) separated by commas outside
 // parentheses; none may repeat. Errors name `key`.
 std::vector<rtl::NodeId> parse_nodes(const topo::FatTree& t, const std::string& text, const std::string& key) {
   std::vector<rtl::NodeId> out;
@@ -81,8 +81,8 @@ void IbMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
           1 << 20);
   v.count("group", group, "multicast group members per trial, drawn uniformly (10% = 13, 40% = 51, 100% = 128)", 1,
           1 << 20);
-  v.text("senders", senders, "these senders in every trial instead of `sources` random ones: \"P(000),P(201)\" or "
-         "node ids \"0,9\"");
+  v.text("senders", senders, "these senders in every trial instead of `sources` random ones: labels as the paper "
+         "writes them, \"P(000),P(201)\" or \"000,201\"");
   v.text("members", members, "this group in every trial instead of `group` random members (same forms)");
   v.count("trials", trials, "trials, one after another, each with fresh senders and group", 1, 1 << 20);
   v.count("header_flits", header_flits,
@@ -215,7 +215,9 @@ void IbMulticastWorkload::Run::begin_trial() {
       send_multicast(static_cast<int>(i), senders[i], plan[i].first, plan[i].second);
     }
   }
-  if (expected == 0) throw std::logic_error("ib_multicast: a trial with nothing to deliver");
+  if (expected == 0)
+    throw std::runtime_error("ib_multicast: trial " + std::to_string(completion.size() + 1) +
+                             " has nothing to deliver (its only member is its only sender): use traffic.group >= 2");
   link_traversals.push_back(links * packets_per_message());
   table_entries.push_back(entries);
 }
@@ -273,6 +275,9 @@ void IbMulticastWorkload::Run::received(rtl::NodeId at, const rtl::Packet& p, Cy
     }
   }
   if (delivered < expected) return;
+  if (last_useful - start > UINT32_MAX)   // the completion list holds 32 bits (summarize_cycles)
+    throw std::runtime_error("ib_multicast: a trial of " + std::to_string(last_useful - start) +
+                             " cycles does not fit the completion statistics");
   completion.push_back(static_cast<std::uint32_t>(last_useful - start));
   mean_completion.push_back(completions ? completion_sum / static_cast<double>(completions) : 0.0);
   begin_trial();
