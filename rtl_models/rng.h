@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace wormcast {
 
@@ -33,5 +35,15 @@ class Rng {
  private:
   std::uint64_t s_;
 };
+
+// A partial Fisher-Yates shuffle: moves `count` elements of `pool` drawn
+// uniformly without repetition to its front, in the order drawn (element i
+// swapped with one of i..size-1), using one r.below() per element. Requires
+// count <= pool.size().
+template <class T>
+void draw_to_front(Rng& r, std::vector<T>& pool, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i)
+    std::swap(pool[i], pool[i + static_cast<std::size_t>(r.below(pool.size() - i))]);
+}
 
 }  // namespace wormcast

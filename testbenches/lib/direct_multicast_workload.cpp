@@ -191,12 +191,8 @@ void Run::begin_trial(Cycle now) {
     for (rtl::NodeId x = 0; x < n; ++x)
       if (x != source) others.push_back(x);
     Rng t = rng.fork(max_latency.size());
-    dests.clear();
-    for (int i = 0; i + 1 < set_size; ++i) {   // partial Fisher-Yates
-      const auto j = static_cast<std::size_t>(i) + static_cast<std::size_t>(t.below(others.size() - static_cast<std::size_t>(i)));
-      std::swap(others[static_cast<std::size_t>(i)], others[j]);
-      dests.push_back(others[static_cast<std::size_t>(i)]);
-    }
+    draw_to_front(t, others, static_cast<std::size_t>(set_size - 1));
+    dests.assign(others.begin(), others.begin() + (set_size - 1));
   }
   std::fill(expected.begin(), expected.end(), 0);
   for (rtl::NodeId d : dests) expected[static_cast<std::size_t>(d)] = 1;

@@ -15,14 +15,11 @@ namespace wormcast::tb {
 namespace {
 const char* const kSchemes[] = {"cyclic", "opensm", "unicast"};
 
-// `count` distinct nodes of 0..n-1, uniformly (a partial Fisher-Yates
-// shuffle), in the order drawn.
+// `count` distinct nodes of 0..n-1, uniformly, in the order drawn.
 std::vector<rtl::NodeId> draw(Rng& rng, int n, int count) {
   std::vector<rtl::NodeId> all(static_cast<std::size_t>(n));
   std::iota(all.begin(), all.end(), 0);
-  for (int i = 0; i < count; ++i)
-    std::swap(all[static_cast<std::size_t>(i)],
-              all[static_cast<std::size_t>(i) + rng.below(static_cast<std::uint64_t>(n - i))]);
+  draw_to_front(rng, all, static_cast<std::size_t>(count));
   all.resize(static_cast<std::size_t>(count));
   return all;
 }

@@ -130,12 +130,8 @@ std::uint64_t MulticastLoadWorkload::Run::start(rtl::NodeId src, Cycle at) {
   n.others.clear();
   for (int i = 0; i < static_cast<int>(nodes.size()); ++i)
     if (i != src) n.others.push_back(i);
-  n.dests.clear();
-  for (int i = 0; i < degree; ++i) {   // partial Fisher-Yates
-    const auto j = static_cast<std::size_t>(i) + static_cast<std::size_t>(n.rng.below(n.others.size() - static_cast<std::size_t>(i)));
-    std::swap(n.others[static_cast<std::size_t>(i)], n.others[j]);
-    n.dests.push_back(n.others[static_cast<std::size_t>(i)]);
-  }
+  draw_to_front(n.rng, n.others, static_cast<std::size_t>(degree));
+  n.dests.assign(n.others.begin(), n.others.begin() + degree);
   const std::uint64_t id = next_id++;
   Multicast& m = open[id];
   m.created = at;

@@ -117,11 +117,8 @@ std::vector<int> SingleMulticastWorkload::destination_set(int nodes, int source,
   for (int i = 0; i < nodes; ++i)
     if (i != source) others.push_back(i);
   Rng r = rng.fork(0x7300000000ULL);
-  for (int i = 0; i + 1 < set_size; ++i) {   // partial Fisher-Yates
-    const auto j = static_cast<std::size_t>(i) + static_cast<std::size_t>(r.below(others.size() - static_cast<std::size_t>(i)));
-    std::swap(others[static_cast<std::size_t>(i)], others[j]);
-    d.push_back(others[static_cast<std::size_t>(i)]);
-  }
+  draw_to_front(r, others, static_cast<std::size_t>(set_size - 1));
+  d.assign(others.begin(), others.begin() + (set_size - 1));
   return d;
 }
 
