@@ -1,16 +1,13 @@
 #include "rtl_models/ib_decoder.h"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 
 namespace wormcast::rtl {
 
 namespace {
-std::string hex_lid(int lid) {
-  static const char* digits = "0123456789ABCDEF";
-  std::string s = "0x";
-  for (int shift = 12; shift >= 0; shift -= 4) s += digits[(lid >> shift) & 0xF];
-  return s;
-}
+std::string hex_lid(int lid) { return fmt::format("0x{:04X}", lid); }
 
 // DecoderShared keeps const items; the subnet itself is programmed during
 // the run, so the item is a holder of a mutable subnet.

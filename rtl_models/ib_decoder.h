@@ -57,7 +57,6 @@ class IbSubnet {
   void clear() { groups_.clear(); }
   // The 0-based switch ports of MLID's entry at switch sw, or nullptr.
   const std::vector<int>* entry(int mlid, int sw) const;
-  std::size_t groups() const { return groups_.size(); }
 
  private:
   topo::FatTree tree_;

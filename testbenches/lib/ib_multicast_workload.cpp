@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "algorithms/ib_multicast.h"
+#include "algorithms/plan_network.h"
 #include "rtl_models/endpoint_node.h"
 #include "rtl_models/statistics.h"
 #include "testbenches/lib/config.h"
@@ -24,32 +25,14 @@ std::vector<rtl::NodeId> draw(Rng& rng, int n, int count) {
   return all;
 }
 
-// "P(000), P(201), 733": node labels (FatTree::parse_node) separated by commas outside
-// parentheses; none may repeat. Errors name `key`.
+// A node list of traffic.senders / traffic.members ("P(000),P(201)"), as
+// `wormcast plan` reads them (algo::parse_node_list): none may repeat.
 std::vector<rtl::NodeId> parse_nodes(const topo::FatTree& t, const std::string& text, const std::string& key) {
-  std::vector<rtl::NodeId> out;
-  std::string item;
-  int depth = 0;
-  auto flush = [&] {
-    if (item.find_first_not_of(" \t") == std::string::npos) throw ConfigError(key + ": empty node name in '" + text + "'");
-    rtl::NodeId id;
-    try {
-      id = t.parse_node(item);
-    } catch (const std::invalid_argument& e) {
-      throw ConfigError(key + ": " + e.what());
-    }
-    if (std::find(out.begin(), out.end(), id) != out.end())
-      throw ConfigError(key + ": " + t.node_name(id) + " is listed twice");
-    out.push_back(id);
-    item.clear();
-  };
-  for (char c : text) {
-    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
-    if (c == ',' && depth == 0) flush();
-    else item += c;
+  try {
+    return algo::parse_node_list(algo::parse_network_spec(t.spec()), text, -1, key);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
   }
-  flush();
-  return out;
 }
 
 // The nodes a packet of src reaches through mft (each exactly once, or the
@@ -204,13 +187,8 @@ void IbMulticastWorkload::Run::begin_trial() {
     }
   }
   for (std::size_t i = 0; i < senders.size(); ++i) {
-    if (scheme == Scheme::unicast) {
-      send_unicasts(static_cast<int>(i), senders[i]);
-      for (rtl::NodeId m : members)
-        if (m != senders[i]) links += static_cast<double>(algo::trace_unicast(t, senders[i], algo::cyclic_dlid(t, senders[i], m)).size() + 1);
-    } else if (!plan[i].second.empty()) {
-      send_multicast(static_cast<int>(i), senders[i], plan[i].first, plan[i].second);
-    }
+    if (scheme == Scheme::unicast) links += send_unicasts(senders[i]);
+    else if (!plan[i].second.empty()) send_multicast(senders[i], plan[i].first, plan[i].second);
   }
   if (expected == 0)
     throw std::runtime_error("ib_multicast: trial " + std::to_string(completion.size() + 1) +
@@ -219,33 +197,35 @@ void IbMulticastWorkload::Run::begin_trial() {
   table_entries.push_back(entries);
 }
 
-void IbMulticastWorkload::Run::send_multicast(int sender_index, rtl::NodeId src, int mlid,
-                                              std::vector<rtl::NodeId> reach) {
+void IbMulticastWorkload::Run::send_multicast(rtl::NodeId src, int mlid, std::vector<rtl::NodeId> reach) {
   rtl::PacketHeader h;
   h.kind = rtl::HeaderKind::multicast;
   h.lid = static_cast<std::uint16_t>(mlid);
   h.dests = std::move(reach);
   for (int k = 0; k < packets_per_message(); ++k) {
     expected += h.dests.size();
-    inject(sender_index, src, h, k);
+    inject(src, h, k);
   }
 }
 
-void IbMulticastWorkload::Run::send_unicasts(int sender_index, rtl::NodeId src) {
+double IbMulticastWorkload::Run::send_unicasts(rtl::NodeId src) {
   const topo::FatTree& t = subnet->tree();
+  double links = 0;
   for (rtl::NodeId m : members) {
     if (m == src) continue;
     rtl::PacketHeader h;
     h.dest = m;
     h.lid = static_cast<std::uint16_t>(algo::cyclic_dlid(t, src, m));
+    links += static_cast<double>(algo::trace_unicast(t, src, h.lid).size() + 1);   // switch hops + injection link
     for (int k = 0; k < packets_per_message(); ++k) {
       ++expected;
-      inject(sender_index, src, h, k);
+      inject(src, h, k);
     }
   }
+  return links;
 }
 
-void IbMulticastWorkload::Run::inject(int, rtl::NodeId src, const rtl::PacketHeader& h, int index) {
+void IbMulticastWorkload::Run::inject(rtl::NodeId src, const rtl::PacketHeader& h, int index) {
   auto p = std::make_shared<rtl::Packet>();
   p->header = h;
   p->header_flits = header_flits;

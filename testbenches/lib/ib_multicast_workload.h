@@ -90,7 +90,7 @@ struct IbMulticastWorkload::Run {
   std::vector<char> is_member;                 // per node
   std::uint64_t expected = 0, delivered = 0;   // packet copies to deliver / delivered (members and discards)
   Cycle last_useful = 0;
-  std::vector<int> got;                        // per (sender index · nodes + node): packets received
+  std::vector<int> got;                        // per (sender · nodes + node): packets received
   double completion_sum = 0;                   // Σ over (sender, member) of the message's completion
   std::uint64_t completions = 0;
 
@@ -106,9 +106,10 @@ struct IbMulticastWorkload::Run {
   void received(rtl::NodeId at, const rtl::Packet& p, Cycle now);
   int packets_per_message() const { return mtu > 0 ? (bytes + mtu - 1) / mtu : 1; }
   int packet_payload(int index) const;
-  void send_multicast(int sender_index, rtl::NodeId src, int mlid, std::vector<rtl::NodeId> reach);
-  void send_unicasts(int sender_index, rtl::NodeId src);
-  void inject(int sender_index, rtl::NodeId src, const rtl::PacketHeader& h, int index);
+  void send_multicast(rtl::NodeId src, int mlid, std::vector<rtl::NodeId> reach);
+  // Returns the links its packets cross (one packet per member).
+  double send_unicasts(rtl::NodeId src);
+  void inject(rtl::NodeId src, const rtl::PacketHeader& h, int index);
 };
 
 }  // namespace wormcast::tb
