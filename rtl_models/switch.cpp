@@ -23,7 +23,7 @@ NextHeader parse_next_header(const std::string& s) {
 Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchParams& p,
                SimContext& ctx, const DecoderFactory& make_decoder)
     : sc_core::sc_module(name), id_(id), k_(ports), p_(p),
-      vct_(p.admission == "virtual_cut_through" || p.admission == "store_and_forward"),
+      vct_(p.whole_packet_admission()),
       saf_(p.admission == "store_and_forward"),
       wake_(ctx.clock), sched_(ctx.scheduler), ctx_(ctx),
       outputs_(static_cast<std::size_t>(ports)),
@@ -35,7 +35,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
   decode_check_.resize(ports);
   wanted_free_.resize(ports);
   for (ChannelSet& w : wanters_) w.resize(ports);
-  if (p.admission != "cut_through" && !vct_ && !saf_)
+  if (p.admission != "cut_through" && !vct_)
     throw std::invalid_argument("unknown admission rule '" + p.admission + "'");
   const NextHeader rule = parse_next_header(p.next_header);
   for (int i = 0; i < ports; ++i) {

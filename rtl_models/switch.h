@@ -41,6 +41,9 @@ struct SwitchParams {
   std::string arbitration = "round_robin";
   std::string next_header = "after_drain";
   std::string admission = "cut_through";
+  // Virtual cut-through and store-and-forward: a head leaves only with room
+  // for its whole packet downstream (the rule senders into the switch follow too).
+  bool whole_packet_admission() const { return admission == "virtual_cut_through" || admission == "store_and_forward"; }
   void visit(ParamVisitor& v) {
     v.flits("buffer", buffer_flits, "input buffer size per port (single FIFO)", 1);
     v.flits("chunk", chunk_flits, "replication chunk size; a chunk is freed when all its readers have read it", 1);

@@ -15,7 +15,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& t, std::shared_pt
   scheduler_ = std::make_unique<rtl::CycleScheduler>("scheduler", ctx.clock, &ctx.stream_horizon);
   ctx.scheduler = scheduler_.get();
   build_switches(p, rng);
-  const bool vct = p.sw.admission != "cut_through";   // virtual cut-through or store-and-forward
+  const bool vct = p.sw.whole_packet_admission();
   const std::shared_ptr<const rtl::NodeModel> model =
       p.node_model ? p.node_model : std::make_shared<const rtl::EndpointModel>();
   for (int n = 0; n < t.num_nodes(); ++n)

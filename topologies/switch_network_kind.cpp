@@ -42,7 +42,7 @@ void SwitchNetworkKind::visit_sections(ParamVisitor& v) {
 }
 
 void SwitchNetworkKind::describe_facts(rtl::ConfigFacts& f) const {
-  f.whole_packet_admission = sw.admission != "cut_through";   // virtual cut-through or store-and-forward
+  f.whole_packet_admission = sw.whole_packet_admission();
 }
 
 void SwitchNetworkKind::validate(const rtl::ConfigFacts& f) const {
