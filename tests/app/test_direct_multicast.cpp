@@ -9,8 +9,6 @@
 // the receiver's t_R follows. The source posts its first send at t_S.
 #include <catch2/catch.hpp>
 
-#include <regex>
-
 #include "testbenches/lib/runner.h"
 #include "tests/common/runs.h"
 
@@ -24,10 +22,8 @@ RunResult run_file(const char* file, const std::vector<Override>& o) {
   return run_experiment(test::experiment(file, o), RunOptions{});
 }
 
-// A metric by its dotted name ("multicast.latency_cycles").
-const nlohmann::json& stat(const RunResult& r, const std::string& key) {
-  return r.json.at("metrics").at(nlohmann::json::json_pointer("/" + std::regex_replace(key, std::regex("\\."), "/")));
-}
+// A metric by its dotted name.
+const nlohmann::json& stat(const RunResult& r, const std::string& key) { return test::metric(r, key); }
 
 // The run completed every trial, every message reached exactly its destinations.
 void check_complete(const RunResult& r, int trials) {

@@ -10,8 +10,6 @@
 // IBFT(8,3): same leaf switch s = 1, same level-1 subtree s = 3, else s = 5.
 #include <catch2/catch.hpp>
 
-#include <regex>
-
 #include "testbenches/lib/runner.h"
 #include "tests/common/runs.h"
 
@@ -28,9 +26,8 @@ RunResult run_ib(std::vector<Override> o) {
   return run_experiment(test::experiment(kFile, o), RunOptions{});
 }
 
-const nlohmann::json& stat(const RunResult& r, const std::string& key) {
-  return r.json.at("metrics").at(nlohmann::json::json_pointer("/" + std::regex_replace(key, std::regex("\\."), "/")));
-}
+// A metric by its dotted name.
+const nlohmann::json& stat(const RunResult& r, const std::string& key) { return test::metric(r, key); }
 
 // Every packet copy delivered exactly once, flits conserved, no deadlock.
 void check_clean(const RunResult& r) { test::check_delivered_exactly_once(r, 1); }

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,11 @@ inline void check_same_results(const nlohmann::json& on, const nlohmann::json& o
   CHECK(on.at("invariants") == off.at("invariants"));
   CHECK(on.at("performance").at("router_flit_hops") == off.at("performance").at("router_flit_hops"));
   CHECK(on.at("performance").at("flit_moves") == off.at("performance").at("flit_moves"));
+}
+
+// A metric of a finished run by its dotted name ("multicast.latency_cycles").
+inline const nlohmann::json& metric(const tb::RunResult& r, const std::string& key) {
+  return r.json.at("metrics").at(nlohmann::json::json_pointer("/" + std::regex_replace(key, std::regex("\\."), "/")));
 }
 
 // The run finished and every packet was delivered exactly once: flits
