@@ -19,7 +19,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 Y = "metrics.multicast.completion_cycles.mean_us.mean"
-ERR = "metrics.multicast.completion_cycles.mean_us.ci95"
 SCHEMES = ["cyclic", "opensm", "unicast"]
 SOURCES = [1, 51, 128]
 GROUPS = [13, 51, 128]
@@ -39,10 +38,10 @@ def load(path):
 
 
 def series(rows, sources, group, scheme):
-    pts = sorted((int(r["message.size"]), float(r[Y]), float(r.get(ERR) or 0))
+    pts = sorted((int(r["message.size"]), float(r[Y]))
                  for r in rows if int(r["traffic.sources"]) == sources and int(r["traffic.group"]) == group
                  and r["traffic.scheme"] == scheme)
-    return [p[0] for p in pts], [p[1] for p in pts], [p[2] for p in pts]
+    return [p[0] for p in pts], [p[1] for p in pts]
 
 
 def grid(rows, title, out, name):
@@ -51,7 +50,7 @@ def grid(rows, title, out, name):
         for j, g in enumerate(GROUPS):
             ax = axes[i][j]
             for scheme in SCHEMES:
-                x, y, e = series(rows, s, g, scheme)
+                x, y = series(rows, s, g, scheme)
                 ax.plot(x, y, marker="o", ms=3, label=scheme)   # means; 2-run ci95 bars would swamp the plot
             ax.set_xscale("log", base=2)
             ax.set_yscale("log")
