@@ -78,6 +78,14 @@ nlohmann::json PlanNetwork::node_json(NodeId n) const {
 NodeId PlanNetwork::parse_node(const std::string& text, const std::string& what) const {
   const std::string t = strip_spaces(text);
   if (kind == NetworkClass::direct) {
+    // Tori and meshes also take a node number; a hypercube's digits are its
+    // bit-string name.
+    if (direct->kind() != topo::DirectKind::hypercube && is_integer(t)) {
+      if (t.size() > 9 || std::stoi(t) >= num_nodes())
+        throw std::invalid_argument(what + ": \"" + text + "\" is not a node of " + spec + " (nodes 0.." +
+                                    std::to_string(num_nodes() - 1) + ")");
+      return std::stoi(t);
+    }
     try {
       return direct->parse_node(t);
     } catch (const topo::TopologyError& e) {

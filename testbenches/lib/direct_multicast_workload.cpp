@@ -6,6 +6,7 @@
 
 #include "algorithms/chain_ordering.h"
 #include "algorithms/cube_multicast.h"
+#include "algorithms/plan_network.h"
 #include "algorithms/sci_multicast.h"
 #include "algorithms/torus_multicast.h"
 #include "algorithms/utorus_link_sharing.h"
@@ -63,34 +64,18 @@ void check_network(const topo::DirectRouting& r, Run::Family f, const std::strin
                       " needs a regular unidirectional torus with routing.function utpr; " + have);
 }
 
+// traffic.destinations as `wormcast plan --dests` reads them
+// (algo::parse_node_list): names, or node numbers on tori and meshes.
 std::vector<rtl::NodeId> parse_set(const std::string& text, const topo::DirectTopology& t, rtl::NodeId source) {
-  std::vector<rtl::NodeId> out;
-  std::string item;
-  int depth = 0;
-  auto flush = [&] {
-    if (item.empty()) throw ConfigError("traffic.destinations: empty name in \"" + text + "\"");
-    rtl::NodeId n = -1;
-    try {
-      n = item.front() == '(' || t.kind() == topo::DirectKind::hypercube ? t.parse_node(item) : std::stoi(item);
-    } catch (const std::exception& e) {
-      throw ConfigError("traffic.destinations: '" + item + "' is not a node of " + t.spec() + " (" + e.what() + ")");
-    }
-    if (!t.valid_node(n)) throw ConfigError("traffic.destinations: node " + item + " is not a node of " + t.spec());
-    if (n == source) throw ConfigError("traffic.destinations: node " + item + " is the source");
-    if (std::find(out.begin(), out.end(), n) != out.end())
-      throw ConfigError("traffic.destinations: node " + item + " is listed twice");
-    out.push_back(n);
-    item.clear();
-  };
-  for (char c : text) {
-    if (c == ' ') continue;
-    if (c == '(') ++depth;
-    if (c == ')') --depth;
-    if (c == ',' && depth == 0) flush();
-    else item += c;
+  algo::PlanNetwork net;
+  net.kind = algo::NetworkClass::direct;
+  net.spec = t.spec();
+  net.direct = t;
+  try {
+    return algo::parse_node_list(net, text, source, "traffic.destinations");
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
   }
-  flush();
-  return out;
 }
 
 }  // namespace

@@ -57,6 +57,13 @@ TEST_CASE("direct_multicast: one destination one hop away is t_S + network + t_R
     const int expect = std::string(scheme) == "utorus" ? 107 : 109;
     const char* file = std::string(scheme) == "utorus" ? "experiments/seed001/utorus.yaml"
                                                         : "experiments/seed001/path_torus.yaml";
+    // (0,1) by name, and as node number 1 (tori take both, as `wormcast plan --dests`)
+    for (const char* dest : {"(0,1)", "1"}) {
+      const RunResult r1 = run_file(file, {{"traffic.scheme", scheme}, {"traffic.destinations", dest},
+                                           {"traffic.trials", "1"}});
+      check_complete(r1, 1);
+      CHECK(stat(r1, "multicast.latency_cycles").at("max") == expect);
+    }
     const RunResult r = run_file(file, {{"traffic.scheme", scheme}, {"traffic.destinations", "(0,1)"},
                                         {"traffic.trials", "3"}});
     check_complete(r, 3);
@@ -141,6 +148,10 @@ TEST_CASE("direct_multicast: wrong network, routing, ports or options are refuse
              Contains("traffic.destinations") && Contains("is the source"));
   CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.destinations", "(9,9)"}}),
              Contains("traffic.destinations"));
+  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.destinations", "64"}}),
+             Contains("traffic.destinations") && Contains("nodes 0..63"));
+  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.destinations", "(0,1),1"}}),
+             Contains("traffic.destinations") && Contains("listed twice"));
   CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.set_size", "65"}}),
              Contains("traffic.set_size 65"));
 }

@@ -104,6 +104,13 @@ TEST_CASE("plan: --switches ... is the same network as its irregular spec, files
   const json d = plan_json("binomial --topology torus:6x6:uni --source '(0,0)' --dests '(1,2),(5,5),(0,3)'");
   CHECK(d.at("source") == "(0,0)");
   CHECK(d.at("destinations") == json{"(1,2)", "(5,5)", "(0,3)"});
+  // Tori and meshes also take node numbers: (a, b) = 6a + b on 6x6.
+  CHECK(plan_json("binomial --topology torus:6x6:uni --source 0 --dests 8,35,3") == d);
+  const Out far = run("plan binomial --topology torus:6x6:uni --dests 36");
+  CHECK(far.code != 0);
+  CHECK_THAT(far.text, Contains("--dests") && Contains("\"36\"") && Contains("nodes 0..35"));
+  // On a hypercube digits are the bit-string name, never a number.
+  CHECK(run("plan linear --topology hypercube:4 --dests 3").code != 0);
   CHECK(plan_json("linear --topology hypercube:4 --dests 0011,1111").at("source") == "0000");
 }
 
