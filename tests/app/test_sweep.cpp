@@ -563,3 +563,20 @@ TEST_CASE("sweep: bad sweep files are errors naming the file and key, exit 1, be
   CHECK(o.code == 1);
   CHECK_THAT(o.text, Catch::Contains("absent.yaml: file not found"));
 }
+
+TEST_CASE("sweep: every sweep file shipped under experiments/ expands and validates (--dry-run)", "[sweep]") {
+  // Each documented reproduction command is `wormcast sweep FILE`: a file whose
+  // keys, values or base experiment went stale must fail here, not for a user.
+  TempDir d("shipped");
+  int sweeps = 0;
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(WORMCAST_SOURCE_DIR) / "experiments")) {
+    if (!e.is_regular_file() || e.path().extension() != ".yaml") continue;
+    if (e.path().parent_path().filename() != "sweeps") continue;
+    ++sweeps;
+    const Out o = cli("sweep " + e.path().string() + " --dry-run --out " + (d.path / "out").string());
+    INFO(e.path().string() << ": " << o.text);
+    CHECK(o.code == 0);
+    CHECK_THAT(o.text, Catch::Contains(" to run") || Catch::Contains(" cached"));
+  }
+  CHECK(sweeps >= 30);   // seed000-004 and the generic sweeps
+}
