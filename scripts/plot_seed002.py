@@ -24,7 +24,17 @@ import subprocess
 import sys
 from collections import defaultdict
 
-import matplotlib
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from system_python import rerun_with_matplotlib  # noqa: E402
+
+try:
+    import matplotlib
+except ImportError as e:
+    # A python3 first on PATH (pyenv, venv) may lack Debian's matplotlib:
+    # rerun under the system interpreter that has it.
+    rerun_with_matplotlib()
+    sys.exit(f"plot_seed002.py: matplotlib is not available to {sys.executable} ({e}); on Debian: "
+             "apt-get install python3-matplotlib")
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

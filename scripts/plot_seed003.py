@@ -13,7 +13,17 @@ import csv
 import os
 import sys
 
-import matplotlib
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from system_python import rerun_with_matplotlib  # noqa: E402
+
+try:
+    import matplotlib
+except ImportError as e:
+    # A python3 first on PATH (pyenv, venv) may lack Debian's matplotlib:
+    # rerun under the system interpreter that has it.
+    rerun_with_matplotlib()
+    sys.exit(f"plot_seed003.py: matplotlib is not available to {sys.executable} ({e}); on Debian: "
+             "apt-get install python3-matplotlib")
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -103,6 +113,7 @@ def main():
     ap.add_argument("--tight", default="results/seed003_one_packet_buffers/seed003_one_packet_buffers_summary.csv")
     ap.add_argument("-o", "--out", default="docs/img")
     a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
     small = load(a.small)
     large = load(a.large) if os.path.exists(a.large) else None
     grid(small, "seed003 Figs. 8-16 (a): small messages, IBFT(8,3), completion time", a.out, "small")
