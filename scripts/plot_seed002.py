@@ -25,18 +25,9 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from system_python import rerun_with_matplotlib  # noqa: E402
+from system_python import import_matplotlib  # noqa: E402
 
-try:
-    import matplotlib
-except ImportError as e:
-    # A python3 first on PATH (pyenv, venv) may lack Debian's matplotlib:
-    # rerun under the system interpreter that has it.
-    rerun_with_matplotlib()
-    sys.exit(f"plot_seed002.py: matplotlib is not available to {sys.executable} ({e}); on Debian: "
-             "apt-get install python3-matplotlib")
-
-matplotlib.use("Agg")
+matplotlib = import_matplotlib("plot_seed002.py")
 import matplotlib.pyplot as plt  # noqa: E402
 
 CYCLE_US = 0.005

@@ -13,3 +13,17 @@ def rerun_with_matplotlib():
             and not os.environ.get("WORMCAST_PLOT_REEXEC"):
         os.environ["WORMCAST_PLOT_REEXEC"] = "1"
         os.execv(SYSTEM, [SYSTEM] + sys.argv)
+
+
+def import_matplotlib(script):
+    """matplotlib with the Agg backend, for a script that needs it from the
+    start: reruns under /usr/bin/python3 when this interpreter lacks it, and
+    exits naming `script` and the Debian package when neither has it."""
+    try:
+        import matplotlib
+    except ImportError as e:
+        rerun_with_matplotlib()
+        sys.exit(f"{script}: matplotlib is not available to {sys.executable} ({e}); on Debian: "
+                 "apt-get install python3-matplotlib")
+    matplotlib.use("Agg")
+    return matplotlib
