@@ -33,32 +33,28 @@ where() {   # SWEEP OUT COLUMN=VALUE...: the rows of one panel
 }
 M=metrics.multicast
 SCHEMES=traffic.scheme,traffic.r
+latency_y() {   # average | maximum: the column of that latency over the destinations
+  if [[ $1 == maximum ]]; then echo $M.latency_cycles.mean.mean; else echo $M.mean_latency_cycles.mean.mean; fi
+}
 
 # Chapter 3: hypercubes
-if have fig3_10_steps; then
-  plot "$(summary fig3_10_steps)" fig3_10 traffic.set_size $M.plan_steps.mean.mean traffic.scheme \
-    "Fig. 3.10: steps, 6-cube (100 sets per point)" "multicast set size n (destinations + 1)" "steps (mean over sets)"
-fi
-if have fig3_11_steps; then
-  plot "$(summary fig3_11_steps)" fig3_11 traffic.set_size $M.plan_steps.mean.mean traffic.scheme \
-    "Fig. 3.11: steps, 10-cube (100 sets per point)" "multicast set size n (destinations + 1)" "steps (mean over sets)"
-fi
-if have fig3_12_ncube2; then
-  for f in "3_12 mean_latency_cycles average" "3_13 latency_cycles maximum"; do
-    set -- $f
-    plot "$(summary fig3_12_ncube2)" "fig$1" traffic.set_size "$M.$2.mean.mean" traffic.scheme \
-      "Fig. ${1/_/.}: $3 delay, 5-cube, nCUBE-2 overheads (20 sets per point)" "multicast set size n (destinations + 1)" \
-      "$3 delay (cycles of 450 ns)"
+for f in "fig3_10_steps 3_10 6" "fig3_11_steps 3_11 10"; do
+  set -- $f
+  have "$1" || continue
+  plot "$(summary "$1")" "fig$2" traffic.set_size $M.plan_steps.mean.mean traffic.scheme \
+    "Fig. ${2/_/.}: steps, $3-cube (100 sets per point)" "multicast set size n (destinations + 1)" "steps (mean over sets)"
+done
+for f in "fig3_12_ncube2 3_12 3_13 5 20" "fig3_14_15_multisim 3_14 3_15 10 100"; do
+  set -- $f
+  sweep=$1 cube=$4 sets=$5
+  have "$sweep" || continue
+  for g in "$2 average" "$3 maximum"; do
+    set -- $g
+    plot "$(summary "$sweep")" "fig$1" traffic.set_size "$(latency_y "$2")" traffic.scheme \
+      "Fig. ${1/_/.}: $2 delay, $cube-cube, nCUBE-2 overheads ($sets sets per point)" \
+      "multicast set size n (destinations + 1)" "$2 delay (cycles of 450 ns)"
   done
-fi
-if have fig3_14_15_multisim; then
-  for f in "3_14 mean_latency_cycles average" "3_15 latency_cycles maximum"; do
-    set -- $f
-    plot "$(summary fig3_14_15_multisim)" "fig$1" traffic.set_size "$M.$2.mean.mean" traffic.scheme \
-      "Fig. ${1/_/.}: $3 delay, 10-cube, nCUBE-2 overheads (100 sets per point)" "multicast set size n (destinations + 1)" \
-      "$3 delay (cycles of 450 ns)"
-  done
-fi
+done
 
 # Chapter 4: U-torus steps with physical link sharing
 for f in "fig4_12_13_steps 4_12 4_13 8-64, 200" "fig4_14_15_steps 4_14 4_15 64-512, 100"; do
@@ -80,16 +76,14 @@ fi
 
 # Chapter 6: path-based multicast
 panels() {   # SWEEP FIG NETWORK STARTUP: (a) 8 and (b) 512 flits, average and maximum
-  local sweep=$1 fig=$2 net=$3 startup=$4 p size kind y
+  local sweep=$1 fig=$2 net=$3 startup=$4 p kind
   have "$sweep" || return 0
   for p in "a 8" "b 512"; do
     set -- $p
     local csv
     csv="$(where "$sweep" "$sweep$2" message.size="$2")"
     for kind in average maximum; do
-      y=$M.mean_latency_cycles.mean.mean
-      [[ $kind == maximum ]] && y=$M.latency_cycles.mean.mean
-      plot "$csv" "fig${fig/./_}$1_$kind" traffic.set_size "$y" $SCHEMES \
+      plot "$csv" "fig${fig/./_}$1_$kind" traffic.set_size "$(latency_y $kind)" $SCHEMES \
         "Fig. $fig($1): $kind latency, $net, $startup startup, $2 flits" \
         "multicast size m (source included; 40 sets per point)" "$kind latency (cycles of 0.5 us)" --logx
     done
@@ -109,9 +103,7 @@ for f in "fig6_7_2d_high_length a high (95/75 us)" "fig6_7_2d_low_length b low (
   sweep=$1 p=$2 startup="$3 $4"
   have "$sweep" || continue
   for kind in average maximum; do
-    y=$M.mean_latency_cycles.mean.mean
-    [[ $kind == maximum ]] && y=$M.latency_cycles.mean.mean
-    plot "$(summary "$sweep")" "fig6_7${p}_$kind" message.size "$y" $SCHEMES \
+    plot "$(summary "$sweep")" "fig6_7${p}_$kind" message.size "$(latency_y $kind)" $SCHEMES \
       "Fig. 6.7($p): $kind latency, 64x64, m = 512, $startup startup" "message length (flits; 10 sets per point)" \
       "$kind latency (cycles of 0.5 us)" --logx --logy
   done
