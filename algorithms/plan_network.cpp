@@ -138,6 +138,15 @@ PlanNetwork irregular_network(const topo::IrregularParams& p) {
   return n;
 }
 
+PlanNetwork direct_network(const topo::DirectTopology& t) {
+  PlanNetwork n;
+  n.kind = NetworkClass::direct;
+  n.direct = t;
+  n.spec = t.spec();
+  n.direct_routing.emplace(*n.direct, topo::default_routing(*n.direct));
+  return n;
+}
+
 PlanNetwork file_network(const std::string& path) {
   PlanNetwork n;
   n.kind = NetworkClass::irregular;
@@ -151,16 +160,11 @@ PlanNetwork parse_network_spec(const std::string& spec) {
   const std::string kind = kind_prefix(spec);
   if (kind == "irregular") return irregular_network(parse_irregular_spec(spec));
   if (kind == "torus" || kind == "mesh" || kind == "hypercube") {
-    PlanNetwork n;
-    n.kind = NetworkClass::direct;
     try {
-      n.direct = topo::parse_direct_spec(spec);
+      return direct_network(topo::parse_direct_spec(spec));
     } catch (const topo::TopologyError& e) {
       throw std::invalid_argument(std::string("topology: ") + e.what());
     }
-    n.spec = n.direct->spec();
-    n.direct_routing.emplace(*n.direct, topo::default_routing(*n.direct));
-    return n;
   }
   if (kind == "ibft") return fat_tree_network(spec);
   if (!kind.empty() && !std::filesystem::exists(spec))

@@ -66,6 +66,8 @@ std::string irregular_spec(const topo::IrregularParams& p);
 PlanNetwork parse_network_spec(const std::string& spec);
 PlanNetwork irregular_network(const topo::IrregularParams& p);
 PlanNetwork file_network(const std::string& path);
+// A torus, mesh or hypercube with its default routing (topo::default_routing).
+PlanNetwork direct_network(const topo::DirectTopology& t);
 
 // "3,5,9" or "(0,1),(2,3)": names separated by commas outside parentheses;
 // spaces are ignored. Each must be a node; none may repeat or be the source.

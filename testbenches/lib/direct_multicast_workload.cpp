@@ -67,12 +67,8 @@ void check_network(const topo::DirectRouting& r, Run::Family f, const std::strin
 // traffic.destinations as `wormcast plan --dests` reads them
 // (algo::parse_node_list): names, or node numbers on tori and meshes.
 std::vector<rtl::NodeId> parse_set(const std::string& text, const topo::DirectTopology& t, rtl::NodeId source) {
-  algo::PlanNetwork net;
-  net.kind = algo::NetworkClass::direct;
-  net.spec = t.spec();
-  net.direct = t;
   try {
-    return algo::parse_node_list(net, text, source, "traffic.destinations");
+    return algo::parse_node_list(algo::direct_network(t), text, source, "traffic.destinations");
   } catch (const std::invalid_argument& e) {
     throw ConfigError(e.what());
   }
