@@ -93,11 +93,18 @@ panels fig6_3_2d_high 6.3 64x64 high
 panels fig6_4_2d_low 6.4 64x64 low
 panels fig6_5_3d_high 6.5 16x16x16 high
 panels fig6_6_3d_low 6.6 16x16x16 low
-if have fig6_4c_2d_low_long; then
-  plot "$(summary fig6_4c_2d_low_long)" fig6_4c_average traffic.set_size $M.mean_latency_cycles.mean.mean \
-    $SCHEMES "Fig. 6.4(c): average latency, 64x64, low startup, 16384 flits" \
-    "multicast size m (source included; 4 sets per point)" "average latency (cycles of 0.5 us)" --logx
-fi
+# (c): 16384-flit messages at m = 16, 128, 512 (sweeps of their own)
+for f in "fig6_3c_2d_high_long 6.3 64x64 high" "fig6_4c_2d_low_long 6.4 64x64 low" \
+         "fig6_5c_3d_high_long 6.5 16x16x16 high" "fig6_6c_3d_low_long 6.6 16x16x16 low"; do
+  set -- $f
+  sweep=$1 fig=$2 net=$3 startup=$4
+  have "$sweep" || continue
+  for kind in average maximum; do
+    plot "$(summary "$sweep")" "fig${fig/./_}c_$kind" traffic.set_size "$(latency_y $kind)" $SCHEMES \
+      "Fig. $fig(c): $kind latency, $net, $startup startup, 16384 flits" \
+      "multicast size m (source included; 10 sets per point)" "$kind latency (cycles of 0.5 us)" --logx
+  done
+done
 for f in "fig6_7_2d_high_length a high (95/75 us)" "fig6_7_2d_low_length b low (10/8 us)"; do
   set -- $f
   sweep=$1 p=$2 startup="$3 $4"
