@@ -24,6 +24,10 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
       p_(p), wake_(ctx.clock) {
   vcs_ = static_cast<std::uint8_t>(vcs);
   crossbar_ = static_cast<std::uint16_t>(p_.crossbar_delay);
+  turn_delay_ = static_cast<std::uint16_t>(p_.turn_delay);
+  if (turn_delay_ != p_.turn_delay)
+    throw std::invalid_argument(std::string(this->name()) + ": turn delay " + std::to_string(p_.turn_delay) +
+                                " cycles (at most 65535)");
   if (crossbar_ != p_.crossbar_delay)
     throw std::invalid_argument(std::string(this->name()) + ": crossbar delay " + std::to_string(p_.crossbar_delay) +
                                 " cycles (at most 65535)");
@@ -289,6 +293,7 @@ void VcRouter::routed(InputVc& iv, int c, Cycle now) {
   // A header is routed in the cycle it is written, or in the cycle after
   // the tail ahead of it left (both evaluated cycles).
   iv.ready = now + route_delay_;
+  if (turn_delay_ != 0 && turns(iv, c)) iv.ready += turn_delay_;
   iv.state = InState::waiting_vc;
   add(waiting_, kWaiting, c);
   alloc_due_ = std::min(alloc_due_, iv.ready);
@@ -527,6 +532,24 @@ void VcRouter::start_tree(InputVc& iv, int c) {
   }
   iv.out = iv.branches.front().first;
   iv.tree = true;
+}
+
+// Does input VC c's routed header change dimension: in on an external
+// channel, out on an external channel of another dimension (external port
+// 2d + dir)? A replicating worm turns if any of its branches does. Injection
+// and ejection are no turns.
+bool VcRouter::turns(const InputVc& iv, int c) const {
+  const int in = in_port_of(c);
+  if (in < 0) return false;
+  const auto other_dimension = [&](int oc) {
+    const int out = port_of(oc);
+    return out < ext_ports_ && out / 2 != in / 2;
+  };
+  if (other_dimension(iv.out)) return true;
+  if (iv.tree)
+    for (const auto& br : iv.branches)
+      if (other_dimension(br.first)) return true;
+  return false;
 }
 
 // A routed header goes straight to the VC-waiting set, ready route_delay

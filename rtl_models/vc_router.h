@@ -19,7 +19,9 @@
 //     arrival: deposit / arrive.)
 //  2. Route: the header at the front of an idle input VC is routed by the
 //     routing function (topo::DirectRouting::next_hop, with the class of the
-//     VC it arrived on), ready `route_delay` cycles after it was written.
+//     VC it arrived on), ready `route_delay` cycles after it was written,
+//     `turn_delay` more if it changes dimension (external in, external out
+//     of another dimension: SCI's X-to-Y internal bus, spec seed004 §6).
 //     At its destination it goes to the ejection channel. (A plain unicast
 //     header is routed as it is received, in the same cycle: route_now.)
 //  3. VC allocation: a routed header takes a free VC of the class the
@@ -51,7 +53,8 @@
 // worm takes every branch's VC at once and each flit leaves on all branches
 // in one cycle; not deadlock-free, off by default, refused when off).
 // Zero-load, a head costs route_delay + crossbar_delay + link.latency cycles
-// per router; body flits follow one per cycle (docs/direct_networks.md).
+// per router, plus turn_delay per dimension change; body flits follow one
+// per cycle (docs/direct_networks.md).
 //
 // Storage is per packet segment (packet reference, first index, count),
 // never per buffer slot, so memory follows traffic, not buffer depth. The
@@ -81,6 +84,7 @@ struct VcRouterParams {
   int vcs = 0;                 // VCs per external channel; 0 = what the routing function needs
   int buffer_flits = 2;        // flit buffer per VC
   Cycle route_delay = 1;
+  Cycle turn_delay = 0;        // extra routing cycles for a header that changes dimension
   Cycle crossbar_delay = 1;
   std::string ports = "one_port";   // internal channels: one_port | all_port
   std::string link_sharing = "per_direction";   // per_direction | bidirectional ("3-way")
@@ -91,6 +95,11 @@ struct VcRouterParams {
             "m of that; each class gets m VCs and a header takes the lowest-numbered free VC of its class", 0, 16);
     v.flits("buffer", buffer_flits, "flit buffer per virtual channel (credits of the upstream VC)", 1);
     v.cycles("route_delay", route_delay, "routing of a header flit (cycles)", 1);
+    v.cycles("turn_delay", turn_delay,
+             "extra routing cycles for a header that changes dimension (leaves on an external channel of another "
+             "dimension than it came in on), e.g. SCI's internal bus between its X and Y link controllers; "
+             "0: a turn costs what a hop costs",
+             0, 65535);   // the router keeps a 16-bit copy (VcRouter::turn_delay_)
     v.cycles("crossbar_delay", crossbar_delay, "input VC buffer to output link (cycles)", 1,
              65535);   // the router keeps a 16-bit copy in its head line (VcRouterHead::crossbar_)
     v.choice("ports", ports, {"one_port", "all_port"},
@@ -419,6 +428,7 @@ class VcRouter : private detail::VcRouterHead,
   // The input port a header on input channel `ch` arrived through (-1: internal).
   int in_port_of(int ch) const { return ch < external_channels() ? ch / vcs_ : -1; }
   void route_header(InputVc& iv, int c);
+  bool turns(const InputVc& iv, int c) const;
   void route_special(InputVc& iv, int c);
   [[noreturn]] void bad_destination(const Packet& pk, NodeId dst) const;
   void start_ir(InputVc& iv, int c);
@@ -463,6 +473,8 @@ class VcRouter : private detail::VcRouterHead,
   // Per VcClass: its first VC among a port's (vc_index * per_class_), so a
   // routed header's output needs no call of vc_index (helper/dhdr).
   std::int8_t class_first_[topo::kVcClassCount] = {};
+  // p_.turn_delay (at most 65,535: checked), read per routed header.
+  std::uint16_t turn_delay_ = 0;
   Cycle route_delay_;                      // p_.route_delay, in this line (read per routed header)
   // The first cycle in which allocate_vcs can serve a member of waiting_
   // (0: a blocked header, try in every evaluated cycle; UINT64_MAX: none).

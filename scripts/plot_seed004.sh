@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The plots of docs/seed004.md from the three seed004 sweeps' summaries
+# The plots of docs/seed004.md from the four seed004 sweeps' summaries
 # (run the sweeps first: docs/seed004.md, "Reproducing"). Writes PNG and SVG
 # into docs/img (or the folder given as $1).
 set -euo pipefail
@@ -8,17 +8,20 @@ out="${1:-docs/img}"
 small=results/seed004_fig2_small/seed004_fig2_small_summary.csv
 slow=results/seed004_fig2_small_slow_post/seed004_fig2_small_slow_post_summary.csv
 large=results/seed004_fig2_large/seed004_fig2_large_summary.csv
-for f in "$small" "$slow" "$large"; do
+turn=results/seed004_fig2_small_turn/seed004_fig2_small_turn_summary.csv
+for f in "$small" "$slow" "$large" "$turn"; do
   [[ -f "$f" ]] || { echo "plot_seed004: $f is missing: run the seed004 sweeps first" >&2; exit 1; }
 done
-plot() {   # CSV COLUMN YLABEL TITLE NAME
-  python3 scripts/plot.py "$1" --x traffic.set_size --by traffic.scheme --xlabel 'group size d' \
+plot() {   # CSV COLUMN YLABEL TITLE NAME [BY]
+  python3 scripts/plot.py "$1" --x traffic.set_size --by "${6:-traffic.scheme}" --xlabel 'group size d' \
     --y "metrics.multicast.$2" --ylabel "$3" --title "$4" -o "$out/seed004_$5.png" -o "$out/seed004_$5.svg"
 }
 plot "$small" latency_cycles.mean_us.mean "completion latency (us)" \
   "Fig. 2(a): completion latency, 2-byte messages (100 groups per point)" fig2a
 plot "$slow" latency_cycles.mean_us.mean "completion latency (us)" \
   "Fig. 2(a) with o_s = 0.8 us (100 groups per point)" fig2a_slow_post
+plot "$turn" latency_cycles.mean_us.mean "completion latency (us)" \
+  "Fig. 2(a) with 300-ns dimension turns, 8- and 32-flit VC buffers" fig2a_turn traffic.scheme,router.buffer
 plot "$large" latency_cycles.mean_us.mean "completion latency (us)" \
   "Fig. 2(b): completion latency, 512 KB messages (12 groups per point)" fig2b
 plot "$small" root_busy_cycles.mean_us.mean "root busy (us per multicast)" "Fig. 3(a): root CPU time per multicast, 2 bytes" fig3a

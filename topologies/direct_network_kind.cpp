@@ -299,9 +299,9 @@ void DirectNetworkKind::describe_facts(rtl::ConfigFacts& f) const {
 
 void DirectNetworkKind::validate(const rtl::ConfigFacts& f) const {
   make_routing(f.where);
-  const Cycle hop = router.route_delay + router.crossbar_delay + link.latency;
+  const Cycle hop = router.route_delay + router.turn_delay + router.crossbar_delay + link.latency;
   if (hop >= f.watchdog || link.credit_delay >= f.watchdog)
-    throw std::invalid_argument(f.where + ": router.route_delay + router.crossbar_delay + link.latency (" +
+    throw std::invalid_argument(f.where + ": router.route_delay + router.turn_delay + router.crossbar_delay + link.latency (" +
                                 std::to_string(hop) + " cycles) and link.credit_delay must be shorter than " +
                                 "sim.watchdog (" + std::to_string(f.watchdog) + " cycles)");
   if (router.ports == "all_port" && !f.multi_port_nodes) throw std::invalid_argument(all_port_refusal(f.where));

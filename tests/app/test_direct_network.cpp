@@ -25,7 +25,7 @@ using topo::RoutingAlgorithm;
 
 namespace {
 
-struct Timing { Cycle route, xbar, link; int length; };
+struct Timing { Cycle route, xbar, link; int length; Cycle turn = 0; };
 
 // Hops of a shortest route under the direction constraint, by hand.
 int hand_hops(const DirectTopology& t, NodeId s, NodeId d) {
@@ -41,11 +41,25 @@ int hand_hops(const DirectTopology& t, NodeId s, NodeId d) {
   return h;
 }
 
+// Dimension changes of a dimension-order route (DOR, E-cube, UTR, BTR: one
+// dimension after the other, each finished before the next), by hand: one
+// fewer than the dimensions in which source and destination differ.
+// Injection and ejection are no turns.
+int hand_turns(const DirectTopology& t, NodeId s, NodeId d) {
+  int dims = 0;
+  if (t.kind() == topo::DirectKind::hypercube) dims = static_cast<int>(std::bitset<32>(static_cast<unsigned>(s ^ d)).count());
+  else
+    for (int dim = 0; dim < t.dimensions(); ++dim) dims += t.sigma(s, dim) != t.sigma(d, dim) ? 1 : 0;
+  return dims > 0 ? dims - 1 : 0;
+}
+
 // Injection link, then every router on the way (hops + 1 of them: the
 // source's, the intermediate ones and the destination's, whose output is the
-// ejection link), then the body.
-Cycle hand_latency(const Timing& tm, int hops) {
-  return tm.link + static_cast<Cycle>(hops + 1) * (tm.route + tm.xbar + tm.link) + static_cast<Cycle>(tm.length - 1);
+// ejection link), plus turn_delay at each router where the route changes
+// dimension, then the body.
+Cycle hand_latency(const Timing& tm, int hops, int turns = 0) {
+  return tm.link + static_cast<Cycle>(hops + 1) * (tm.route + tm.xbar + tm.link) + static_cast<Cycle>(turns) * tm.turn +
+         static_cast<Cycle>(tm.length - 1);
 }
 
 struct Probe {
@@ -65,6 +79,7 @@ Probe measure(const DirectTopology& t, RoutingAlgorithm a, const Timing& tm,
   SimContext ctx(5000);
   topo::DirectNetworkParams p;
   p.router.route_delay = tm.route;
+  p.router.turn_delay = tm.turn;
   p.router.crossbar_delay = tm.xbar;
   p.router.buffer_flits = streaming_buffer(tm);
   p.link.latency = tm.link;
@@ -105,7 +120,7 @@ void check_zero_load(const DirectTopology& t, RoutingAlgorithm a, const Timing& 
     INFO(t.spec() << " " << topo::to_string(a) << " " << t.name(pairs[i].first) << " -> " << t.name(pairs[i].second));
     const int h = hand_hops(t, pairs[i].first, pairs[i].second);
     CHECK(p.router_traversals[i] == static_cast<std::uint64_t>(h + 1));
-    CHECK(p.latency[i] == hand_latency(tm, h));
+    CHECK(p.latency[i] == hand_latency(tm, h, tm.turn ? hand_turns(t, pairs[i].first, pairs[i].second) : 0));
   }
 }
 
@@ -126,6 +141,24 @@ TEST_CASE("direct zero-load latency follows route, crossbar and link delays") {
     check_zero_load(DirectTopology::torus({4, 4}, false), RoutingAlgorithm::utr, tm);
     check_zero_load(DirectTopology::mesh({3, 4}), RoutingAlgorithm::dor, tm);
   }
+}
+
+TEST_CASE("router.turn_delay: each dimension change of a route adds exactly turn_delay cycles at zero load") {
+  for (const Timing tm : {Timing{1, 1, 1, 8, 5}, Timing{2, 1, 3, 4, 1}}) {
+    check_zero_load(DirectTopology::mesh({3, 3, 3}), RoutingAlgorithm::dor, tm);   // up to 2 turns
+    check_zero_load(DirectTopology::hypercube(4), RoutingAlgorithm::ecube, tm);    // up to 3
+    check_zero_load(DirectTopology::torus({4, 4}, false), RoutingAlgorithm::utr, tm);
+    check_zero_load(DirectTopology::torus({4, 4}, true), RoutingAlgorithm::btr, tm);
+  }
+  // The smallest cases by hand: 8 flits, 1-cycle route, crossbar and link,
+  // turn 5. (0,0) -> (2,0) on a 3x3 mesh: 2 hops, 3 routers, no turn:
+  // 1 + 3 x 3 + 7 = 17. (0,0) -> (1,1): 2 hops, one turn at (1,0): 22.
+  const Timing tm{1, 1, 1, 8, 5};
+  const DirectTopology m = DirectTopology::mesh({3, 3});
+  const Probe p = measure(m, RoutingAlgorithm::dor, tm, {{m.node_of({0, 0}), m.node_of({2, 0})}, {m.node_of({0, 0}), m.node_of({1, 1})}});
+  REQUIRE(p.latency.size() == 2);
+  CHECK(p.latency[0] == 17);
+  CHECK(p.latency[1] == 22);
 }
 
 TEST_CASE("Fig. 4.1 example: (0,2) to (3,1) on a 4x4 torus takes 2 links bidirectional, 6 unidirectional") {
