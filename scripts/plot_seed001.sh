@@ -93,6 +93,13 @@ panels fig6_3_2d_high 6.3 64x64 high
 panels fig6_4_2d_low 6.4 64x64 low
 panels fig6_5_3d_high 6.5 16x16x16 high
 panels fig6_6_3d_low 6.6 16x16x16 low
+if have fig6_3b_hop_timing; then   # Fig. 6.3(b) with one flit time per hop (3 cycles per flit time)
+  for kind in average maximum; do
+    plot "$(summary fig6_3b_hop_timing)" "fig6_3b_hop_timing_$kind" traffic.set_size "$(latency_y $kind)" $SCHEMES \
+      "Fig. 6.3(b), one flit time per hop: $kind latency, 64x64, 512 flits" \
+      "multicast size m (source included; 40 sets per point)" "$kind latency (cycles of tau_n / 3)" --logx
+  done
+fi
 # (c): 16384-flit messages at m = 16, 128, 512 (sweeps of their own)
 for f in "fig6_3c_2d_high_long 6.3 64x64 high" "fig6_4c_2d_low_long 6.4 64x64 low" \
          "fig6_5c_3d_high_long 6.5 16x16x16 high" "fig6_6c_3d_low_long 6.6 16x16x16 low"; do
