@@ -30,12 +30,20 @@ namespace {
 
 struct Got { NodeId at; int length, header_flits; Cycle latency; HeaderKind kind; };
 
+// With router.turn_delay `turn`, destination i's copy comes cumulative_turns[i]
+// x turn later: the dimension changes of the path up to and including its
+// own router (an IR destination routes its local copy and the continuing
+// worm together, so a turn there delays its copy too). `buffer` flits per
+// VC: with at least the worm's length a stalled header never holds the
+// routers behind it, so a later turn does not delay an earlier copy.
 void check_ir_worm(const DirectTopology& t, RoutingAlgorithm a, const std::vector<std::string>& path_names,
-                   const std::vector<int>& cumulative_hops) {
+                   const std::vector<int>& cumulative_hops, Cycle turn = 0,
+                   const std::vector<int>& cumulative_turns = {}, int buffer = 4) {
   fresh_kernel();
   SimContext ctx(5000);
   topo::DirectNetworkParams p;
-  p.router.buffer_flits = 4;   // covers the credit round trip: the worm streams
+  p.router.buffer_flits = buffer;   // 4 covers the credit round trip: the worm streams
+  p.router.turn_delay = turn;
   topo::DirectNetwork net("net", std::make_shared<const topo::DirectRouting>(t, a), p, ctx);
   std::vector<Got> got;
   for (int n = 0; n < net.num_nodes(); ++n)
@@ -67,7 +75,8 @@ void check_ir_worm(const DirectTopology& t, RoutingAlgorithm a, const std::vecto
     CHECK(g.header_flits == (last ? 2 : 1));
     CHECK(g.length == (last ? 2 : 1) + body);
     CHECK(g.kind == (last ? HeaderKind::multicast : HeaderKind::unicast));
-    CHECK(g.latency == 1 + static_cast<Cycle>(cumulative_hops[static_cast<std::size_t>(i)] + 1) * 3 +
+    const Cycle turns = turn ? static_cast<Cycle>(cumulative_turns.at(static_cast<std::size_t>(i))) * turn : 0;
+    CHECK(g.latency == 1 + static_cast<Cycle>(cumulative_hops[static_cast<std::size_t>(i)] + 1) * 3 + turns +
                            static_cast<Cycle>(length - 1));
   }
   // Every body flit was copied once per intermediate destination.
@@ -81,6 +90,16 @@ TEST_CASE("an IR worm through three destinations on a mesh delivers a copy at ea
   // (0,0) -> (0,2): 2 hops; -> (2,2): 2 more; -> (3,0): 3 more.
   check_ir_worm(DirectTopology::mesh({4, 4}), RoutingAlgorithm::dor, {"(0,0)", "(0,2)", "(2,2)", "(3,0)"},
                 {2, 4, 7});
+}
+
+TEST_CASE("router.turn_delay on an IR worm: each dimension change on the path delays the copies after it") {
+  // Names are (σ_1, σ_0); DOR takes the highest dimension first. (0,0) ->
+  // (0,2) along σ_0, on along σ_1: a turn at (0,2), which also delays its
+  // own copy (1). -> (2,2), on along σ_1 to (3,2): no turn at (2,2) (1);
+  // there along σ_0 to (3,0): a turn at (3,2) (2). 16-flit VCs: the worm
+  // (16 flits) fits in one, so no stall reaches back to an earlier copy.
+  check_ir_worm(DirectTopology::mesh({4, 4}), RoutingAlgorithm::dor, {"(0,0)", "(0,2)", "(2,2)", "(3,0)"},
+                {2, 4, 7}, 7, {1, 1, 2}, 16);
 }
 
 TEST_CASE("an IR worm on a unidirectional torus keeps streaming through its destinations") {
