@@ -110,7 +110,11 @@ Cycle Switch::evaluate_cycle(Cycle now) {
   accept_flits(now, active, next);
   decode_headers(now, started, next);
   // Most evaluations have no free output wanted: a test here, not a call.
-  if (wanted_free_n_ > 0) arbitrate(now, started);
+  if (wanted_free_n_ > 0 && now >= pass_free_) arbitrate(now, started);
+  // One connection per pass_interval: a branch still wanting a free output
+  // waits for the next pass (serial connections only; pass_free_ stays 0 else).
+  const bool wait_pass = wanted_free_n_ > 0 && pass_free_ > now;
+  if (wait_pass) next = std::min(next, pass_free_);
   traverse(now, active, next);
   // After a decode or a grant (and a stream start, which asks for its tail's
   // cycle itself), the next cycle has work only for a branch waiting for a
@@ -125,7 +129,7 @@ Cycle Switch::evaluate_cycle(Cycle now) {
   // next_credit_arrival(). So that evaluation is left out when neither
   // waits. (A saturated switch almost always holds an undecoded packet
   // somewhere, and was evaluated after most stream ends for it.)
-  if (started && wanted_free_n_ > 0) active = true;
+  if (started && wanted_free_n_ > 0 && !wait_pass) active = true;
   if (released_) {   // cleared here, set only after this evaluation's decode step
     released_ = false;
     if (undecoded_ > 0) active = true;
@@ -273,7 +277,9 @@ void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
 //    waiting packet and a mispredicted test per input in a saturated switch,
 //    to find the few free outputs' requests.)
 void Switch::arbitrate(Cycle now, bool& granted) {
+  const Cycle pass = p_.pass_interval;
   wanted_free_.for_each([&](int o) {
+    if (pass_free_ > now) return;   // serial: this pass's one connection is made
     const int input = wanters_[static_cast<std::size_t>(o)].first_from(xbar_->first_ranked(o));
     BufferEntry& e = *pending_[static_cast<std::size_t>(input)];
     std::size_t b = 0;
@@ -281,6 +287,7 @@ void Switch::arbitrate(Cycle now, bool& granted) {
     xbar_->grant_only(o, input);
     connect_branch(o, input, e, static_cast<int>(b), now);
     granted = true;
+    if (pass > 0) pass_free_ = now + pass;
   });
 }
 

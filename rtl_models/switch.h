@@ -38,6 +38,7 @@ struct SwitchParams {
   int chunk_flits = 8;           // replication chunk (seed000 §10.1)
   Cycle route_delay = 1;
   Cycle crossbar_delay = 1;
+  Cycle pass_interval = 0;       // 0: grants in parallel; else one input->output connection per this many cycles
   std::string arbitration = "round_robin";
   std::string next_header = "after_drain";
   std::string admission = "cut_through";
@@ -49,6 +50,11 @@ struct SwitchParams {
     v.flits("chunk", chunk_flits, "replication chunk size; a chunk is freed when all its readers have read it", 1);
     v.cycles("route_delay", route_delay, "routing/decoding latency of a header (cycles)", 1);
     v.cycles("crossbar_delay", crossbar_delay, "input buffer to output traversal (cycles)", 1);
+    v.cycles("pass_interval", pass_interval,
+             "0: the crossbar connects any number of input->output pairs per cycle; else the switch sets up one "
+             "connection (a unicast, or one copy of a multicast) at a time, at most one per this many cycles "
+             "(seed003 §10's 100 ns 'from one input port to one output port' taken as serial: a what-if)",
+             0);
     v.choice("arbitration", arbitration, {"round_robin", "fixed_priority"},
              "per-output crossbar arbitration among requesting inputs");
     v.choice("next_header", next_header, {"after_grant", "after_drain"},
@@ -189,6 +195,8 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   // Members of wanted_free_: the per-evaluation tests read this count (one
   // compare) rather than the set's words.
   int wanted_free_n_ = 0;
+  // pass_interval > 0: the first cycle the switch may set up its next connection.
+  Cycle pass_free_ = 0;
   bool traced_ = false;
   // A decode position was released in this evaluation (after its decode
   // step: by a grant, a tail read or a stream's end).

@@ -69,10 +69,10 @@ def grid(rows, title, out, name):
     plt.close(fig)
 
 
-def speedup(small, large, tight, out):
+def speedup(curves, out, name, title, legend="center right"):
+    """curves: (summary rows or None, message size, label suffix, line style)."""
     fig, ax = plt.subplots(figsize=(7.5, 4.8))
-    for rows, size, what in ((small, 32, ""), (small, 1024, ""), (large, 131072, ""),
-                             (tight, 32, ", 1-packet buffers"), (tight, 1024, ", 1-packet buffers")):
+    for rows, size, what, style in curves:
         if rows is None:
             continue
         for s in (51, 128):
@@ -84,16 +84,16 @@ def speedup(small, large, tight, out):
                     xs.append(g)
                     ys.append(t["opensm"] / t["cyclic"])
             label = (f"{s} senders, {size // 1024} KB" if size >= 1024 else f"{s} senders, {size} B") + what
-            ax.plot(xs, ys, marker="o", ls="--" if what else "-", label=label)
+            ax.plot(xs, ys, marker="o", ls=style, label=label)
     ax.axhline(1.0, color="grey", lw=0.8)
     ax.set_xlabel("multicast group size (members of 128)")
     ax.set_ylabel("speedup T_OpenSM / T_cyclic")
-    ax.set_title("Fig. 17: speedup of cyclic over OpenSM")
+    ax.set_title(title)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, loc="center right")
+    ax.legend(fontsize=7, loc=legend)
     fig.tight_layout()
     for ext in ("png", "svg"):
-        fig.savefig(os.path.join(out, f"seed003_fig17.{ext}"), dpi=110)
+        fig.savefig(os.path.join(out, f"seed003_{name}.{ext}"), dpi=110)
     plt.close(fig)
 
 
@@ -102,6 +102,7 @@ def main():
     ap.add_argument("--small", default="results/seed003_small/seed003_small_summary.csv")
     ap.add_argument("--large", default="results/seed003_large/seed003_large_summary.csv")
     ap.add_argument("--tight", default="results/seed003_one_packet_buffers/seed003_one_packet_buffers_summary.csv")
+    ap.add_argument("--serial", default="results/seed003_serial_passes/seed003_serial_passes_summary.csv")
     ap.add_argument("-o", "--out", default="docs/img")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -113,7 +114,16 @@ def main():
     else:
         print(f"plot_seed003: {a.large} missing: large panels and 128 KB speedups skipped", file=sys.stderr)
     tight = load(a.tight) if os.path.exists(a.tight) else None
-    speedup(small, large, tight, a.out)
+    speedup([(small, 32, "", "-"), (small, 1024, "", "-"), (large, 131072, "", "-"),
+             (tight, 32, ", 1-packet buffers", "--"), (tight, 1024, ", 1-packet buffers", "--")],
+            a.out, "fig17", "Fig. 17: speedup of cyclic over OpenSM")
+    if os.path.exists(a.serial):
+        serial = load(a.serial)
+        speedup([(small, 32, "", "-"), (small, 1024, "", "-"),
+                 (serial, 32, ", serial connections", ":"), (serial, 1024, ", serial connections", ":")],
+                a.out, "fig17_serial", "Fig. 17 what-if: one switch connection per 100 ns", "upper right")
+    else:
+        print(f"plot_seed003: {a.serial} missing: the serial-connection what-if skipped", file=sys.stderr)
 
 
 if __name__ == "__main__":

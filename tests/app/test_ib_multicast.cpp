@@ -69,6 +69,34 @@ TEST_CASE("ib_multicast: one packet over 1, 3 and 5 store-and-forward switches, 
   }
 }
 
+TEST_CASE("switch.pass_interval: a switch sets up one connection per interval, copies one after another", "[seed003]") {
+  // One packet from P(000) to the three other nodes of its leaf switch: in
+  // parallel all three copies complete with the one-switch path time; with
+  // one connection per P cycles the copies start P apart, so the last one
+  // completes 2P later. A lone unicast over 5 switches finds every switch
+  // free: no change. (The interval is a rate: after a trial's last copy
+  // the switch makes no connection for P cycles, so P stays below a copy's
+  // transfer time here and the next trial finds the switch free: 32 B take
+  // 37 cycles a link, 1 KB 1029.)
+  for (const int bytes : {32, 1024}) {
+    for (const char* scheme : {"cyclic", "opensm"}) {
+      for (const int pass : {0, 25, bytes > 32 ? 300 : 30}) {
+        INFO(scheme << " " << bytes << " bytes, pass_interval " << pass);
+        const RunResult r = run_ib({{"traffic.scheme", scheme}, {"traffic.senders", "P(000)"},
+                                    {"traffic.members", "P(001),P(002),P(003)"}, {"message.size", std::to_string(bytes)},
+                                    {"switch.pass_interval", std::to_string(pass)}});
+        check_clean(r);
+        CHECK(completion(r) == path_cycles(1, bytes) + 2 * static_cast<std::uint64_t>(pass));
+        const RunResult u = run_ib({{"traffic.scheme", scheme}, {"traffic.senders", "P(000)"},
+                                    {"traffic.members", "P(733)"}, {"message.size", std::to_string(bytes)},
+                                    {"switch.pass_interval", std::to_string(pass)}});
+        check_clean(u);
+        CHECK(completion(u) == path_cycles(5, bytes));
+      }
+    }
+  }
+}
+
 TEST_CASE("ib_multicast: a 20 ns clock with 5-byte flits keeps the timing", "[seed003]") {
   // 1 KB: 205 payload flits + 1 header = 206 flits of 20 ns; 5 switches of
   // 5 cycles, 6 links of 206 - 1 + 1 cycles: 6 x 206 + 25 = 1261 cycles =
