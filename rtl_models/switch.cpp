@@ -275,20 +275,29 @@ void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
 //    arbitrate() over the full request vectors. (The pass scanned every
 //    input and every branch of their pending packets, a cache miss per
 //    waiting packet and a mispredicted test per input in a saturated switch,
-//    to find the few free outputs' requests.)
+//    to find the few free outputs' requests.) With switch.pass_interval the
+//    switch makes one connection per pass: the first wanted free output
+//    from the one after the last pass's, round-robin.
 void Switch::arbitrate(Cycle now, bool& granted) {
-  const Cycle pass = p_.pass_interval;
-  wanted_free_.for_each([&](int o) {
-    if (pass_free_ > now) return;   // serial: this pass's one connection is made
-    const int input = wanters_[static_cast<std::size_t>(o)].first_from(xbar_->first_ranked(o));
-    BufferEntry& e = *pending_[static_cast<std::size_t>(input)];
-    std::size_t b = 0;
-    while (e.branches[b].out_port != o) ++b;   // its one branch to o (check_branches)
-    xbar_->grant_only(o, input);
-    connect_branch(o, input, e, static_cast<int>(b), now);
-    granted = true;
-    if (pass > 0) pass_free_ = now + pass;
-  });
+  granted = true;   // wanted_free_n_ > 0: at least one output is granted
+  if (p_.pass_interval > 0) {   // serial connections: one per pass, the wanted free outputs in turn
+    const int o = wanted_free_.first_from(pass_next_);
+    grant_output(o, now);
+    pass_next_ = o + 1 == k_ ? 0 : o + 1;
+    pass_free_ = now + p_.pass_interval;
+    return;
+  }
+  wanted_free_.for_each([&](int o) { grant_output(o, now); });
+}
+
+// Free output o to the first of its wanters in the crossbar's order.
+void Switch::grant_output(int o, Cycle now) {
+  const int input = wanters_[static_cast<std::size_t>(o)].first_from(xbar_->first_ranked(o));
+  BufferEntry& e = *pending_[static_cast<std::size_t>(input)];
+  std::size_t b = 0;
+  while (e.branches[b].out_port != o) ++b;   // its one branch to o (check_branches)
+  xbar_->grant_only(o, input);
+  connect_branch(o, input, e, static_cast<int>(b), now);
 }
 
 void Switch::connect_branch(int o, int input, BufferEntry& e, int branch, Cycle now) {

@@ -116,6 +116,7 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   void decode_headers(Cycle now, bool& decoded, Cycle& next);
   void decode_input(int i, Cycle now, bool& decoded, Cycle& next);
   void arbitrate(Cycle now, bool& granted);
+  void grant_output(int o, Cycle now);
   void connect_branch(int o, int input, BufferEntry& e, int branch, Cycle now);
   void traverse(Cycle now, bool& active, Cycle& next);
   void traverse_output(int o, Cycle now, bool& active, Cycle& next);
@@ -195,8 +196,10 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   // Members of wanted_free_: the per-evaluation tests read this count (one
   // compare) rather than the set's words.
   int wanted_free_n_ = 0;
-  // pass_interval > 0: the first cycle the switch may set up its next connection.
+  // pass_interval > 0: the first cycle the switch may set up its next
+  // connection, and the output its turn starts from (round-robin over outputs).
   Cycle pass_free_ = 0;
+  int pass_next_ = 0;
   bool traced_ = false;
   // A decode position was released in this evaluation (after its decode
   // step: by a grant, a tail read or a stream's end).
