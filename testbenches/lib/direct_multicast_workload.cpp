@@ -179,6 +179,7 @@ void Run::begin_trial(Cycle now) {
   for (rtl::NodeId d : dests) expected[static_cast<std::size_t>(d)] = 1;
   remaining = dests.size();
   got_at.clear();
+  got_node.clear();
   transfers.clear();
   start = now;
   trial_first_message = messages_sent;
@@ -192,6 +193,7 @@ void Run::note_received(rtl::NodeId at, Cycle when) {
   e = 0;
   if (when < start) throw std::logic_error("direct_multicast: a message received before its trial started");
   got_at.push_back(when);
+  got_node.push_back(at);
   if (--remaining == 0) all_received->notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -385,7 +387,10 @@ void Run::send_part(rtl::HostApi& h) {
     // the same worms; only the plan's phase labels would differ.
     worm[me] = algo::mtorus_local_worms(*routing, field[me], p, r, 0);
     for (std::size_t i = 0; i < worm[me].size(); ++i) {
-      note_posted(d.send_compound(worm[me][i].blocks, bytes), h.node(), h.now());
+      // Two statements: the post's time is read after send_compound's t_S
+      // (as arguments of one call, it could be read before).
+      const std::uint64_t id = d.send_compound(worm[me][i].blocks, bytes);
+      note_posted(id, h.node(), h.now());
       ++messages_sent;
     }
     return;

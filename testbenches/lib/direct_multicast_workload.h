@@ -92,6 +92,7 @@ struct DirectMulticastWorkload::Run {
   std::size_t remaining = 0;
   Cycle start = 0;
   std::vector<Cycle> got_at;          // per destination of this trial, its t_R's end
+  std::vector<rtl::NodeId> got_node;  // ... and which destination, in the same order
   std::unique_ptr<sc_core::sc_event> all_received;
 
   // Per completed trial.

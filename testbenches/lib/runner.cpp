@@ -229,6 +229,7 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
   LoopOutcome out = RunLoop(cfg.sim, ctx, *net, *workload, opt.progress).run();
   const double wall = seconds_since(wall0);   // simulation only (elaboration's end included)
   vcd.close();
+  if (opt.inspect) opt.inspect(*workload);
   std::vector<rtl::NodeHardware*> nodes;
   for (int i = 0; i < net->num_nodes(); ++i) nodes.push_back(&net->node(i));
   if (out.saturated) {

@@ -8,6 +8,7 @@
 // each other in one process.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -26,6 +27,9 @@ struct RunOptions {
   // removes each destroyed module from flat registries by linear search, so
   // tearing down a 4096-node network costs more than a fifth of its setup.
   bool keep_network_until_exit = false;
+  // Called once the simulation has ended, before the statistics are taken,
+  // with the workload that ran (a testbench reads its per-trial state).
+  std::function<void(const Workload&)> inspect;
 };
 
 struct RunResult {
