@@ -1,0 +1,46 @@
+#include "testbenches/lib/multicast_tb.h"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+namespace wormcast::tb {
+
+std::string TbMulticast::names(const std::vector<topo::NodeId>& nodes) const {
+  std::string s;
+  for (topo::NodeId x : nodes) s += (s.empty() ? "" : ",") + net->node_text(x);
+  return s;
+}
+
+TbMulticast tb_multicast(const std::string& spec, const std::string& source, const std::string& dests, int degree,
+                         std::uint64_t seed) {
+  TbMulticast m;
+  m.net = std::make_shared<const algo::PlanNetwork>(algo::parse_network_spec(spec));
+  m.source = source.empty() ? 0 : m.net->parse_node(source, "--source");
+  m.dests = dests.empty() ? algo::random_destinations(m.net->num_nodes(), m.source, degree, seed)
+                          : algo::parse_node_list(*m.net, dests, m.source, "--dests");
+  return m;
+}
+
+std::string plan_text(const std::string& scheme, const TbMulticast& m, const algo::PlanOptions& options) {
+  algo::PlanRequest req;
+  req.network = m.net;
+  req.source = m.source;
+  req.destinations = m.dests;
+  req.options = options;
+  std::istringstream in(algo::plan_multicast(scheme, req).to_text());
+  std::string line, out;
+  while (std::getline(in, line)) out += "  " + line + "\n";
+  return out;
+}
+
+void check_exactly_once(const TbMulticast& m, std::vector<topo::NodeId> got) {
+  std::vector<topo::NodeId> want = m.dests;
+  std::sort(want.begin(), want.end());
+  std::sort(got.begin(), got.end());
+  if (want != got)
+    throw std::runtime_error("the destinations that received the message (" + m.names(got) +
+                             ") are not the multicast's (" + m.names(want) + ")");
+}
+
+}  // namespace wormcast::tb
