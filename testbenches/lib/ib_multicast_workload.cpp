@@ -248,6 +248,7 @@ void IbMulticastWorkload::Run::received(rtl::NodeId at, const rtl::Packet& p, Cy
     if (++got[k] == p.msg_packets) {   // the member has the whole message of p.src
       completion_sum += static_cast<double>(now - start);
       ++completions;
+      done.push_back({at, p.src, now - start});
       last_useful = std::max(last_useful, now);
     }
   }
@@ -257,6 +258,8 @@ void IbMulticastWorkload::Run::received(rtl::NodeId at, const rtl::Packet& p, Cy
                              " cycles does not fit the completion statistics");
   completion.push_back(static_cast<std::uint32_t>(last_useful - start));
   mean_completion.push_back(completions ? completion_sum / static_cast<double>(completions) : 0.0);
+  last_done = std::move(done);
+  done.clear();
   begin_trial();
 }
 

@@ -93,6 +93,11 @@ struct IbMulticastWorkload::Run {
   std::vector<int> got;                        // per (sender · nodes + node): packets received
   double completion_sum = 0;                   // Σ over (sender, member) of the message's completion
   std::uint64_t completions = 0;
+  struct Done {                                // a member has a sender's whole message
+    rtl::NodeId member = -1, sender = -1;
+    Cycle at = 0;                              // cycles from the trial's start
+  };
+  std::vector<Done> done, last_done;           // this trial's; the last completed trial's
 
   // Per completed trial.
   std::vector<std::uint32_t> completion;       // start -> last byte at the last member
