@@ -168,6 +168,7 @@ void SingleMulticastWorkload::Run::source_program(rtl::HostApi& h) {
   for (int r = 0; r < repetitions && h.now() < stop; ++r) {
     send_call = h.now();
     last_received = 0;
+    arrivals.clear();
     remaining = chain.size() - 1;
     std::fill(received_once.begin(), received_once.end(), 0);
     if (host_relay) {
@@ -184,6 +185,7 @@ void SingleMulticastWorkload::Run::destination_program(rtl::HostApi& h) {
   for (;;) {
     const rtl::ReceivedMessage m = h.receive();
     last_received = std::max(last_received, m.received);
+    arrivals.emplace_back(h.node(), m.received);
     count_receipt(h.node());
     if (remaining > 0 && --remaining == 0) notify_all_received();
     if (host_relay) host_relay_sends(h, read_payload(m));

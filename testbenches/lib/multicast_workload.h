@@ -89,6 +89,7 @@ struct SingleMulticastWorkload::Run {
   std::vector<const rtl::NetworkInterface*> nis;   // by chain position
   // the repetition in progress
   Cycle send_call = 0, last_received = 0;
+  std::vector<std::pair<rtl::NodeId, Cycle>> arrivals;   // host programs: (destination, its receive), in order
   std::size_t remaining = 0;
   // Host programs wait on it; made only when hosts run programs (endpoint
   // worms are driven from the endpoints' receive callbacks and need none).
