@@ -125,9 +125,9 @@ void print_timeline(const tb::TbMulticast& mc, const tb::DirectMulticastWorkload
 }
 
 struct Args {
-  std::string scheme, topology, source, dests, vcd, vcd_filter = "*";
-  int degree = 15, size = 0, r = 0, t_s = -1, t_r = -1, buffer = 0;
-  std::uint64_t seed = 1;
+  std::string scheme;
+  tb::TbSetOptions set;
+  int size = 0, r = 0, t_s = -1, t_r = -1, buffer = 0;
 };
 
 // The experiment of the multicast: the family's settings on the network of
@@ -170,26 +170,21 @@ int sc_main(int argc, char* argv[]) {
       "direct_multicast_tb: one seed001 / seed004 multicast on the cycle-accurate direct network, next to its plan"};
   Args a;
   app.add_option("--scheme", a.scheme, "the multicast scheme")->required()->check(CLI::IsMember(all_schemes()));
-  app.add_option("--topology", a.topology, "torus:KxK:uni|bi, mesh:KxK or hypercube:N (default: the scheme's)");
-  app.add_option("--source", a.source, "source node, e.g. (1,2) or 0110 (default: node 0)");
-  app.add_option("--dests", a.dests, "destinations, e.g. 3,7,12 or (1,2),(3,0) (default: --degree random ones)");
-  app.add_option("--degree", a.degree, "number of random destinations (default 15)");
-  app.add_option("--seed", a.seed, "seed of the random destinations (as wormcast plan --random K --seed S)");
+  tb::add_set_options(app, a.set, "torus:KxK:uni|bi, mesh:KxK or hypercube:N (default: the scheme's)",
+                      "3,7,12 or (1,2),(3,0) or 0110,1001", "net.router5");
   app.add_option("--size", a.size, "message size in bytes (default: the scheme's experiments)");
   app.add_option("--r", a.r, "mutorus: partitions per phase (default 4); sci-mutorus: nodes per partition");
   app.add_option("--t-s", a.t_s, "send overhead t_S in cycles (default: the scheme's)");
   app.add_option("--t-r", a.t_r, "receive overhead t_R in cycles");
   app.add_option("--buffer", a.buffer, "flits per VC buffer");
-  app.add_option("--vcd", a.vcd, "write a VCD waveform");
-  app.add_option("--vcd-filter", a.vcd_filter, "glob on module names to trace, e.g. 'net.router5' or 'net.node*'");
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::warn);
   try {
     const Family& fam = family_of(a.scheme);
-    if (a.topology.empty()) a.topology = fam.topology;
-    const tb::TbMulticast mc = tb::tb_multicast(a.topology, a.source, a.dests, a.degree, a.seed);
+    if (a.set.topology.empty()) a.set.topology = fam.topology;
+    const tb::TbMulticast mc = tb::tb_multicast(a.set.topology, a.set.source, a.set.dests, a.set.degree, a.set.seed);
     if (mc.net->kind != algo::NetworkClass::direct)
-      throw std::invalid_argument("--topology " + a.topology + ": not a torus, mesh or hypercube");
+      throw std::invalid_argument("--topology " + a.set.topology + ": not a torus, mesh or hypercube");
     if (a.scheme == "mutorus" && a.r == 0) a.r = 4;
     algo::PlanOptions po;
     if (a.r != 0) po.r = a.r;
@@ -198,15 +193,11 @@ int sc_main(int argc, char* argv[]) {
 
     std::ostringstream timeline;
     std::vector<topo::NodeId> received;
-    tb::RunOptions opt;
-    opt.vcd_path = a.vcd;
-    opt.vcd_filter = a.vcd_filter;
-    opt.inspect = [&](const tb::Workload& w) {
+    const tb::RunResult res = tb::run_tb(cfg, a.set, [&](const tb::Workload& w) {
       const auto& run = dynamic_cast<const tb::DirectMulticastWorkload&>(w).run();
       print_timeline(mc, run, timeline);
       received = run.got_node;
-    };
-    const tb::RunResult res = tb::run_experiment(cfg, opt);
+    });
     if (!res.ok) {
       std::cerr << "direct_multicast_tb: " << res.error << "\n";
       return res.exit_code ? res.exit_code : 3;
@@ -221,7 +212,7 @@ int sc_main(int argc, char* argv[]) {
               << "  latency " << m["latency_cycles"]["max"] << " cycles to the last destination, " << std::fixed
               << std::setprecision(1) << m["mean_latency_cycles"]["mean"].get<double>()
               << " on average over the destinations\n";
-    if (!a.vcd.empty()) std::cout << "  waveform: " << a.vcd << "\n";
+    if (!a.set.vcd.empty()) std::cout << "  waveform: " << a.set.vcd << "\n";
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "direct_multicast_tb: error: " << e.what() << "\n";

@@ -35,9 +35,9 @@ using namespace wormcast;
 namespace {
 
 struct Args {
-  std::string scheme, topology = "ibft:8,3", source, dests, vcd, vcd_filter = "*";
-  int degree = 12, size = 1024, mtu = 0;
-  std::uint64_t seed = 1;
+  std::string scheme;
+  tb::TbSetOptions set{"ibft:8,3", "", "", "", "*", 12, 1};  // 12 members besides the sender: the paper's 10 %
+  int size = 1024, mtu = 0;
 };
 
 // The experiment of experiments/seed003/ib_fat_tree.yaml for this sender and
@@ -101,33 +101,24 @@ int sc_main(int argc, char* argv[]) {
   app.add_option("--scheme", a.scheme, "cyclic, opensm or unicast")
       ->required()
       ->check(CLI::IsMember({"cyclic", "opensm", "unicast"}));
-  app.add_option("--topology", a.topology, "ibft:M,N, an m-port n-tree (default ibft:8,3, 128 nodes)");
-  app.add_option("--source", a.source, "the sender, e.g. 'P(000)' (default: node 0)");
-  app.add_option("--dests", a.dests, "the group's other members, e.g. 'P(001),P(100)' (default: --degree random)");
-  app.add_option("--degree", a.degree, "number of random members (default 12: the paper's 10 % group, 13 nodes)");
-  app.add_option("--seed", a.seed, "seed of the random members (as wormcast plan --random K --seed S)");
+  tb::add_set_options(app, a.set, "ibft:M,N, an m-port n-tree (default ibft:8,3, 128 nodes)", "'P(001),P(100)'",
+                      "net.sw0*");
   app.add_option("--size", a.size, "message size in bytes (one flit a byte; default 1024)");
   app.add_option("--mtu", a.mtu, "payload bytes per packet (0: one packet)");
-  app.add_option("--vcd", a.vcd, "write a VCD waveform");
-  app.add_option("--vcd-filter", a.vcd_filter, "glob on module names to trace, e.g. 'net.sw0*' or 'net.node*'");
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::warn);
   try {
-    const tb::TbMulticast mc = tb::tb_multicast(a.topology, a.source, a.dests, a.degree, a.seed);
+    const tb::TbMulticast mc = tb::tb_multicast(a.set.topology, a.set.source, a.set.dests, a.set.degree, a.set.seed);
     if (mc.net->kind != algo::NetworkClass::fat_tree)
-      throw std::invalid_argument("--topology " + a.topology + ": not an InfiniBand fat tree (ibft:M,N)");
+      throw std::invalid_argument("--topology " + a.set.topology + ": not an InfiniBand fat tree (ibft:M,N)");
     const std::string plan = tb::plan_text("ib-" + a.scheme, mc, {});            // as `wormcast plan` prints it
     const tb::ExperimentConfig cfg = tb::load_experiment("", overrides(mc, a));  // the same multicast, simulated
 
     std::ostringstream timeline;
     std::vector<topo::NodeId> members;
-    tb::RunOptions opt;
-    opt.vcd_path = a.vcd;
-    opt.vcd_filter = a.vcd_filter;
-    opt.inspect = [&](const tb::Workload& w) {
+    const tb::RunResult res = tb::run_tb(cfg, a.set, [&](const tb::Workload& w) {
       print_members(mc, dynamic_cast<const tb::IbMulticastWorkload&>(w).run(), timeline, members);
-    };
-    const tb::RunResult res = tb::run_experiment(cfg, opt);
+    });
     if (!res.ok) {
       std::cerr << "ib_multicast_tb: " << res.error << "\n";
       return res.exit_code ? res.exit_code : 3;
@@ -142,7 +133,7 @@ int sc_main(int argc, char* argv[]) {
               << " sent)\n"
               << "  completion " << m["completion_cycles"]["max"] << " cycles, " << std::fixed << std::setprecision(1)
               << m["mean_delivery_cycles"]["mean"].get<double>() << " on average over the members\n";
-    if (!a.vcd.empty()) std::cout << "  waveform: " << a.vcd << "\n";
+    if (!a.set.vcd.empty()) std::cout << "  waveform: " << a.set.vcd << "\n";
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "ib_multicast_tb: error: " << e.what() << "\n";

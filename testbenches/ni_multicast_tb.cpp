@@ -40,10 +40,9 @@ namespace {
 constexpr int kPacketBytes = 64;  // ni.packet_size of seed002's base experiment
 
 struct Args {
-  std::string scheme = "kbinomial", firmware = "fpfs", topology = "irregular:16x8p64s1c1", source, dests, vcd,
-              vcd_filter = "*";
-  int k = 0, degree = 15, size = 256;
-  std::uint64_t seed = 1;
+  std::string scheme = "kbinomial", firmware = "fpfs";
+  tb::TbSetOptions set{"irregular:16x8p64s1c1", "", "", "", "*", 15, 1};
+  int k = 0, size = 256;
 };
 
 // The tree's fan-out bound: given or optimal (kbinomial), ceil(log2 n)
@@ -113,35 +112,27 @@ int sc_main(int argc, char* argv[]) {
   app.add_option("--k", a.k, "kbinomial: fan-out bound (default 0: optimal, seed002 Theorem 3)");
   app.add_option("--firmware", a.firmware, "fpfs (default) or fcfs smart NIs, or conventional NIs (hosts relay)")
       ->check(CLI::IsMember({"fpfs", "fcfs", "conventional"}));
-  app.add_option("--topology", a.topology, "irregular:SxPpN[sSEED][cCONN] (default irregular:16x8p64s1c1)");
-  app.add_option("--source", a.source, "source node (default 0)");
-  app.add_option("--dests", a.dests, "destinations, e.g. 5,9,20 (default: --degree random ones)");
-  app.add_option("--degree", a.degree, "number of random destinations (default 15)");
-  app.add_option("--seed", a.seed, "seed of the random destinations (as wormcast plan --random K --seed S)");
+  tb::add_set_options(app, a.set, "irregular:SxPpN[sSEED][cCONN] (default irregular:16x8p64s1c1)", "5,9,20",
+                      "net.node3*");
   app.add_option("--size", a.size, "message size in bytes (64-byte packets; default 256, 4 packets)");
-  app.add_option("--vcd", a.vcd, "write a VCD waveform");
-  app.add_option("--vcd-filter", a.vcd_filter, "glob on module names to trace, e.g. 'net.node3*' or 'net.sw0'");
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::warn);
   try {
-    const tb::TbMulticast mc = tb::tb_multicast(a.topology, a.source, a.dests, a.degree, a.seed);
+    const tb::TbMulticast mc = tb::tb_multicast(a.set.topology, a.set.source, a.set.dests, a.set.degree, a.set.seed);
     if (mc.net->kind != algo::NetworkClass::irregular || mc.net->spec.rfind("irregular:", 0) != 0)
-      throw std::invalid_argument("--topology " + a.topology + ": not a generated irregular network (irregular:...)");
+      throw std::invalid_argument("--topology " + a.set.topology +
+                                  ": not a generated irregular network (irregular:...)");
     if (a.size < 1) throw std::invalid_argument("--size " + std::to_string(a.size) + ": must be at least 1 byte");
     const std::string plan = tb::plan_text(a.scheme, mc, plan_options(a));       // as `wormcast plan` prints it
     const tb::ExperimentConfig cfg = tb::load_experiment("", overrides(mc, a));  // the same multicast, simulated
 
     std::vector<std::pair<rtl::NodeId, Cycle>> got;
     Cycle start = 0;
-    tb::RunOptions opt;
-    opt.vcd_path = a.vcd;
-    opt.vcd_filter = a.vcd_filter;
-    opt.inspect = [&](const tb::Workload& w) {
+    const tb::RunResult res = tb::run_tb(cfg, a.set, [&](const tb::Workload& w) {
       const auto& run = dynamic_cast<const tb::SingleMulticastWorkload&>(w).run();
       got = run.arrivals;
       start = run.send_call;
-    };
-    const tb::RunResult res = tb::run_experiment(cfg, opt);
+    });
     if (!res.ok) {
       std::cerr << "ni_multicast_tb: " << res.error << "\n";
       return res.exit_code ? res.exit_code : 3;
@@ -163,7 +154,7 @@ int sc_main(int argc, char* argv[]) {
               << " destinations)\n"
               << "  latency " << latency << " cycles (" << std::fixed << std::setprecision(2) << latency * cycle_us
               << " us) to the last destination\n";
-    if (!a.vcd.empty()) std::cout << "  waveform: " << a.vcd << "\n";
+    if (!a.set.vcd.empty()) std::cout << "  waveform: " << a.set.vcd << "\n";
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "ni_multicast_tb: error: " << e.what() << "\n";

@@ -1,5 +1,6 @@
 #include "testbenches/lib/multicast_tb.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
@@ -41,6 +42,25 @@ void check_exactly_once(const TbMulticast& m, std::vector<topo::NodeId> got) {
   if (want != got)
     throw std::runtime_error("the destinations that received the message (" + m.names(got) +
                              ") are not the multicast's (" + m.names(want) + ")");
+}
+
+void add_set_options(CLI::App& app, TbSetOptions& o, const std::string& topology_help, const std::string& nodes,
+                     const std::string& vcd_filter_example) {
+  app.add_option("--topology", o.topology, topology_help);
+  app.add_option("--source", o.source, "the source node (default: node 0)");
+  app.add_option("--dests", o.dests, "destinations, e.g. " + nodes + " (default: --degree random ones)");
+  app.add_option("--degree", o.degree, "number of random destinations (default " + std::to_string(o.degree) + ")");
+  app.add_option("--seed", o.seed, "seed of the random destinations (as wormcast plan --random K --seed S)");
+  app.add_option("--vcd", o.vcd, "write a VCD waveform");
+  app.add_option("--vcd-filter", o.vcd_filter, "glob on module names to trace, e.g. '" + vcd_filter_example + "'");
+}
+
+RunResult run_tb(const ExperimentConfig& cfg, const TbSetOptions& o, std::function<void(const Workload&)> inspect) {
+  RunOptions opt;
+  opt.vcd_path = o.vcd;
+  opt.vcd_filter = o.vcd_filter;
+  opt.inspect = std::move(inspect);
+  return run_experiment(cfg, opt);
 }
 
 }  // namespace wormcast::tb

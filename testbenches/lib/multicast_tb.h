@@ -4,13 +4,37 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "algorithms/plan.h"
 #include "algorithms/plan_network.h"
+#include "testbenches/lib/runner.h"
+
+namespace CLI {
+class App;
+}
 
 namespace wormcast::tb {
+
+// The options every multicast testbench takes: the network, the multicast
+// set, the waveform.
+struct TbSetOptions {
+  std::string topology, source, dests, vcd, vcd_filter = "*";
+  int degree = 15;
+  std::uint64_t seed = 1;
+};
+
+// Adds --topology, --source, --dests, --degree, --seed, --vcd and
+// --vcd-filter to app; the texts name the testbench's network, an example
+// list of nodes ("5,9,20") and an example filter ("net.sw0*").
+void add_set_options(CLI::App& app, TbSetOptions& o, const std::string& topology_help, const std::string& nodes,
+                     const std::string& vcd_filter_example);
+
+// Runs cfg with o's waveform and hands the workload to `inspect` when the
+// simulation has ended.
+RunResult run_tb(const ExperimentConfig& cfg, const TbSetOptions& o, std::function<void(const Workload&)> inspect);
 
 struct TbMulticast {
   std::shared_ptr<const algo::PlanNetwork> net;
