@@ -16,7 +16,7 @@
 //                       [--t-s 20 --t-r 16] [--buffer 4] [--vcd FILE [--vcd-filter 'net.router5']]
 //
 // Each family runs with the settings of its experiments (experiments/seed001,
-// experiments/seed004/sci_torus.yaml); docs/direct_networks.md, "Testbenches".
+// experiments/seed004/sci_torus.yaml); docs/user_guide.md, "Multicast testbenches".
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
