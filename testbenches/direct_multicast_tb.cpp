@@ -182,7 +182,7 @@ int sc_main(int argc, char* argv[]) {
   try {
     const Family& fam = family_of(a.scheme);
     if (a.set.topology.empty()) a.set.topology = fam.topology;
-    const tb::TbMulticast mc = tb::tb_multicast(a.set.topology, a.set.source, a.set.dests, a.set.degree, a.set.seed);
+    const tb::TbMulticast mc = tb::tb_multicast(a.set);
     if (mc.net->kind != algo::NetworkClass::direct)
       throw std::invalid_argument("--topology " + a.set.topology + ": not a torus, mesh or hypercube");
     if (a.scheme == "mutorus" && a.r == 0) a.r = 4;

@@ -78,7 +78,7 @@ std::vector<tb::Override> overrides(const tb::TbMulticast& mc, const Args& a) {
 // (only) trial.
 void print_members(const tb::TbMulticast& mc, const tb::IbMulticastWorkload::Run& run, std::ostream& out,
                    std::vector<topo::NodeId>& members) {
-  std::vector<tb::IbMulticastWorkload::Run::Done> d = run.last_done;
+  std::vector<tb::IbMulticastWorkload::Run::Done> d = run.done;
   std::sort(d.begin(), d.end(), [](const auto& x, const auto& y) { return x.at < y.at; });
   for (const auto& x : d) {
     out << "  " << mc.net->node_text(x.member) << " has the whole message at cycle " << x.at << "\n";
@@ -108,7 +108,7 @@ int sc_main(int argc, char* argv[]) {
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::warn);
   try {
-    const tb::TbMulticast mc = tb::tb_multicast(a.set.topology, a.set.source, a.set.dests, a.set.degree, a.set.seed);
+    const tb::TbMulticast mc = tb::tb_multicast(a.set);
     if (mc.net->kind != algo::NetworkClass::fat_tree)
       throw std::invalid_argument("--topology " + a.set.topology + ": not an InfiniBand fat tree (ibft:M,N)");
     const std::string plan = tb::plan_text("ib-" + a.scheme, mc, {});            // as `wormcast plan` prints it

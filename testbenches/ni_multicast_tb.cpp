@@ -21,13 +21,13 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 #include <systemc>
 
+#include "algorithms/kbinomial.h"
 #include "testbenches/lib/config.h"
 #include "testbenches/lib/multicast_tb.h"
 #include "testbenches/lib/multicast_workload.h"
@@ -49,7 +49,7 @@ struct Args {
 // (binomial), 1 (linear).
 long long fan_out(const Args& a, long long n) {
   if (a.scheme == "linear") return 1;
-  if (a.scheme == "binomial") return static_cast<long long>(std::ceil(std::log2(static_cast<double>(n))));
+  if (a.scheme == "binomial") return algo::binomial_k(static_cast<algo::Count>(n));
   return a.k;  // 0: optimal, chosen by the planner and the workload alike
 }
 
@@ -118,7 +118,7 @@ int sc_main(int argc, char* argv[]) {
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::warn);
   try {
-    const tb::TbMulticast mc = tb::tb_multicast(a.set.topology, a.set.source, a.set.dests, a.set.degree, a.set.seed);
+    const tb::TbMulticast mc = tb::tb_multicast(a.set);
     if (mc.net->kind != algo::NetworkClass::irregular || mc.net->spec.rfind("irregular:", 0) != 0)
       throw std::invalid_argument("--topology " + a.set.topology +
                                   ": not a generated irregular network (irregular:...)");

@@ -149,6 +149,7 @@ void IbMulticastWorkload::Run::begin_trial() {
   const topo::FatTree& t = subnet->tree();
   const int n = t.num_nodes();
   Rng trial = rng.fork(completion.size());
+  done.clear();
   senders = fixed_senders.empty() ? draw(trial, n, sources) : fixed_senders;
   members = fixed_members.empty() ? draw(trial, n, group) : fixed_members;
   is_member.assign(static_cast<std::size_t>(n), 0);
@@ -258,8 +259,6 @@ void IbMulticastWorkload::Run::received(rtl::NodeId at, const rtl::Packet& p, Cy
                              " cycles does not fit the completion statistics");
   completion.push_back(static_cast<std::uint32_t>(last_useful - start));
   mean_completion.push_back(completions ? completion_sum / static_cast<double>(completions) : 0.0);
-  last_done = std::move(done);
-  done.clear();
   begin_trial();
 }
 

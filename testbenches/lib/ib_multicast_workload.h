@@ -97,7 +97,7 @@ struct IbMulticastWorkload::Run {
     rtl::NodeId member = -1, sender = -1;
     Cycle at = 0;                              // cycles from the trial's start
   };
-  std::vector<Done> done, last_done;           // this trial's; the last completed trial's
+  std::vector<Done> done;                      // this trial's (after the last, the last trial's)
 
   // Per completed trial.
   std::vector<std::uint32_t> completion;       // start -> last byte at the last member

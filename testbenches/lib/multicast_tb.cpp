@@ -13,13 +13,12 @@ std::string TbMulticast::names(const std::vector<topo::NodeId>& nodes) const {
   return s;
 }
 
-TbMulticast tb_multicast(const std::string& spec, const std::string& source, const std::string& dests, int degree,
-                         std::uint64_t seed) {
+TbMulticast tb_multicast(const TbSetOptions& o) {
   TbMulticast m;
-  m.net = std::make_shared<const algo::PlanNetwork>(algo::parse_network_spec(spec));
-  m.source = source.empty() ? 0 : m.net->parse_node(source, "--source");
-  m.dests = dests.empty() ? algo::random_destinations(m.net->num_nodes(), m.source, degree, seed)
-                          : algo::parse_node_list(*m.net, dests, m.source, "--dests");
+  m.net = std::make_shared<const algo::PlanNetwork>(algo::parse_network_spec(o.topology));
+  m.source = o.source.empty() ? 0 : m.net->parse_node(o.source, "--source");
+  m.dests = o.dests.empty() ? algo::random_destinations(m.net->num_nodes(), m.source, o.degree, o.seed)
+                            : algo::parse_node_list(*m.net, o.dests, m.source, "--dests");
   return m;
 }
 

@@ -43,12 +43,11 @@ struct TbMulticast {
   std::string names(const std::vector<topo::NodeId>& nodes) const;  // "(0,1),(2,3)"
 };
 
-// The network of `spec` (as `wormcast plan --topology`), the source (empty:
-// node 0) and the destinations: `dests` as listed, or else `degree` nodes
-// drawn as `wormcast plan --random degree --seed seed` draws them. Throws
+// The network of o.topology (as `wormcast plan --topology`), the source
+// (empty: node 0) and the destinations: o.dests as listed, or else o.degree
+// nodes drawn as `wormcast plan --random K --seed S` draws them. Throws
 // std::invalid_argument naming the option and the value.
-TbMulticast tb_multicast(const std::string& spec, const std::string& source, const std::string& dests, int degree,
-                         std::uint64_t seed);
+TbMulticast tb_multicast(const TbSetOptions& o);
 
 // The plan of `scheme` for m, as `wormcast plan` prints it, each line
 // indented by two spaces.
