@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <systemc>
 
@@ -127,7 +128,8 @@ void print_timeline(const tb::TbMulticast& mc, const tb::DirectMulticastWorkload
 struct Args {
   std::string scheme;
   tb::TbSetOptions set;
-  int size = 0, r = 0, t_s = -1, t_r = -1, buffer = 0;
+  int r = 0;
+  std::optional<int> size, t_s, t_r, buffer;   // given: passed on, and checked by the experiment loader
 };
 
 // The experiment of the multicast: the family's settings on the network of
@@ -142,10 +144,10 @@ std::vector<tb::Override> overrides(const Family& fam, const tb::TbMulticast& mc
   o.push_back({"routing.function", t.bidirectional() ? fam.routing_bi : fam.routing_uni});
   o.push_back({"node.model", "processor"});
   o.insert(o.end(), fam.settings.begin(), fam.settings.end());
-  if (a.size > 0) o.push_back({"message.size", std::to_string(a.size)});
-  if (a.t_s >= 0) o.push_back({"processor.t_s", std::to_string(a.t_s)});
-  if (a.t_r >= 0) o.push_back({"processor.t_r", std::to_string(a.t_r)});
-  if (a.buffer > 0) o.push_back({"router.buffer", std::to_string(a.buffer) + "flits"});
+  if (a.size) o.push_back({"message.size", std::to_string(*a.size)});
+  if (a.t_s) o.push_back({"processor.t_s", std::to_string(*a.t_s)});
+  if (a.t_r) o.push_back({"processor.t_r", std::to_string(*a.t_r)});
+  if (a.buffer) o.push_back({"router.buffer", std::to_string(*a.buffer) + "flits"});
   o.insert(o.end(), {{"traffic.kind", "direct_multicast"},
                      {"traffic.scheme", a.scheme},
                      {"traffic.source", std::to_string(mc.source)},

@@ -111,6 +111,8 @@ int sc_main(int argc, char* argv[]) {
     const tb::TbMulticast mc = tb::tb_multicast(a.set);
     if (mc.net->kind != algo::NetworkClass::fat_tree)
       throw std::invalid_argument("--topology " + a.set.topology + ": not an InfiniBand fat tree (ibft:M,N)");
+    // Checked here: the buffers are sized from it, and would be refused first.
+    if (a.size < 1) throw std::invalid_argument("--size " + std::to_string(a.size) + ": must be at least 1 byte");
     const std::string plan = tb::plan_text("ib-" + a.scheme, mc, {});            // as `wormcast plan` prints it
     const tb::ExperimentConfig cfg = tb::load_experiment("", overrides(mc, a));  // the same multicast, simulated
 

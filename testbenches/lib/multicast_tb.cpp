@@ -17,8 +17,14 @@ TbMulticast tb_multicast(const TbSetOptions& o) {
   TbMulticast m;
   m.net = std::make_shared<const algo::PlanNetwork>(algo::parse_network_spec(o.topology));
   m.source = o.source.empty() ? 0 : m.net->parse_node(o.source, "--source");
-  m.dests = o.dests.empty() ? algo::random_destinations(m.net->num_nodes(), m.source, o.degree, o.seed)
-                            : algo::parse_node_list(*m.net, o.dests, m.source, "--dests");
+  if (!o.dests.empty()) {
+    m.dests = algo::parse_node_list(*m.net, o.dests, m.source, "--dests");
+  } else if (o.degree < 1 || o.degree > m.net->num_nodes() - 1) {  // named as this option, not plan's --random
+    throw std::invalid_argument("--degree " + std::to_string(o.degree) + ": must be 1.." +
+                                std::to_string(m.net->num_nodes() - 1) + " (the nodes other than the source)");
+  } else {
+    m.dests = algo::random_destinations(m.net->num_nodes(), m.source, o.degree, o.seed);
+  }
   return m;
 }
 
