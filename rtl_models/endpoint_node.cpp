@@ -6,7 +6,7 @@ namespace wormcast::rtl {
 
 int EndpointNode::trace(sc_core::sc_trace_file* tf, const std::string& filter) {
   if (fnmatch(filter.c_str(), ep_.name(), 0) != 0) return 0;
-  ep_.trace(tf);
+  if (tf) ep_.trace(tf);
   return 1;
 }
 

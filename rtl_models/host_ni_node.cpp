@@ -9,7 +9,7 @@ namespace wormcast::rtl {
 
 int HostNiNode::trace(sc_core::sc_trace_file* tf, const std::string& filter) {
   if (fnmatch(filter.c_str(), node_.name(), 0) != 0 && fnmatch(filter.c_str(), node_.ni.name(), 0) != 0) return 0;
-  node_.ni.trace(tf);
+  if (tf) node_.ni.trace(tf);
   return 1;
 }
 

@@ -62,7 +62,8 @@ class NodeHardware {
   // Multi-pair nodes: the network tells the node on which pair a packet to
   // `dest` (the first address of an IR worm) must be injected.
   virtual void set_pair_selector(std::function<int(NodeId dest)>) {}
-  // VCD: trace what matches the glob; returns the number of modules traced.
+  // VCD: trace what matches the glob; returns the number of modules traced
+  // (with tf null, only counts them).
   virtual int trace(sc_core::sc_trace_file* tf, const std::string& filter) = 0;
   // A line for the deadlock report when the node holds work, else empty.
   virtual std::string describe_blocked(Cycle now) const = 0;

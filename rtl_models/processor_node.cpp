@@ -13,7 +13,7 @@ int ProcessorNode::trace(sc_core::sc_trace_file* tf, const std::string& filter) 
   int n = 0;
   for (int i = 0; i < proc_.ports(); ++i)
     if (fnmatch(filter.c_str(), proc_.port(i).name(), 0) == 0 || fnmatch(filter.c_str(), proc_.name(), 0) == 0) {
-      proc_.port(i).trace(tf);
+      if (tf) proc_.port(i).trace(tf);
       ++n;
     }
   return n;

@@ -184,7 +184,7 @@ std::vector<std::string> DirectNetwork::describe_blocked(Cycle now) const {
 int DirectNetwork::trace(sc_core::sc_trace_file* tf, const std::string& filter) {
   int matched = 0;
   for (auto& r : routers)
-    if (fnmatch(filter.c_str(), r->name(), 0) == 0) { r->trace(tf); ++matched; }
+    if (fnmatch(filter.c_str(), r->name(), 0) == 0) { if (tf) r->trace(tf); ++matched; }
   for (auto& n : nodes) matched += n->trace(tf, filter);
   return matched;
 }

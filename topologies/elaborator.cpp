@@ -113,7 +113,7 @@ std::vector<std::string> Network::describe_blocked(Cycle now) const {
 int Network::trace(sc_core::sc_trace_file* tf, const std::string& filter) {
   int matched = 0;
   for (auto& s : switches)
-    if (fnmatch(filter.c_str(), s->name(), 0) == 0) { s->trace(tf); ++matched; }
+    if (fnmatch(filter.c_str(), s->name(), 0) == 0) { if (tf) s->trace(tf); ++matched; }
   for (auto& n : nodes) matched += n->trace(tf, filter);
   return matched;
 }

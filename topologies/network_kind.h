@@ -39,6 +39,7 @@ class NetworkModel {
   // Every blocked buffer and busy node, for deadlock reports.
   virtual std::vector<std::string> describe_blocked(Cycle now) const = 0;
   // Trace the modules whose hierarchical names match the glob; returns how many.
+  // With tf null, only counts them.
   virtual int trace(sc_core::sc_trace_file* tf, const std::string& filter) = 0;
   // The "topology" object of the results file.
   virtual nlohmann::json describe() const = 0;

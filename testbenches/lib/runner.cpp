@@ -4,6 +4,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -32,11 +34,42 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// The names a VCD filter can match in this network, one example per shape
+// (digits read as '*'): "net.router0 (net.router*), ...". Found by walking
+// the SystemC hierarchy and keeping the shapes the network traces.
+std::string traceable_name_examples(topo::NetworkModel& net) {
+  std::vector<std::string> shapes, examples;   // shapes seen, traced or not
+  std::vector<sc_core::sc_object*> todo(sc_core::sc_get_top_level_objects());
+  std::reverse(todo.begin(), todo.end());
+  while (!todo.empty()) {
+    sc_core::sc_object* o = todo.back();
+    todo.pop_back();
+    const auto& kids = o->get_child_objects();
+    todo.insert(todo.end(), kids.rbegin(), kids.rend());
+    const std::string name = o->name();
+    std::string shape;
+    for (const char c : name)
+      if (!std::isdigit(static_cast<unsigned char>(c))) shape += c;
+      else if (shape.empty() || shape.back() != '*') shape += '*';
+    if (std::find(shapes.begin(), shapes.end(), shape) != shapes.end()) continue;
+    shapes.push_back(shape);   // one test per shape: thousands of routers stay cheap
+    if (net.trace(nullptr, name) > 0) examples.push_back(shape == name ? name : name + " (" + shape + ")");
+  }
+  if (examples.empty()) return "none";
+  std::string s;
+  for (const auto& e : examples) s += (s.empty() ? "" : ", ") + e;
+  return s;
+}
+
 // A VCD file of the modules matching the filter, closed when it goes out of scope.
 class VcdTrace {
  public:
   VcdTrace(const RunOptions& opt, std::uint64_t period_ps, topo::NetworkModel& net) {
     if (opt.vcd_path.empty()) return;
+    // An empty waveform is no answer: refuse a filter that matches nothing.
+    if (net.trace(nullptr, opt.vcd_filter) == 0)
+      throw ConfigError("--vcd-filter '" + opt.vcd_filter + "' matches no module of this network; it can trace " +
+                        traceable_name_examples(net));
     // SystemC does not report a trace file it cannot open (it crashes later),
     // so make sure the file can be written first.
     std::error_code ec;
@@ -51,8 +84,7 @@ class VcdTrace {
     while (period_ps % (unit_ps * 10) == 0) unit_ps *= 10;
     tf_->set_time_unit(static_cast<double>(unit_ps), sc_core::SC_PS);
     const int n = net.trace(tf_, opt.vcd_filter);
-    if (n == 0) spdlog::warn("--vcd-filter '{}' matched no module (names look like net.sw0, net.node3)", opt.vcd_filter);
-    else spdlog::info("tracing {} modules into {}", n, opt.vcd_path);
+    spdlog::info("tracing {} modules into {}", n, opt.vcd_path);
   }
   ~VcdTrace() { close(); }
   void close() {

@@ -134,6 +134,32 @@ TEST_CASE("VCD option writes a waveform of the selected modules only") {
   CHECK(std::count(text.begin(), text.end(), '#') > 10);
 }
 
+TEST_CASE("a VCD filter that matches no module is refused, with the names the network has, and writes no file") {
+  struct Case { std::string file, text; std::vector<std::string> names; };
+  const Case cases[] = {
+      {"wave_sw.yaml", "sim:\n  warmup: 0\n  measure: 100\n", {"net.sw0 (net.sw*)", "net.node0 (net.node*)"}},
+      // A direct network's routers and its processors' ports (one-port: port0 only).
+      {"wave_torus.yaml",
+       "topology:\n  kind: torus\n  dims: [4, 4]\n  direction: unidirectional\nrouting:\n  function: utr\n"
+       "node:\n  model: processor\ntraffic:\n  kind: direct_multicast\n  scheme: utorus\n  set_size: 4\n"
+       "  trials: 1\nsim:\n  warmup: 0\n  measure: 1\n",
+       {"net.router0 (net.router*)", "net.node0.port0 (net.node*.port*)"}},
+  };
+  for (const auto& c : cases) {
+    const auto exp = write(c.file, c.text);
+    const auto vcd = (tmpdir() / (c.file + ".vcd")).string();
+    fs::remove(vcd);
+    const Out o = run("run " + exp + " --no-progress --out " + (tmpdir() / "wout").string() + " --vcd " + vcd +
+                      " --vcd-filter 'net.switch*'");
+    INFO(o.text);
+    CHECK(o.code == 1);
+    CHECK_THAT(o.text, Catch::Contains("--vcd-filter 'net.switch*' matches no module of this network; it can trace"));
+    for (const auto& n : c.names) CHECK_THAT(o.text, Catch::Contains(n));
+    CHECK_THAT(o.text, !Catch::Contains("scheduler") && !Catch::Contains("watchdog") && !Catch::Contains("link"));
+    CHECK_FALSE(fs::exists(vcd));
+  }
+}
+
 TEST_CASE("topo show and export name a fat tree by its spec") {
   Out o = run("topo show ibft:8,3");
   INFO(o.text);
