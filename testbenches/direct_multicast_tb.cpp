@@ -119,7 +119,7 @@ void print_timeline(const tb::TbMulticast& mc, const tb::DirectMulticastWorkload
         << (run.family == tb::DirectMulticastWorkload::Run::Family::mtorus ? "last " : "") << "destination at cycle "
         << x.arrived - run.start << "\n";
   std::vector<std::pair<Cycle, topo::NodeId>> got;
-  for (std::size_t k = 0; k < run.got_at.size(); ++k) got.push_back({run.got_at[k] - run.start, run.got_node[k]});
+  for (const auto& r : run.received) got.push_back({r.at - run.start, r.node});
   std::sort(got.begin(), got.end());
   for (const auto& [c, n] : got)
     out << "  " << mc.net->node_text(n) << " holds the message at cycle " << c << " (after t_R)\n";
@@ -198,7 +198,7 @@ int sc_main(int argc, char* argv[]) {
     const tb::RunResult res = tb::run_tb(cfg, a.set, [&](const tb::Workload& w) {
       const auto& run = dynamic_cast<const tb::DirectMulticastWorkload&>(w).run();
       print_timeline(mc, run, timeline);
-      received = run.got_node;
+      for (const auto& r : run.received) received.push_back(r.node);
     });
     if (!res.ok) {
       std::cerr << "direct_multicast_tb: " << res.error << "\n";

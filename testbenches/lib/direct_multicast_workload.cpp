@@ -1,7 +1,6 @@
 #include "testbenches/lib/direct_multicast_workload.h"
 
 #include <algorithm>
-#include <numeric>
 #include <sstream>
 
 #include "algorithms/chain_ordering.h"
@@ -178,8 +177,7 @@ void Run::begin_trial(Cycle now) {
   std::fill(expected.begin(), expected.end(), 0);
   for (rtl::NodeId d : dests) expected[static_cast<std::size_t>(d)] = 1;
   remaining = dests.size();
-  got_at.clear();
-  got_node.clear();
+  received.clear();
   transfers.clear();
   start = now;
   trial_first_message = messages_sent;
@@ -192,8 +190,7 @@ void Run::note_received(rtl::NodeId at, Cycle when) {
                            " received a multicast message it should not have (not a destination, or twice)");
   e = 0;
   if (when < start) throw std::logic_error("direct_multicast: a message received before its trial started");
-  got_at.push_back(when);
-  got_node.push_back(at);
+  received.push_back({at, when});
   if (--remaining == 0) all_received->notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -205,16 +202,18 @@ void Run::end_trial() {
     throw std::logic_error("direct_multicast: trial " + std::to_string(max_latency.size() + 1) + " sent " +
                            std::to_string(messages_sent - trial_first_message) + " messages, its plan " +
                            std::to_string(planned));
-  const Cycle last = *std::max_element(got_at.begin(), got_at.end());
+  Cycle last = start;
+  double sum = 0;
+  for (const Reception& r : received) {
+    last = std::max(last, r.at);
+    sum += static_cast<double>(r.at - start);
+  }
   if (last - start > UINT32_MAX)   // the latency lists hold 32 bits (summarize_cycles)
     throw std::logic_error("direct_multicast: a multicast of " + std::to_string(last - start) +
                            " cycles does not fit the latency statistics");
-  const double sum = std::accumulate(got_at.begin(), got_at.end(), 0.0, [this](double a, Cycle c) {
-    return a + static_cast<double>(c - start);
-  });
   measure_transfers(last);
   max_latency.push_back(static_cast<std::uint32_t>(last - start));
-  mean_latency.push_back(sum / static_cast<double>(got_at.size()));
+  mean_latency.push_back(sum / static_cast<double>(received.size()));
   steps.push_back(static_cast<std::uint32_t>(planned_steps));
 }
 

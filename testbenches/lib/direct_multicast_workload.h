@@ -91,8 +91,11 @@ struct DirectMulticastWorkload::Run {
   std::vector<char> expected;         // per node: a destination of this trial not yet served
   std::size_t remaining = 0;
   Cycle start = 0;
-  std::vector<Cycle> got_at;          // per destination of this trial, its t_R's end
-  std::vector<rtl::NodeId> got_node;  // ... and which destination, in the same order
+  struct Reception {
+    rtl::NodeId node;                 // a destination of this trial
+    Cycle at;                         // the end of its t_R
+  };
+  std::vector<Reception> received;    // in the order they happened
   std::unique_ptr<sc_core::sc_event> all_received;
 
   // Per completed trial.
