@@ -15,11 +15,10 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
-#include <stdexcept>
-#include <string>
 #include <systemc>
 
 #include "rtl_models/kernel.h"
+#include "testbenches/lib/runner.h"
 #include "topologies/direct_network_kind.h"
 #include "topologies/direct_paths.h"
 
@@ -131,9 +130,7 @@ int sc_main(int argc, char* argv[]) {
                   << s.topo.name(pk.src) << ": " << pk.length << " flits (" << pk.header_flits
                   << " header), latency " << now - pk.created << "\n";
       };
-    if (!vcd.empty() && net.trace(nullptr, vcd_filter) == 0)
-      throw std::runtime_error("--vcd-filter '" + vcd_filter + "' matches no router or endpoint (net.router0 .. net.router" +
-                               std::to_string(net.num_nodes() - 1) + ", net.node0 ..)");
+    if (!vcd.empty()) tb::require_vcd_matches(net, vcd_filter);
     sc_core::sc_trace_file* tf = vcd.empty() ? nullptr : sc_core::sc_create_vcd_trace_file(vcd.c_str());
     if (tf) std::cout << "tracing " << net.trace(tf, vcd_filter) << " modules to " << vcd << ".vcd\n";
     sc_core::sc_start(sc_core::SC_ZERO_TIME);

@@ -66,10 +66,7 @@ class VcdTrace {
  public:
   VcdTrace(const RunOptions& opt, std::uint64_t period_ps, topo::NetworkModel& net) {
     if (opt.vcd_path.empty()) return;
-    // An empty waveform is no answer: refuse a filter that matches nothing.
-    if (net.trace(nullptr, opt.vcd_filter) == 0)
-      throw ConfigError("--vcd-filter '" + opt.vcd_filter + "' matches no module of this network; it can trace " +
-                        traceable_name_examples(net));
+    require_vcd_matches(net, opt.vcd_filter);
     // SystemC does not report a trace file it cannot open (it crashes later),
     // so make sure the file can be written first.
     std::error_code ec;
@@ -217,6 +214,12 @@ std::string build_id() {
            std::to_string(mtime.time_since_epoch().count());
   }();
   return id;
+}
+
+void require_vcd_matches(topo::NetworkModel& net, const std::string& filter) {
+  if (net.trace(nullptr, filter) == 0)
+    throw ConfigError("--vcd-filter '" + filter + "' matches no module of this network; it can trace " +
+                      traceable_name_examples(net));
 }
 
 RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {

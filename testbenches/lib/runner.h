@@ -41,6 +41,11 @@ struct RunResult {
 
 RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt);
 
+// A VCD filter must match a module `net` can trace (an empty waveform is no
+// answer): else throws ConfigError naming the filter and one module of each
+// kind the network traces ("net.router0 (net.router*), ...").
+void require_vcd_matches(topo::NetworkModel& net, const std::string& filter);
+
 // Which build of wormcast is running: the version, and the size and
 // modification time of the running executable (a relink changes them; cheap
 // enough for every run, unlike a hash of its content). Every results file
