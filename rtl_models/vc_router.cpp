@@ -48,6 +48,7 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
   make_ports();
   chan_.resize(static_cast<std::size_t>(n));   // n >= ports: every port has a VC
   chans_ = chan_.data();                        // never resized again
+  for (auto& c : chan_) c.port.hold_packets = p_.link_hold == "packet";
   owned_ports_.resize(ext_ports_ + local_ports_);
   unrouted_.resize(n);
   waiting_.resize(n);
@@ -704,10 +705,16 @@ bool VcRouter::tree_can_send(const InputVc& iv, Cycle now, Cycle& next) {
 
 // One flit on the physical output of channels first_ch .. first_ch+nch-1
 // (an output port's state lives with its first channel): round-robin among
-// the VCs that can send.
+// the VCs that can send. With router.link_hold: packet, a VC that has sent
+// a flit here and still holds its output VC (its tail has not left) is the
+// only one tried: it keeps the link from its packet's first flit to its
+// tail. The others wait; the send of the tail asks for the next cycle's
+// evaluation (evaluate_cycle: a send makes the router active), where they
+// are tried again.
 __attribute__((always_inline)) inline bool VcRouter::send_one(int first_ch, int nch, Cycle now, Cycle& next) {
   OutputPort& op = chan(first_ch).port;
   if (op.used == now) return false;   // a replicating worm took it this cycle
+  if (op.hold >= 0) return send_held(op, first_ch, nch, now, next);
   for (int k = 0, v = op.rr; k < nch; ++k, v = v + 1 == nch ? 0 : v + 1) {
     const int oc = first_ch + v;
     if (out_vc(oc).owner < 0) continue;   // (can_send's first test, without the call)
@@ -715,9 +722,22 @@ __attribute__((always_inline)) inline bool VcRouter::send_one(int first_ch, int 
     send_flit(oc, now);
     op.rr = v + 1 == nch ? 0 : v + 1;
     op.used = now;
+    if (op.hold_packets && out_vc(oc).owner >= 0) op.hold = static_cast<std::int8_t>(v);   // not its tail
     return true;
   }
   return false;
+}
+
+// send_one on an output held by the packet of VC op.hold (router.link_hold:
+// packet): that VC's next flit or nothing; the hold ends with its tail.
+bool VcRouter::send_held(OutputPort& op, int first_ch, int nch, Cycle now, Cycle& next) {
+  const int v = op.hold, oc = first_ch + v;
+  if (!can_send(oc, now, next)) return false;   // waits for a flit or a credit; `next` has the credit's cycle
+  send_flit(oc, now);
+  op.rr = v + 1 == nch ? 0 : v + 1;
+  op.used = now;
+  if (out_vc(oc).owner < 0) op.hold = -1;   // its tail left: released
+  return true;
 }
 
 // "3-way": post the VCs of `port` that could send; the shared link's arbiter

@@ -89,6 +89,7 @@ struct VcRouterParams {
   std::string ports = "one_port";   // internal channels: one_port | all_port
   std::string link_sharing = "per_direction";   // per_direction | bidirectional ("3-way")
   bool replication = false;    // accept tree-shaped (replicating) worms; not deadlock-free
+  std::string link_hold = "flit";   // flit | packet: VCs share a physical output flit by flit, or a packet holds it
   void visit(ParamVisitor& v) {
     v.count("vcs", vcs,
             "virtual channels per external channel: 0 = as many as routing.function has classes, else a multiple "
@@ -107,6 +108,11 @@ struct VcRouterParams {
     v.choice("link_sharing", link_sharing, {"per_direction", "bidirectional"},
              "per_direction: each direction between two routers is its own physical link shared by its VCs; "
              "bidirectional: the VCs of both directions share one link flit by flit (seed001 §5.2 \"3-way\")");
+    v.choice("link_hold", link_hold, {"flit", "packet"},
+             "flit: the VCs holding a physical output share its link flit by flit, round-robin (seed001 §1.5); "
+             "packet: once a packet's first flit has left on a physical output, only that packet's VC sends on it "
+             "until its tail has left (the link allocated per packet, as CNSim does and BookSim2's "
+             "hold_switch_for_packet); not with link_sharing bidirectional or replication");
     v.boolean("replication", replication,
               "accept tree-shaped worms replicated at routers (seed001 §1.6); for comparison only, NOT "
               "deadlock-free: off, such worms are refused");
@@ -309,6 +315,8 @@ class VcRouter : private detail::VcRouterHead,
     int vc = -1, packet = 0;    // VCD
     int header_flits = 0;       // VCD: header length of the packet sent (shrinks along an IR worm)
     bool valid = false;         // VCD: a flit left this cycle
+    bool hold_packets = false;  // router.link_hold: packet
+    std::int8_t hold = -1;      // with it: the VC whose packet has started on this output and keeps it, or -1
   };
   // Channel c's state in one block of four cache lines (helper/dlay): input
   // VC c, output channel c and, when c is a port's first channel (VC 0 of
@@ -420,6 +428,7 @@ class VcRouter : private detail::VcRouterHead,
   bool take_vcs(InputVc& iv, int c);
   bool traverse(Cycle now, Cycle& next);
   bool send_one(int first_ch, int nch, Cycle now, Cycle& next);
+  bool send_held(OutputPort& op, int first_ch, int nch, Cycle now, Cycle& next);
   bool can_send(int oc, Cycle now, Cycle& next);
   bool offer_shared(int port, Cycle now, Cycle& next);
   void shared_link_grant(int port, int vc, Cycle now) override;

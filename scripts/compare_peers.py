@@ -119,13 +119,22 @@ def unsupported(sim, kind, buffer_flits, packet_size, warmup, measure):
 
 
 def wormcast_direct_experiment(name, kind, k, packet_size, load, buffer_flits, warmup, measure,
-                               seed=1, num_vcs=1):
+                               seed=1, num_vcs=1, link_hold="flit"):
     """wormcast experiment YAML with the peers' VC counts: on a mesh
     dimension-order routing (dor) with num_vcs VCs per channel (a header takes
     any free VC), on a bidirectional torus the 2-class dateline
     dimension-order routing with 2 x num_vcs VCs (num_vcs per class), as
     BookSim2's dim_order_torus; both x (dimension 0) first like the peers'
-    XY; buffer_flits per VC; timing of experiments/direct_*.yaml."""
+    XY; buffer_flits per VC; timing of experiments/direct_*.yaml. link_hold
+    "packet": a physical link carries one packet at a time, as CNSim's
+    (router.link_hold; meshes only, wormcast refuses it on tori)."""
+    if link_hold not in ("flit", "packet"):
+        raise CompareError(f"link_hold {link_hold!r}: flit or packet")
+    if link_hold == "packet" and kind != "mesh":
+        raise CompareError("--link-hold packet is for meshes: wormcast refuses router.link_hold: packet "
+                           "on a torus (its dateline classes need the VCs to share the links flit by flit)")
+    hold = ("  link_hold: packet    # a link carries one packet at a time, as CNSim's\n"
+            if link_hold == "packet" else "")
     traffic = cb.wormcast_traffic(packet_size, load, warmup, measure,
                                   f"  drain_limit: {max(200000, 4 * measure)}\n  watchdog: 20000\n")
     topo = ("  kind: mesh\n" if kind == "mesh" else
@@ -142,7 +151,7 @@ routing:
 router:
   vcs: {wormcast_vcs(kind, num_vcs)}
   buffer: {buffer_flits}flits
-  route_delay: 1
+{hold}  route_delay: 1
   crossbar_delay: 1
 link:
   latency: 1
@@ -413,9 +422,10 @@ class Runner:
         a = self.a
         tag = f"{kind}{k}x{k}_p{a.packet_size}_b{a.buffer}_v{a.num_vcs}_load{load:g}"
         if sim == "wormcast":
-            path = os.path.join(self.work, f"{tag}.yaml")
+            hold = a.link_hold
+            path = os.path.join(self.work, f"{tag}{'_hold' if hold == 'packet' else ''}.yaml")
             text = wormcast_direct_experiment(tag, kind, k, a.packet_size, load, a.buffer,
-                                              a.warmup, a.measure, num_vcs=a.num_vcs)
+                                              a.warmup, a.measure, num_vcs=a.num_vcs, link_hold=hold)
         elif sim == "booksim":
             path = os.path.join(self.work, f"{tag}.booksim")
             text = booksim_direct_config(kind, k, a.packet_size, load, a.buffer, a.warmup,
@@ -661,6 +671,9 @@ def main(argv=None):
                     help="VCs per channel on a mesh, for wormcast (dor) and the peers (default 1); "
                          "on a torus wormcast (dateline) and BookSim2 (dim_order_torus) get twice "
                          "this, two dateline classes")
+    ap.add_argument("--link-hold", choices=["flit", "packet"], default="flit",
+                    help="wormcast's router.link_hold: flit (VCs share a link flit by flit, the default) or "
+                         "packet (a link carries one packet at a time, as CNSim's; meshes only)")
     ap.add_argument("--warmup", type=int, default=10000)
     ap.add_argument("--measure", type=int, default=20000)
     ap.add_argument("--rounds", type=int, default=3, help="rounds of alternated runs (default 3)")

@@ -24,6 +24,7 @@ DirectNetwork::DirectNetwork(sc_core::sc_module_name name, std::shared_ptr<const
     for (NodeId x = 0; x < t.num_nodes(); ++x)
       routers.push_back(std::make_unique<rtl::VcRouter>(("router" + std::to_string(x)).c_str(), x, routing_, vcs_,
                                                         local_ports, p.router, ctx));
+    check_link_hold(t, p);
     build_channels(p);
     build_shared_links(p);
     build_nodes(p);
@@ -71,6 +72,28 @@ std::uint32_t DirectNetwork::used_vcs(NodeId x, const DirectChannel& ch) const {
   for (int v = 0; v < vcs_; ++v)
     if (classes.contains(routing_->class_at(v / per_class))) mask |= 1u << v;
   return mask;
+}
+
+// router.link_hold: packet is a policy of a router's own outputs: the
+// shared wire's arbiter of "3-way" and a replicating worm's sends on several
+// outputs in one cycle do not follow it, so those are refused with it. It
+// also makes a physical link a resource that a stalled worm holds for all
+// of the link's VCs: a torus's dateline classes, which break a ring's cycle
+// of channel dependencies only while the VCs share the link flit by flit,
+// no longer do (a 4x4 UTR torus deadlocks at saturation with it). Meshes
+// and hypercubes (dimension-ordered routing) have no such cycle between
+// their physical links, whatever the VCs, and stay deadlock-free.
+void DirectNetwork::check_link_hold(const DirectTopology& t, const DirectNetworkParams& p) {
+  if (p.router.link_hold != "packet") return;
+  if (t.is_torus())
+    throw TopologyError("router.link_hold: packet is for meshes and hypercubes: on " + t.spec() +
+                        " the dateline VC classes avoid deadlock only while the VCs share each link flit by flit");
+  if (p.router.link_sharing == "bidirectional")
+    throw TopologyError("router.link_hold: packet and router.link_sharing: bidirectional cannot be combined (the "
+                        "shared wire's arbiter grants flit by flit between the two directions)");
+  if (p.router.replication)
+    throw TopologyError("router.link_hold: packet and router.replication: true cannot be combined (a replicating "
+                        "worm sends on several outputs in one cycle)");
 }
 
 // "3-way" (seed001 §5.2): the + channel of x and the - channel of its

@@ -72,6 +72,8 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
   void register_statistics(rtl::StatsScope scope) const override;
 
  private:
+  // router.link_hold: packet with an option that does not follow it: refused.
+  static void check_link_hold(const DirectTopology& t, const DirectNetworkParams& p);
   void build_shared_links(const DirectNetworkParams& p);
   void build_channels(const DirectNetworkParams& p);
   std::uint32_t used_vcs(NodeId x, const DirectChannel& ch) const;

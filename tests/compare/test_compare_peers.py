@@ -119,6 +119,12 @@ class WriterTest(unittest.TestCase):
         t2 = cp.wormcast_direct_experiment("t", "torus", 8, 5, 0.1, 20, 10000, 20000, num_vcs=2)
         self.assertIn("  vcs: 2\n", m2)
         self.assertIn("  vcs: 4\n", t2)
+        self.assertNotIn("link_hold", m2)
+        m3 = cp.wormcast_direct_experiment("m", "mesh", 8, 5, 0.1, 20, 10000, 20000, num_vcs=2,
+                                           link_hold="packet")
+        self.assertRegex(m3, r"\nrouter:\n(  .*\n)*  link_hold: packet +#")
+        with self.assertRaisesRegex(cp.CompareError, "for meshes"):
+            cp.wormcast_direct_experiment("t", "torus", 8, 5, 0.1, 20, 10000, 20000, link_hold="packet")
 
     def test_booksim_mesh(self):
         c = settings(cp.booksim_direct_config("mesh", 8, 8, 0.08, 4, 10000, 20000))
