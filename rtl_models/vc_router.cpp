@@ -881,6 +881,9 @@ std::vector<std::string> VcRouter::describe_blocked(Cycle now) const {
         s += " waiting for the VC (held by " + channel_name(ov.owner) + ")";
       else if (credits(iv.out, now) <= 0)
         s += " holds the VC, waiting for downstream credits";
+      else if (held_by_other(iv.out))
+        s += " holds the VC, waiting for the link (router.link_hold: packet; " +
+             channel_name(link_holder(iv.out)) + "'s packet has it)";
       else
         s += " holds the VC";
     }

@@ -340,6 +340,14 @@ class VcRouter : private detail::VcRouterHead,
   OutputPort& out_port(int p) { return chan(first_channel(p)).port; }
   // ... from any of its channels' index oc.
   OutputPort& port_of_channel(int oc) { return chan(oc < external_channels() ? oc - oc % vcs_ : oc).port; }
+  // router.link_hold: packet: the output channel whose packet holds oc's
+  // physical output, and whether that is another VC than oc (deadlock reports).
+  int link_holder(int oc) const {
+    const int first = oc < external_channels() ? oc - oc % vcs_ : oc;
+    const std::int8_t h = chan(first).port.hold;
+    return h < 0 ? -1 : first + h;
+  }
+  bool held_by_other(int oc) const { return link_holder(oc) >= 0 && link_holder(oc) != oc; }
 
   void end_of_elaboration() override;
   void tick();                                // the SC_METHOD without a scheduler

@@ -21,10 +21,10 @@ DirectNetwork::DirectNetwork(sc_core::sc_module_name name, std::shared_ptr<const
   ctx.scheduler = scheduler_.get();
   const int local_ports = p.router.ports == "all_port" ? t.num_ports() : 1;
   try {
+    check_link_hold(t, p);
     for (NodeId x = 0; x < t.num_nodes(); ++x)
       routers.push_back(std::make_unique<rtl::VcRouter>(("router" + std::to_string(x)).c_str(), x, routing_, vcs_,
                                                         local_ports, p.router, ctx));
-    check_link_hold(t, p);
     build_channels(p);
     build_shared_links(p);
     build_nodes(p);

@@ -26,6 +26,7 @@ Cycle zero_load(int hops, int length) { return 1 + static_cast<Cycle>(hops + 1) 
 struct TwoWorms {
   Cycle a_latency = 0, b_latency = 0;
   std::uint64_t b_flits_while_a = 0;  // B's flits on 2->3 when A's tail reached node 5
+  std::vector<std::string> blocked;   // the deadlock report's lines 20 cycles after the start
 };
 
 // A line of 8 routers (a 1-D mesh), dor, 2 VCs per channel: A = 2 -> 5
@@ -61,7 +62,9 @@ TwoWorms two_worms(const std::string& hold, int la, int lb) {
   sc_core::sc_start(ctx.clock.delay(5));  // as the zero-load tests: not in the first cycle
   send(2, 5, la);
   send(1, 3, lb);
-  sc_core::sc_start(ctx.clock.delay(500));
+  sc_core::sc_start(ctx.clock.delay(20));
+  r.blocked = net.describe_blocked(ctx.clock.now());
+  sc_core::sc_start(ctx.clock.delay(480));
   REQUIRE(ctx.ledger.outstanding() == 0);
   REQUIRE(net.flits_in_network() == 0);
   REQUIRE(link->flits_sent(0) == static_cast<std::uint64_t>(la));
@@ -79,6 +82,16 @@ TEST_CASE("link_hold packet: a worm on the other VC waits for the tail of the wo
   // kA - 3 cycles late, and streams from there on.
   CHECK(held.a_latency == zero_load(3, kA));
   CHECK(held.b_latency == zero_load(2, kB) + (kA - 3));
+  // The deadlock report says why B waits: its VC on 2->3 is held, the link is A's.
+  auto waits_for_link = [](const std::vector<std::string>& lines) {
+    for (const auto& l : lines)
+      if (l.find("router2 ") != std::string::npos &&
+          l.find("-> d0p_vc1 holds the VC, waiting for the link") != std::string::npos &&
+          l.find("d0p_vc0's packet has it") != std::string::npos)
+        return true;
+    return false;
+  };
+  CHECK(waits_for_link(held.blocked));
   // B's worm had not all crossed 2->3 when A's tail reached node 5.
   // Flit by flit, the two share the link from B's arrival: both are slower
   // than alone, and B is far sooner than behind A's whole worm.
@@ -88,6 +101,7 @@ TEST_CASE("link_hold packet: a worm on the other VC waits for the tail of the wo
   CHECK(shared.b_latency < held.b_latency);
   CHECK(held.b_flits_while_a < static_cast<std::uint64_t>(kB));
   CHECK(shared.b_flits_while_a == static_cast<std::uint64_t>(kB));  // B was done first
+  CHECK_FALSE(waits_for_link(shared.blocked));
 }
 
 TEST_CASE("link_hold packet stays exactly-once and deadlock-free at saturation on meshes and hypercubes") {
