@@ -31,7 +31,7 @@
 // Both modes print the same flit-hops, packets, deliveries, latency sum and
 // delivery checksum for any load and cycle count (that is the test).
 //
-//   g++ -O3 -DNDEBUG -o lean_worm_hold docs/reference/lean_worm_hold.cpp
+//   g++ -O3 -DNDEBUG -o lean_worm_hold docs/reference/lean_worm_hold.cpp   (-DK=32: 32x32)
 //   ./lean_worm_hold 0.1 100000 0     # load, cycles, mode
 //   ./lean_worm_hold 0.1 100000 1
 #include <algorithm>
@@ -42,7 +42,11 @@
 #include <random>
 #include <vector>
 
-constexpr int K = 8, N = K * K, V = 2, B = 20, L = 5;
+#ifndef K
+#define K 8   // the mesh is K x K (-DK=32 for CNSim's other figure)
+#endif
+constexpr int N = K * K, V = 2, B = 20, L = 5;
+constexpr int W = (N + 63) / 64;   // 64-bit words of a node mask
 constexpr int P = 5;
 constexpr std::uint32_t NEVER = 0xffffffffu;
 constexpr std::uint32_t H = 1024;   // calendar slots (bookings at most H - 1 cycles ahead; checked)
@@ -122,12 +126,34 @@ struct Src { Pend q[1 << 16]; std::uint32_t h = 0, t = 0; std::uint16_t idx = 0;
 static Src S[N];
 static std::vector<std::uint32_t> born;   // per packet, its creation cycle
 
-// per slot: the routers to allocate, the outputs to step, the worm-level
-// hops to release (an entry may stand twice; the stamps make the second a no-op)
-constexpr int QA = 8 * N, QO = 4 * N * P;
-struct Slot { int na = 0, no = 0, nr = 0; std::uint16_t a[QA], o[QO], r[N * P]; };
+// per slot: lists of the routers to allocate, the outputs to step and the
+// worm-level hops to release (an entry may stand twice; the stamps make the
+// second a no-op), their entries in one pool with a free list. Within a
+// phase the order does not matter: an entry changes its own router's state
+// and, for a neighbour, only what is dated after the cycle.
+struct Ev { std::uint32_t next; std::uint16_t id; };
+static std::vector<Ev> pool;
+static std::uint32_t free_ev = 0xffffffffu;
+struct Slot { std::uint32_t a = 0xffffffffu, o = 0xffffffffu, r = 0xffffffffu; };
 static Slot cal[H];
-static std::uint64_t gen_mask[H];         // the nodes whose next packet is due (or re-checked) in a cycle
+static inline void push_ev(std::uint32_t& head, std::uint16_t id) {
+  std::uint32_t e = free_ev;
+  if (e != 0xffffffffu) free_ev = pool[e].next;
+  else { e = static_cast<std::uint32_t>(pool.size()); pool.push_back({}); }
+  pool[e] = Ev{head, id};
+  head = e;
+}
+template <class F> static inline void run_list(std::uint32_t& head, F f) {
+  while (head != 0xffffffffu) {   // entries pushed while running (none in practice) are run too
+    const std::uint32_t e = head;
+    head = pool[e].next;
+    const std::uint16_t id = pool[e].id;
+    pool[e].next = free_ev;
+    free_ev = e;
+    f(id);
+  }
+}
+static std::uint64_t gen_mask[H][W];      // the nodes whose next packet is due (or re-checked) in a cycle
 static std::uint32_t now_g = 0, end_g = 0;
 static int mode = 0;
 static void far(std::uint32_t t) {
@@ -140,18 +166,14 @@ static inline void book_alloc(int r, std::uint32_t t) {
   if (rt.alloc_at == t) return;
   if (t - now_g >= H) far(t);
   rt.alloc_at = t;
-  Slot& c = cal[t % H];
-  if (c.na == QA) far(t);
-  c.a[c.na++] = r;
+  push_ev(cal[t % H].a, static_cast<std::uint16_t>(r));
 }
 static inline void book_out(int r, int op, std::uint32_t t) {
   Router& rt = R[r];
   if (rt.out_at[op] == t) return;
   if (t - now_g >= H) far(t);
   rt.out_at[op] = t;
-  Slot& c = cal[t % H];
-  if (c.no == QO) far(t);
-  c.o[c.no++] = r * P + op;
+  push_ev(cal[t % H].o, static_cast<std::uint16_t>(r * P + op));
 }
 
 static inline int route(const Router& rt, int d) {
@@ -292,8 +314,7 @@ static bool worm_hop(int r, int op, int w, std::uint32_t now) {
   rt.rr[op] = (w + 1 == nv) ? 0 : w + 1;
   rt.worm[op] = true;
   if (te - now_g >= H) far(te);
-  Slot& c = cal[te % H];
-  c.r[c.nr++] = r * P + op;   // one per output at most
+  push_ev(cal[te % H].r, static_cast<std::uint16_t>(r * P + op));
   ++worm_hops;
   return true;
 }
@@ -368,7 +389,7 @@ static inline int inj_occupancy(const Router& rt, std::uint32_t now) {
 
 static inline void park(int n, std::uint64_t due, std::uint32_t now) {
   const std::uint64_t at = due - now < H ? due : now + H - 1;   // re-checked then if further
-  gen_mask[at % H] |= 1ull << n;
+  gen_mask[at % H][n >> 6] |= 1ull << (n & 63);
 }
 
 int main(int argc, char** argv) {
@@ -393,15 +414,16 @@ int main(int argc, char** argv) {
   std::vector<std::uint64_t> next_gen(N);
   for (int n = 0; n < N; ++n) { next_gen[n] = geo(rng); park(n, next_gen[n], 0); }
   born.reserve(static_cast<std::size_t>(cycles * load * N / L * 1.2) + 1024);
-  std::uint64_t src_busy = 0;
+  std::uint64_t src_busy[W] = {};
   auto t0 = std::chrono::steady_clock::now();
   for (std::uint32_t now = 0; now < cycles; ++now) {
     now_g = now;
     // new packets, nodes in ascending order (the draws of lean_flit_events.cpp's scan)
-    const std::uint64_t due = gen_mask[now % H];
-    gen_mask[now % H] = 0;
+    for (int wd = 0; wd < W; ++wd) {
+    const std::uint64_t due = gen_mask[now % H][wd];
+    gen_mask[now % H][wd] = 0;
     for (std::uint64_t m = due; m; m &= m - 1) {
-      const int n = __builtin_ctzll(m);
+      const int n = wd * 64 + __builtin_ctzll(m);
       if (next_gen[n] > now) { park(n, next_gen[n], now); continue; }
       next_gen[n] = now + 1 + (std::uint64_t)geo(rng);
       park(n, next_gen[n], now);
@@ -411,10 +433,12 @@ int main(int argc, char** argv) {
       born.push_back(now);
       if (s.t - s.h == (1u << 16)) { std::fprintf(stderr, "source queue full\n"); std::exit(1); }
       s.q[s.t++ & 0xffff] = Pend{next_pkt++, (std::uint16_t)d};
-      src_busy |= 1ull << n;
+      src_busy[n >> 6] |= 1ull << (n & 63);
     }
-    for (std::uint64_t m = src_busy; m; m &= m - 1) {
-      const int n = __builtin_ctzll(m);
+    }
+    for (int wd = 0; wd < W; ++wd)
+    for (std::uint64_t m = src_busy[wd]; m; m &= m - 1) {
+      const int n = wd * 64 + __builtin_ctzll(m);
       Src& s = S[n];
       if (now < s.next_free) continue;   // a whole packet went in; its last flit's cycle is not over
       Router& rt = R[n];
@@ -424,29 +448,20 @@ int main(int argc, char** argv) {
       if (mode == 1 && s.idx == 0 && occ + L <= B) {
         if (iv.push(pd.pkt, pd.dst, 0, L, now + 1)) { rt.hdr |= 1u << (4 * V); book_alloc(n, now + 2); }
         s.next_free = now + L;
-        if (++s.h == s.t) src_busy &= ~(1ull << n);
+        if (++s.h == s.t) src_busy[wd] &= ~(1ull << (n & 63));
       } else if (occ < B) {
         if (iv.push(pd.pkt, pd.dst, s.idx, 1, now + 1)) {
           rt.hdr |= 1u << (4 * V);
           if (s.idx == 0) book_alloc(n, now + 2);
           else if (iv.out_vc >= 0) book_out(n, iv.out_port, now + 2);
         }
-        if (++s.idx == L) { s.idx = 0; if (++s.h == s.t) src_busy &= ~(1ull << n); }
+        if (++s.idx == L) { s.idx = 0; if (++s.h == s.t) src_busy[wd] &= ~(1ull << (n & 63)); }
       }
     }
     Slot& c = cal[now % H];
-    for (int i = 0; i < c.na; ++i) alloc_pass(c.a[i], now);
-    c.na = 0;
-    for (int i = 0; i < c.no; ++i) {
-      const int e = c.o[i];
-      out_step(e / P, e % P, now);
-    }
-    c.no = 0;
-    for (int i = 0; i < c.nr; ++i) {
-      const int e = c.r[i];
-      release_worm(e / P, e % P, now);
-    }
-    c.nr = 0;
+    run_list(c.a, [&](int r) { alloc_pass(r, now); });
+    run_list(c.o, [&](int e) { out_step(e / P, e % P, now); });
+    run_list(c.r, [&](int e) { release_worm(e / P, e % P, now); });
   }
   double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("mode %d cycles %u packets %u delivered %llu flit-hops %llu latency-sum %llu checksum %016llx "
