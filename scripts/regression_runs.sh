@@ -10,7 +10,8 @@
 # virtual cut-through, and a VCD trace; and direct networks (VC routers):
 # mesh DOR, torus UTR / BTR / UTPR, hypercube E-cube, light and saturating
 # loads, 5- and 8-flit packets, 1-flit and deep VC buffers, extra VCs, the
-# "3-way" shared links, several VCs per class, dateline routing, replication on, all-port processor nodes with message
+# "3-way" shared links, several VCs per class, dateline routing, replication on, links held per packet
+# (router.link_hold, the yardstick of a worm-level path), all-port processor nodes with message
 # traffic, traffic patterns, and a VCD of a small direct run.
 # About 3-5 minutes on 2 cores.
 set -euo pipefail
@@ -74,6 +75,9 @@ cases=(
   "d_hcube_ecube|$M --set topology.kind=hypercube --set topology.dims=2x2x2x2x2x2 --set routing.function=ecube --set traffic.load=0.3 $DSHORT"
   "d_torus_3d|$T --set topology.dims=4x4x4 --set traffic.load=0.1 $DSHORT"
   "d_mesh_2vc_sat|$M --set router.vcs=2 --set traffic.load=0.5 $DSHORT"
+  "d_mesh_hold_cnsim|$M --set router.vcs=2 --set router.link_hold=packet --set traffic.packet_size=5flits --set router.buffer=20flits --set traffic.load=0.1 $DSHORT"
+  "d_mesh_hold_sat|$M --set router.vcs=2 --set router.link_hold=packet --set traffic.load=0.5 $DSHORT"
+  "d_hcube_hold|$M --set topology.kind=hypercube --set topology.dims=2x2x2x2x2x2 --set routing.function=ecube --set router.vcs=2 --set router.link_hold=packet --set traffic.load=0.3 $DSHORT"
   "d_torus_dateline|$T --set routing.function=dateline --set router.vcs=4 --set traffic.load=0.3 $DSHORT"
   "d_proc_allport|$T --set node.model=processor --set router.ports=all_port --set traffic.load=0.002 --set message.size=64 --set sim.warmup=2000 --set sim.measure=20000"
   "d_proc_oneport|$T --set node.model=processor --set traffic.load=0.002 --set message.size=64 --set sim.warmup=2000 --set sim.measure=20000"

@@ -3,8 +3,9 @@
 // packet"). NOT part of wormcast and not built by its CMake.
 //
 // The model is lean_flit_events.cpp's (same case: 8x8 mesh, XY, 2 VCs of 20
-// flits, 5-flit packets, uniform traffic, the same timing, random draws and
-// calendar), with one change of policy: a physical output, once it has sent
+// flits, 5-flit packets, uniform traffic, the same timing and random draws;
+// the calendar holds lists and reaches 1,024 cycles ahead), with one change
+// of policy: a physical output, once it has sent
 // a packet's header, is held by that packet's VC until its tail has left
 // (link allocation per packet, as CNSim's in_link_used_ and BookSim2's
 // hold_switch_for_packet); flits of the other VC wait. Under that policy the
