@@ -547,10 +547,23 @@ def measure_point(runner, sims, kind, k, load, rounds, log):
     return results
 
 
+def curve_label(sim, link_hold="flit"):
+    """A curve's simulator column: wormcast with --link-hold packet is a
+    curve of its own, so both policies can share one CSV (--append)."""
+    return LABEL[sim] + (" (link per packet)" if sim == "wormcast" and link_hold == "packet" else "")
+
+
+def curve_order(label):
+    """Sort key of a curve label: the simulators' order, then the label."""
+    base = next(k for k, v in LABEL.items() if label == v or label.startswith(v + " ("))
+    return SIMULATORS.index(base), label
+
+
 def write_curves(runner, sims, networks, loads_of, path, log, append=False):
     """One run per simulator and load; a failed or saturated run is recorded
     with its reason (latency empty) instead of stopping the sweep. append:
-    add rows to an existing CSV (more loads)."""
+    add rows to an existing CSV (more loads, or wormcast's other
+    --link-hold)."""
     new = not (append and os.path.exists(path))
     with open(path, "w" if new else "a", newline="") as f:
         w = csv.writer(f)
@@ -564,16 +577,17 @@ def write_curves(runner, sims, networks, loads_of, path, log, append=False):
                                       runner.a.warmup, runner.a.measure)
                     if why:
                         continue
+                    label = curve_label(s, runner.a.link_hold)
                     try:
                         x = runner.run(s, kind, k, load)
                         note = "saturated" if x.get("saturated") else ""
-                        w.writerow([f"{kind}:{k}x{k}", LABEL[s], load, x["latency"],
+                        w.writerow([f"{kind}:{k}x{k}", label, load, x["latency"],
                                     x["cycles_per_second"], x["flit_hops_per_second"], note])
                     except CompareError as e:
-                        w.writerow([f"{kind}:{k}x{k}", LABEL[s], load, "", "", "",
+                        w.writerow([f"{kind}:{k}x{k}", label, load, "", "", "",
                                     str(e).splitlines()[0]])
                     f.flush()
-                    log(f"curve {kind}:{k}x{k} {LABEL[s]} load {load:g} done")
+                    log(f"curve {kind}:{k}x{k} {label} load {load:g} done")
 
 
 def plot_curves(csv_path, out_prefix, ymax, work, what=""):
@@ -581,8 +595,7 @@ def plot_curves(csv_path, out_prefix, ymax, work, what=""):
     OUT_PREFIX_mesh.png, OUT_PREFIX_torus.png."""
     with open(csv_path) as f:
         rows = [r for r in csv.DictReader(f) if r["latency"]]
-    rows.sort(key=lambda r: (SIMULATORS.index(next(k for k, v in LABEL.items()
-                                                   if v == r["simulator"])), float(r["load"])))
+    rows.sort(key=lambda r: (curve_order(r["simulator"]), float(r["load"])))
     for r in rows:   # Noxim's latency is the head flit's (parse_noxim)
         if r["simulator"] == LABEL["noxim"]:
             r["simulator"] += " (head flit)"

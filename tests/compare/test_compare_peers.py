@@ -126,6 +126,15 @@ class WriterTest(unittest.TestCase):
         with self.assertRaisesRegex(cp.CompareError, "for meshes"):
             cp.wormcast_direct_experiment("t", "torus", 8, 5, 0.1, 20, 10000, 20000, link_hold="packet")
 
+    def test_curve_labels(self):
+        # wormcast's two link policies are two curves of one CSV, in the simulators' order
+        self.assertEqual(cp.curve_label("wormcast"), "wormcast")
+        self.assertEqual(cp.curve_label("wormcast", "packet"), "wormcast (link per packet)")
+        self.assertEqual(cp.curve_label("cnsim", "packet"), "CNSim")
+        labels = ["CNSim", "wormcast (link per packet)", "Noxim", "wormcast"]
+        self.assertEqual(sorted(labels, key=cp.curve_order),
+                         ["wormcast", "wormcast (link per packet)", "Noxim", "CNSim"])
+
     def test_booksim_mesh(self):
         c = settings(cp.booksim_direct_config("mesh", 8, 8, 0.08, 4, 10000, 20000))
         self.assertEqual((c["topology"], c["k"], c["n"]), ("mesh", "8", "2"))
