@@ -8,7 +8,9 @@
 //                                       local copy, the header shrinking (with --vcd: the waveform)
 //   direct_router_tb --case three_way   two opposite worms on one bidirectional wire (link_sharing)
 //   direct_router_tb --case replication a tree-shaped worm replicated at routers (router.replication)
-//   options: [--length 12] [--vcd FILE] [--vcd-filter 'net.router*']
+//   direct_router_tb --case link_hold   two worms on the two VCs of one link of a line of 8 routers with
+//                                       router.link_hold: packet: the second waits for the first's tail
+//   options: [--length 12] [--link-hold flit|packet (the case's own)] [--vcd FILE] [--vcd-filter 'net.router*']
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
@@ -79,6 +81,12 @@ Scenario make(const std::string& name, int L) {
     s.params.router.link_sharing = "bidirectional";
     s.worms = {{0, unicast(1, L)}, {1, unicast(0, L)}};
     s.watch = {{0, 0, Direction::plus}, {1, 0, Direction::minus}};
+  } else if (name == "link_hold") {    // 2 -> 5 and 1 -> 3 on a line, 2 VCs: both cross 2->3, 2 -> 5 first
+    s.topo = DirectTopology::mesh({8});
+    s.params.router.vcs = 2;
+    s.params.router.link_hold = "packet";
+    s.worms = {{2, unicast(5, L)}, {1, unicast(3, L)}};
+    s.watch = {{2, 0, Direction::plus}};
   } else {                             // replication: (1,1) -> six nodes of a 4x4 mesh
     s.topo = DirectTopology::mesh({4, 4});
     s.params.router.replication = true;
@@ -110,10 +118,12 @@ void print_cycle(topo::DirectNetwork& net, const Scenario& s, Cycle now, std::ve
 
 int sc_main(int argc, char* argv[]) {
   CLI::App app{"direct_router_tb: one scenario per direct-network router feature (seed001)"};
-  std::string which = "vc_mux", vcd, vcd_filter = "net.router*";
+  std::string which = "vc_mux", vcd, vcd_filter = "net.router*", link_hold;
   int length = 12;
-  app.add_option("--case", which, "vc_mux, ir, three_way or replication")
-      ->check(CLI::IsMember({"vc_mux", "ir", "three_way", "replication"}));
+  app.add_option("--case", which, "vc_mux, ir, three_way, replication or link_hold")
+      ->check(CLI::IsMember({"vc_mux", "ir", "three_way", "replication", "link_hold"}));
+  app.add_option("--link-hold", link_hold, "router.link_hold for the case: flit or packet (default: the case's)")
+      ->check(CLI::IsMember({"flit", "packet"}));
   app.add_option("--length", length, "body flits (unicast: whole packet) per worm")->check(CLI::Range(1, 10000));
   app.add_option("--vcd", vcd, "write a VCD waveform (FILE without .vcd)");
   app.add_option("--vcd-filter", vcd_filter, "glob on module names to trace");
@@ -123,6 +133,7 @@ int sc_main(int argc, char* argv[]) {
     fresh_kernel();
     SimContext ctx(5000);
     Scenario s = make(which, length);
+    if (!link_hold.empty()) s.params.router.link_hold = link_hold;
     topo::DirectNetwork net("net", std::make_shared<const topo::DirectRouting>(s.topo, s.routing), s.params, ctx);
     for (int x = 0; x < net.num_nodes(); ++x)
       net.endpoint(x).on_receive = [&, x](const Packet& pk, Cycle now) {
