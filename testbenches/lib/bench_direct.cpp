@@ -22,6 +22,7 @@ struct Case {
   const char* direction;   // torus only
   int packet, buffer, vcs;  // vcs 0: what the routing needs
   double load;
+  const char* link_hold = nullptr;   // router.link_hold, when not the default
 };
 
 ExperimentConfig direct_config(const Case& c) {
@@ -34,6 +35,7 @@ ExperimentConfig direct_config(const Case& c) {
                              {"router.vcs", std::to_string(c.vcs)},
                              {"traffic.load", fmt::format("{}", c.load)}};
   if (c.direction) o.push_back({"topology.direction", c.direction});
+  if (c.link_hold) o.push_back({"router.link_hold", c.link_hold});
   cfg.set(o);
   return cfg;
 }
@@ -91,6 +93,7 @@ int run_direct_bench_cases(const BenchOptions& opt, std::ostream& os) {
   const Case cases[] = {
       {"mesh 8x8 dor", "mesh", "8x8", nullptr, 8, 4, 0, 0.08},        // BookSim2 / Noxim figure
       {"mesh 8x8 dor", "mesh", "8x8", nullptr, 5, 20, 0, 0.10},       // CNSim (its 2nd VC: DOR uses one)
+      {"mesh 8x8 dor", "mesh", "8x8", nullptr, 5, 20, 2, 0.10, "packet"},   // CNSim's VCs and link policy
       {"mesh 32x32 dor", "mesh", "32x32", nullptr, 5, 20, 0, 0.03},   // CNSim's other figure
       {"torus 8x8 bi btr", "torus", "8x8", "bidirectional", 8, 4, 0, 0.08},
   };
@@ -98,8 +101,9 @@ int run_direct_bench_cases(const BenchOptions& opt, std::ostream& os) {
   int failures = 0;
   for (const Case& c : cases)
     if (!run_bench_case(direct_config(c), measure, c.net, c.load, "-",
-                        fmt::format("  ({}-flit packets, {} VCs of {} flits)", c.packet,
-                                    c.vcs ? std::to_string(c.vcs) : std::string("routing's"), c.buffer),
+                        fmt::format("  ({}-flit packets, {} VCs of {} flits{})", c.packet,
+                                    c.vcs ? std::to_string(c.vcs) : std::string("routing's"), c.buffer,
+                                    c.link_hold ? fmt::format(", link_hold {}", c.link_hold) : std::string()),
                         os))
       ++failures;
   const Case scale[] = {
