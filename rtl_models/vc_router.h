@@ -112,7 +112,8 @@ struct VcRouterParams {
              "flit: the VCs holding a physical output share its link flit by flit, round-robin (seed001 §1.5); "
              "packet: once a packet's first flit has left on a physical output, only that packet's VC sends on it "
              "until its tail has left (the link allocated per packet, as CNSim does and BookSim2's "
-             "hold_switch_for_packet); not with link_sharing bidirectional or replication");
+             "hold_switch_for_packet); meshes and hypercubes only (refused on tori, where the dateline VC classes "
+             "need the VCs to share each link), not with link_sharing bidirectional or replication");
     v.boolean("replication", replication,
               "accept tree-shaped worms replicated at routers (seed001 §1.6); for comparison only, NOT "
               "deadlock-free: off, such worms are refused");
