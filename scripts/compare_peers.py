@@ -118,6 +118,16 @@ def unsupported(sim, kind, buffer_flits, packet_size, warmup, measure):
 # --------------------------------------------------------------- writers
 
 
+def check_link_hold(kind, link_hold):
+    """wormcast's router.link_hold: flit, or packet on a mesh (it refuses
+    packet on a torus); raises CompareError otherwise."""
+    if link_hold not in ("flit", "packet"):
+        raise CompareError(f"link_hold {link_hold!r}: flit or packet")
+    if link_hold == "packet" and kind != "mesh":
+        raise CompareError("--link-hold packet is for meshes: wormcast refuses router.link_hold: packet "
+                           "on a torus (its dateline classes need the VCs to share the links flit by flit)")
+
+
 def wormcast_direct_experiment(name, kind, k, packet_size, load, buffer_flits, warmup, measure,
                                seed=1, num_vcs=1, link_hold="flit"):
     """wormcast experiment YAML with the peers' VC counts: on a mesh
@@ -128,11 +138,7 @@ def wormcast_direct_experiment(name, kind, k, packet_size, load, buffer_flits, w
     XY; buffer_flits per VC; timing of experiments/direct_*.yaml. link_hold
     "packet": a physical link carries one packet at a time, as CNSim's
     (router.link_hold; meshes only, wormcast refuses it on tori)."""
-    if link_hold not in ("flit", "packet"):
-        raise CompareError(f"link_hold {link_hold!r}: flit or packet")
-    if link_hold == "packet" and kind != "mesh":
-        raise CompareError("--link-hold packet is for meshes: wormcast refuses router.link_hold: packet "
-                           "on a torus (its dateline classes need the VCs to share the links flit by flit)")
+    check_link_hold(kind, link_hold)
     hold = ("  link_hold: packet    # a link carries one packet at a time, as CNSim's\n"
             if link_hold == "packet" else "")
     traffic = cb.wormcast_traffic(packet_size, load, warmup, measure,
@@ -733,6 +739,9 @@ def main(argv=None):
                                    work, what):
                 print(png)
             return 0
+        if "wormcast" in sims:   # the error speed_tables would stop at, before its first round
+            for kind, _ in networks:
+                check_link_hold(kind, args.link_hold)
         rows = speed_tables(runner, sims, networks, loads, work, log)
         print(format_peer_table(rows), end="")
     except CompareError as e:

@@ -125,6 +125,13 @@ class WriterTest(unittest.TestCase):
         self.assertRegex(m3, r"\nrouter:\n(  .*\n)*  link_hold: packet +#")
         with self.assertRaisesRegex(cp.CompareError, "for meshes"):
             cp.wormcast_direct_experiment("t", "torus", 8, 5, 0.1, 20, 10000, 20000, link_hold="packet")
+        # the same check, which main runs before any speed round
+        self.assertIsNone(cp.check_link_hold("mesh", "packet"))
+        self.assertIsNone(cp.check_link_hold("torus", "flit"))
+        with self.assertRaisesRegex(cp.CompareError, "for meshes"):
+            cp.check_link_hold("torus", "packet")
+        with self.assertRaisesRegex(cp.CompareError, "flit or packet"):
+            cp.check_link_hold("mesh", "worm")
 
     def test_curve_labels(self):
         # wormcast's two link policies are two curves of one CSV, in the simulators' order
