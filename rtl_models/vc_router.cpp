@@ -719,24 +719,29 @@ __attribute__((always_inline)) inline bool VcRouter::send_one(int first_ch, int 
     const int oc = first_ch + v;
     if (out_vc(oc).owner < 0) continue;   // (can_send's first test, without the call)
     if (!can_send(oc, now, next)) continue;
-    send_flit(oc, now);
-    op.rr = v + 1 == nch ? 0 : v + 1;
-    op.used = now;
-    if (op.hold_packets && out_vc(oc).owner >= 0) op.hold = static_cast<std::int8_t>(v);   // not its tail
+    send_on(op, v, nch, oc, now);
     return true;
   }
   return false;
 }
 
-// send_one on an output held by the packet of VC op.hold (router.link_hold:
-// packet): that VC's next flit or nothing; the hold ends with its tail.
-bool VcRouter::send_held(OutputPort& op, int first_ch, int nch, Cycle now, Cycle& next) {
-  const int v = op.hold, oc = first_ch + v;
-  if (!can_send(oc, now, next)) return false;   // waits for a flit or a credit; `next` has the credit's cycle
+// VC v (output channel oc) of output port op sends its front flit: the
+// round-robin pointer moves past it, the port is used this cycle, and with
+// router.link_hold: packet the port stays v's until its packet's tail has
+// left (the send released the output VC).
+__attribute__((always_inline)) inline void VcRouter::send_on(OutputPort& op, int v, int nch, int oc, Cycle now) {
   send_flit(oc, now);
   op.rr = v + 1 == nch ? 0 : v + 1;
   op.used = now;
-  if (out_vc(oc).owner < 0) op.hold = -1;   // its tail left: released
+  if (op.hold_packets) op.hold = out_vc(oc).owner >= 0 ? static_cast<std::int8_t>(v) : std::int8_t{-1};
+}
+
+// send_one on an output held by the packet of VC op.hold (router.link_hold:
+// packet): that VC's next flit or nothing.
+bool VcRouter::send_held(OutputPort& op, int first_ch, int nch, Cycle now, Cycle& next) {
+  const int v = op.hold, oc = first_ch + v;
+  if (!can_send(oc, now, next)) return false;   // waits for a flit or a credit; `next` has the credit's cycle
+  send_on(op, v, nch, oc, now);
   return true;
 }
 

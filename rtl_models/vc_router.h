@@ -340,11 +340,12 @@ class VcRouter : private detail::VcRouterHead,
   // Physical output port p's record (in its first channel's block).
   OutputPort& out_port(int p) { return chan(first_channel(p)).port; }
   // ... from any of its channels' index oc.
-  OutputPort& port_of_channel(int oc) { return chan(oc < external_channels() ? oc - oc % vcs_ : oc).port; }
+  OutputPort& port_of_channel(int oc) { return chan(port_first_channel(oc)).port; }
+  int port_first_channel(int oc) const { return oc < external_channels() ? oc - oc % vcs_ : oc; }
   // router.link_hold: packet: the output channel whose packet holds oc's
   // physical output, and whether that is another VC than oc (deadlock reports).
   int link_holder(int oc) const {
-    const int first = oc < external_channels() ? oc - oc % vcs_ : oc;
+    const int first = port_first_channel(oc);
     const std::int8_t h = chan(first).port.hold;
     return h < 0 ? -1 : first + h;
   }
@@ -438,6 +439,7 @@ class VcRouter : private detail::VcRouterHead,
   bool traverse(Cycle now, Cycle& next);
   bool send_one(int first_ch, int nch, Cycle now, Cycle& next);
   bool send_held(OutputPort& op, int first_ch, int nch, Cycle now, Cycle& next);
+  void send_on(OutputPort& op, int v, int nch, int oc, Cycle now);
   bool can_send(int oc, Cycle now, Cycle& next);
   bool offer_shared(int port, Cycle now, Cycle& next);
   void shared_link_grant(int port, int vc, Cycle now) override;
