@@ -115,6 +115,16 @@ Cycle CycleScheduler::next_cycle() const {
   return far_.empty() ? UINT64_MAX : far_.front().at;
 }
 
+// A cycle before the one being evaluated would be marked in a ring slot of
+// a later cycle and skipped there as stale: the client would never run
+// again (found when a source's creation cycle, left in the past by an
+// overflow, was asked for). An error instead of a silent stop.
+void CycleScheduler::past_wakeup(std::size_t id, Cycle want, Cycle now) const {
+  throw std::logic_error(std::string(name()) + ": client " + std::to_string(id) + " evaluated at cycle " +
+                         std::to_string(now) + " asked to be evaluated at cycle " + std::to_string(want) +
+                         ", which has passed");
+}
+
 // One kernel activation: the kernel's cycle, then, running ahead, every
 // cycle with work before the limit, in the order (and with the ring
 // windows) that one activation per cycle would give.
@@ -184,7 +194,10 @@ void CycleScheduler::run_cycle(Cycle now) {
           e.due = want;
           if (want < inline_end_) {
             mark(static_cast<int>(id), want);
-            if (want == now) rescan_ = true;
+            if (want <= now) {
+              if (want < now) past_wakeup(id, want, now);
+              rescan_ = true;
+            }
           } else {
             push(static_cast<int>(id), want);
           }

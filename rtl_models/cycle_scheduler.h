@@ -72,6 +72,7 @@ class CycleScheduler : public sc_core::sc_module {
     if (c >= e.due || c == e.last) return;
     e.due = c;
     if (c < inline_end_) {   // from a client's evaluation (the common case): inline
+      if (c < base_) past_wakeup(static_cast<std::size_t>(id), c, base_);
       mark(id, c);
       if (c == base_) rescan_ = true;      // woken for the cycle being evaluated
       return;
@@ -126,6 +127,7 @@ class CycleScheduler : public sc_core::sc_module {
   std::string foreign_process() const;
   Cycle next_cycle() const;
   void request(Cycle c);
+  [[noreturn]] void past_wakeup(std::size_t id, Cycle want, Cycle now) const;
 
   Clock& clock_;
   const Cycle* horizon_;

@@ -49,7 +49,8 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
     unicast_source_ = source_ && source_->unicast_only();
   }
   bool source_overflowed() const { return overflowed_; }
-  void stop_creating_at(Cycle c) { stop_at_ = c; }
+  // Never later than a stop already set (an overflow's is for good).
+  void stop_creating_at(Cycle c) { stop_at_ = std::min(stop_at_, c); }
   // Queue a packet for injection now (tests, later the NI firmware). Fills in
   // id, origin, src and created; registers it with the ledger.
   void inject(PacketPtr p);
@@ -65,6 +66,8 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
   std::function<void(const Packet&, Cycle)> on_sent;
 
   std::size_t queued_packets() const { return injector_.queued(); }
+  // Part of a packet received, its tail not yet (deadlock reports).
+  bool receiving() const { return assembler_.receiving(); }
   std::uint64_t packets_received() const { return received_; }
   std::string describe(Cycle now) const;
   void trace(sc_core::sc_trace_file* tf);

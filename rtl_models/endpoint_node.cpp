@@ -11,7 +11,7 @@ int EndpointNode::trace(sc_core::sc_trace_file* tf, const std::string& filter) {
 }
 
 std::string EndpointNode::describe_blocked(Cycle now) const {
-  return ep_.queued_packets() > 0 ? ep_.describe(now) : std::string();
+  return ep_.queued_packets() > 0 || ep_.receiving() ? ep_.describe(now) : std::string();
 }
 
 void EndpointModel::visit(ParamVisitor& v) {

@@ -212,6 +212,17 @@ int DirectNetwork::trace(sc_core::sc_trace_file* tf, const std::string& filter) 
   return matched;
 }
 
+std::vector<std::uint64_t> DirectNetwork::flits_sent_per_link() const {
+  std::vector<std::uint64_t> v;
+  const DirectTopology& t = topology();
+  for (NodeId x = 0; x < t.num_nodes(); ++x)
+    for (const DirectChannel& ch : t.channels(x)) {
+      const rtl::VcLink* l = channel_link(x, ch.dim, ch.dir);
+      v.push_back(l ? l->flits_sent() : 0);
+    }
+  return v;
+}
+
 nlohmann::json DirectNetwork::describe() const {
   return {{"description", topology().spec()},
           {"nodes", topology().num_nodes()},
@@ -223,23 +234,9 @@ nlohmann::json DirectNetwork::describe() const {
 void DirectNetwork::register_statistics(rtl::StatsScope s) const {
   const Cycle& now = s.now;
   s.stats.add("link_utilization", "fraction",
-              "flits sent / cycles simulated per physical channel, all its VCs together (mean, max over channels)",
-              [this, &now] {
-                double sum = 0, mx = 0;
-                int channels = 0;
-                const DirectTopology& t = topology();
-                for (NodeId x = 0; x < t.num_nodes(); ++x)
-                  for (const DirectChannel& ch : t.channels(x)) {
-                    const rtl::VcLink* l = channel_link(x, ch.dim, ch.dir);
-                    const std::uint64_t sent = l ? l->flits_sent() : 0;
-                    const double u = checked_fraction(static_cast<double>(sent), static_cast<double>(now),
-                                                      "channel utilization");
-                    sum += u;
-                    mx = std::max(mx, u);
-                    ++channels;
-                  }
-                return nlohmann::json{{"mean", channels ? sum / channels : 0.0}, {"max", mx}};
-              });
+              "flits sent / cycles of the measurement window per physical channel, all its VCs together (mean, max "
+              "over channels)",
+              [this, &now] { return window_link_utilization(now); });
   s.stats.add("vc_buffer_peak_flits", "flits", "largest occupancy of any router input VC buffer", [this] {
     int peak = 0;
     for (const auto& r : routers) peak = std::max(peak, r->peak_occupancy());

@@ -70,6 +70,7 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
   int trace(sc_core::sc_trace_file* tf, const std::string& filter) override;
   nlohmann::json describe() const override;
   void register_statistics(rtl::StatsScope scope) const override;
+  std::vector<std::uint64_t> flits_sent_per_link() const override;
 
  private:
   // router.link_hold: packet with an option that does not follow it: refused.

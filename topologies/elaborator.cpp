@@ -118,6 +118,13 @@ int Network::trace(sc_core::sc_trace_file* tf, const std::string& filter) {
   return matched;
 }
 
+std::vector<std::uint64_t> Network::flits_sent_per_link() const {
+  std::vector<std::uint64_t> v;
+  v.reserve(links.size());
+  for (const auto& l : links) v.push_back(l->flits_sent());
+  return v;
+}
+
 nlohmann::json Network::describe() const {
   return {{"description", topology_.description},
           {"switches", topology_.num_switches()},
@@ -129,18 +136,9 @@ nlohmann::json Network::describe() const {
 
 void Network::register_statistics(rtl::StatsScope s) const {
   const Cycle& now = s.now;
-  s.stats.add("link_utilization", "fraction", "flits sent / cycles simulated per link (mean, max over links)",
-              [this, &now] {
-                double sum = 0, mx = 0;
-                for (const auto& l : links) {
-                  const double u = checked_fraction(static_cast<double>(l->flits_sent()), static_cast<double>(now),
-                                                    "link utilization");
-                  sum += u;
-                  mx = std::max(mx, u);
-                }
-                return nlohmann::json{{"mean", links.empty() ? 0.0 : sum / static_cast<double>(links.size())},
-                                      {"max", mx}};
-              });
+  s.stats.add("link_utilization", "fraction",
+              "flits sent / cycles of the measurement window per link (mean, max over links)",
+              [this, &now] { return window_link_utilization(now); });
   s.stats.add("input_buffer_peak_flits", "flits", "largest input-buffer occupancy of any switch port", [this] {
     int peak = 0;
     for (const auto& sw : switches)

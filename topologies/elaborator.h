@@ -69,6 +69,7 @@ class Network : public sc_core::sc_module, public NetworkModel {
   int trace(sc_core::sc_trace_file* tf, const std::string& filter) override;
   nlohmann::json describe() const override;
   void register_statistics(rtl::StatsScope scope) const override;
+  std::vector<std::uint64_t> flits_sent_per_link() const override;
 
  private:
   void build_switches(const NetworkParams& p, const Rng& rng);

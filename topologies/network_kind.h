@@ -45,6 +45,26 @@ class NetworkModel {
   virtual nlohmann::json describe() const = 0;
   // Register what the network measures (link utilisation, buffer peaks, ...).
   virtual void register_statistics(rtl::StatsScope scope) const = 0;
+  // Flits sent so far on each of the links that link_utilization covers, in
+  // a fixed order.
+  virtual std::vector<std::uint64_t> flits_sent_per_link() const = 0;
+
+  // The run loop marks the measurement window's edges (cycles before `now`
+  // simulated), so that link utilisation is measured over the window, like
+  // the load figures, not over warm-up and drain too.
+  void mark_window_begin(Cycle now) { window_begin_ = {now, flits_sent_per_link()}; }
+  void mark_window_end(Cycle now) { window_end_ = {now, flits_sent_per_link()}; }
+  // {"mean", "max"} over the links of flits sent per cycle in the window:
+  // from its marked beginning (else cycle 0) to its marked end (else `now`,
+  // a run stopped early); each checked to lie in [0, 1].
+  nlohmann::json window_link_utilization(Cycle now) const;
+
+ private:
+  struct Mark {
+    Cycle at = 0;
+    std::vector<std::uint64_t> sent;   // empty: not marked
+  };
+  Mark window_begin_, window_end_;
 };
 
 // Setting up the network failed for a reason found only when building it

@@ -28,7 +28,7 @@ class MessageTrafficProgram {
                         std::size_t queue_limit = SIZE_MAX);
   void operator()(rtl::HostApi& host);
   // Stop creating messages from this cycle on (receiving goes on).
-  void stop_at(Cycle c) { stop_ = c; }
+  void stop_at(Cycle c) { stop_ = std::min(stop_, c); }   // never later than a stop set (an overflow's is for good)
   // Messages whose arrival time has come but that the host has not sent yet.
   std::size_t backlog() const { return backlog_.size(); }
   // Cycle of the next arrival not yet created (UINT64_MAX: none).

@@ -261,11 +261,16 @@ void MulticastLoadWorkload::Run::endpoint_received(rtl::NodeId at, const rtl::Pa
   inject(at, p.message, rtl::relay_worms(*topology, scheme, drop_id, p.header.relay_worm.get(), at, bytes));
 }
 
-bool MulticastLoadWorkload::measured_pending(const rtl::SimContext&) const {
+bool MulticastLoadWorkload::measured_pending(const rtl::SimContext& ctx) const {
   if (!run_) return false;
   for (const auto& n : run_->nodes)
     if (n.overflowed) return true;
-  // Created but unsent multicasts from inside the window, or open measured ones.
+  return measured_outstanding(ctx);
+}
+
+// Created but unsent multicasts from inside the window, or open measured ones.
+bool MulticastLoadWorkload::measured_outstanding(const rtl::SimContext&) const {
+  if (!run_) return false;
   for (const auto& n : run_->nodes)
     if (!n.queue.empty() && run_->ctx->window.contains(n.queue.front())) return true;
   return run_->measured_open > 0;

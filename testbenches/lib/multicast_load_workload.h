@@ -55,6 +55,7 @@ class MulticastLoadWorkload : public Workload {
   void validate(const rtl::ConfigFacts& f, const rtl::NodeModel& nodes) const override;
   void attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) override;
   bool measured_pending(const rtl::SimContext& ctx) const override;
+  bool measured_outstanding(const rtl::SimContext& ctx) const override;
   void stop_creating_at(Cycle c) override;
   void register_statistics(rtl::StatsScope s) const override;
   std::string pending_work(const rtl::SimContext& ctx) const override;

@@ -36,6 +36,13 @@ class Workload {
   virtual void attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) = 0;
   // Has work created in the measurement window not completed yet?
   virtual bool measured_pending(const rtl::SimContext& ctx) const = 0;
+  // Is work created in the measurement window still on its way (created,
+  // not yet complete)? Unlike measured_pending, not true for work that a
+  // source which stopped for good (its queue full) will never create: the
+  // run keeps the load on while this is true, then stops waiting, and
+  // measured_pending says whether it saturated. (Before, a run whose source
+  // had overflowed kept the load on until sim.drain_limit.)
+  virtual bool measured_outstanding(const rtl::SimContext& ctx) const { return measured_pending(ctx); }
   // Create no new work from cycle c on (work in flight completes).
   virtual void stop_creating_at(Cycle c) = 0;
   virtual void register_statistics(rtl::StatsScope) const {}

@@ -99,3 +99,33 @@ TEST_CASE("same seed, same results, another seed, other results") {
   CHECK(a == b);
   CHECK(a != c);
 }
+
+TEST_CASE("link utilisation is measured over the measurement window, as the load figures are") {
+  // Two nodes on a line: each one's packets all cross its one outgoing
+  // channel, so the channels carry in the window what is ejected in it,
+  // shifted by the few cycles from a channel to the sink (at most one flit
+  // per cycle each): |mean utilisation - accepted throughput| <= ~4 / window.
+  // At 0.5 the window has steady traffic. At 0.95 with a 2-packet queue the
+  // sources overflow at once and stop creating, so the window has none,
+  // while the first cycles had some: counted over the whole run (as
+  // before), the utilisation was 0.001.
+  for (const char* load : {"0.5", "0.95"}) {
+    INFO("load " << load);
+    std::vector<Override> o = {{"topology.dims", "[2]"}, {"traffic.load", load},      {"sim.warmup", "5000"},
+                               {"sim.measure", "10000"}, {"sim.drain_limit", "20000"}};
+    const bool overflow = std::string(load) == "0.95";
+    if (overflow) o.push_back({"traffic.source_queue", "2"});
+    const RunResult r = run_experiment(test::experiment("experiments/direct_mesh_8x8.yaml", o), RunOptions{});
+    INFO(r.error);
+    REQUIRE(r.ok);
+    const auto& m = r.json.at("metrics");
+    CHECK(m.at("saturated").get<bool>() == overflow);
+    const double accepted = m.at("accepted_throughput").get<double>();
+    const double mean = m.at("link_utilization").at("mean").get<double>();
+    const double max = m.at("link_utilization").at("max").get<double>();
+    CHECK(mean == Approx(accepted).margin(4.0 / 10000));
+    CHECK(accepted == Approx(overflow ? 0.0 : 0.5).margin(0.02));
+    CHECK(max >= mean);
+    CHECK(max <= 1.0);
+  }
+}

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/common/runs.h"
 #include "tests/common/shell.h"
 #include "testbenches/lib/atomic_file.h"
 #include "testbenches/lib/runner.h"
@@ -69,6 +70,30 @@ TEST_CASE("a source queue that reaches its limit stops creation and marks the ru
   // network could take (1 flit/cycle/node at best, 128-flit packets).
   const auto created = m.at("packets_created").get<std::uint64_t>();
   CHECK(created <= 32 * (20 + 1 + 25000 / 128));
+}
+
+TEST_CASE("once its measured packets are delivered, a run whose sources overflowed stops the load and drains") {
+  // An 8x8 mesh offered 0.6 flits/cycle/node accepts about 0.25: the
+  // sources fill their 8-packet queues and stop creating. Every measured
+  // packet is still delivered, and then nothing more can change the run's
+  // verdict: creation stops and the network drains (at most 64 x 8 queued
+  // packets of 8 flits, a few thousand cycles), long before the 200,000
+  // cycles of sim.drain_limit that a run waiting for the overflowed sources
+  // would simulate.
+  const ExperimentConfig cfg = test::experiment(
+      "experiments/direct_mesh_8x8.yaml", {{"traffic.load", "0.6"}, {"traffic.source_queue", "8"},
+                                           {"sim.warmup", "1000"}, {"sim.measure", "3000"},
+                                           {"sim.drain_limit", "200000"}});
+  const RunResult r = run_experiment(cfg, RunOptions{});
+  INFO(r.error);
+  REQUIRE(r.ok);
+  const auto& m = r.json.at("metrics");
+  CHECK(m.at("saturated").get<bool>());
+  CHECK_THAT(m.at("saturation_reason").get<std::string>(),
+             Catch::Contains("reached traffic.source_queue (8)") && Catch::Contains("0 of "));
+  CHECK(m.at("measured_packets_delivered") == m.at("measured_packets_created"));
+  CHECK(m.at("packets_delivered") == m.at("packets_created"));   // drained
+  CHECK(m.at("cycles_simulated").get<std::uint64_t>() < 4000 + 20000);
 }
 
 TEST_CASE("an unsaturated run is not marked saturated and has no reason") {

@@ -116,6 +116,32 @@ TEST_CASE("cycle scheduler: a wake-up for a cycle a client ran in keeps its late
   CHECK(log == expected);
 }
 
+TEST_CASE("cycle scheduler: a wake-up for a cycle that has passed is an error, not a client lost") {
+  // Before, a past cycle was marked in the ring slot that a later cycle
+  // reuses and skipped there as stale: the client never ran again (an
+  // endpoint whose source asked for its old creation cycle).
+  fresh_kernel();
+  Clock clk(1000);
+  CycleScheduler sched("sched", clk);
+  std::vector<std::pair<Cycle, std::string>> log;
+  std::vector<Recorder> r(2);
+  const std::vector<int> h = add_recorders(sched, r, clk, log);
+  SECTION("returned by its evaluation") {
+    r[0].on_run = [&](Cycle now) {
+      if (now == 10) r[0].ask = 7;
+    };
+  }
+  SECTION("asked for by another client") {
+    r[1].on_run = [&](Cycle now) {
+      if (now == 10) sched.at(h[0], 9);
+    };
+    sched.at(h[1], 10);
+  }
+  sched.at(h[0], 10);
+  CHECK_THROWS_WITH(sc_core::sc_start(clk.delay(30)), Catch::Contains("asked to be evaluated at cycle") &&
+                                                          Catch::Contains("which has passed"));
+}
+
 TEST_CASE("Wakeup: a wake-up for a cycle the module ran in keeps its later wake-up") {
   fresh_kernel();
   Clock clk(1000);
