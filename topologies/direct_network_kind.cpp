@@ -234,8 +234,8 @@ nlohmann::json DirectNetwork::describe() const {
 void DirectNetwork::register_statistics(rtl::StatsScope s) const {
   const Cycle& now = s.now;
   s.stats.add("link_utilization", "fraction",
-              "flits sent / cycles of the measurement window per physical channel, all its VCs together (mean, max "
-              "over channels)",
+              "flits sent / cycles of the measured period (from the measurement window's start until the measured "
+              "work is done, the load on) per physical channel, all its VCs together (mean, max over channels)",
               [this, &now] { return window_link_utilization(now); });
   s.stats.add("vc_buffer_peak_flits", "flits", "largest occupancy of any router input VC buffer", [this] {
     int peak = 0;

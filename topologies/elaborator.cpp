@@ -137,7 +137,8 @@ nlohmann::json Network::describe() const {
 void Network::register_statistics(rtl::StatsScope s) const {
   const Cycle& now = s.now;
   s.stats.add("link_utilization", "fraction",
-              "flits sent / cycles of the measurement window per link (mean, max over links)",
+              "flits sent / cycles of the measured period (from the measurement window's start until the measured "
+              "work is done, the load on) per link (mean, max over links)",
               [this, &now] { return window_link_utilization(now); });
   s.stats.add("input_buffer_peak_flits", "flits", "largest input-buffer occupancy of any switch port", [this] {
     int peak = 0;

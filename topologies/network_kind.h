@@ -49,14 +49,16 @@ class NetworkModel {
   // a fixed order.
   virtual std::vector<std::uint64_t> flits_sent_per_link() const = 0;
 
-  // The run loop marks the measurement window's edges (cycles before `now`
-  // simulated), so that link utilisation is measured over the window, like
-  // the load figures, not over warm-up and drain too.
+  // The run loop marks the measured period (cycles before `now` simulated):
+  // it begins with the measurement window and ends when the measured work is
+  // done, the load kept on until then (the window itself for most loads; a
+  // workload of trials, whose window is its first cycle, until its last
+  // trial). Link utilisation is measured over it, not over warm-up and drain.
   void mark_window_begin(Cycle now) { window_begin_ = {now, flits_sent_per_link()}; }
   void mark_window_end(Cycle now) { window_end_ = {now, flits_sent_per_link()}; }
-  // {"mean", "max"} over the links of flits sent per cycle in the window:
-  // from its marked beginning (else cycle 0) to its marked end (else `now`,
-  // a run stopped early); each checked to lie in [0, 1].
+  // {"mean", "max"} over the links of flits sent per cycle in the measured
+  // period: from its marked beginning (else cycle 0) to its marked end (else
+  // `now`, a run stopped early); each checked to lie in [0, 1].
   nlohmann::json window_link_utilization(Cycle now) const;
 
  private:

@@ -25,21 +25,22 @@ LoopOutcome RunLoop::run() {
   const Cycle chunk = std::max<Cycle>(1000, measure_end_ / 100);
   try {
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    // Warm-up and measurement window, stopping at both edges for the
-    // network's counters (link utilisation over the window).
+    // Warm-up and measurement window. The network's counters are marked at
+    // the end of the warm-up and when the measured work is done (below), so
+    // that link utilisation covers the measured period with the load on.
     if (sim_.warmup == 0) net_.mark_window_begin(0);
     while (now_ < measure_end_ && !stopped()) {
       const bool warming = now_ < sim_.warmup;
       advance_to(std::min(warming ? sim_.warmup : measure_end_, now_ + chunk));
       if (warming && now_ == sim_.warmup) net_.mark_window_begin(now_);
     }
-    if (now_ == measure_end_) net_.mark_window_end(now_);
     spdlog::debug("cycle {}: measurement window closed", now_);
     // Keep the load on until the measured work has completed, or all of it
     // that was created (a source that stopped creating makes the run
     // saturated, measured_pending, but waiting longer changes nothing).
     while (!stopped() && workload_.measured_outstanding(ctx_) && now_ < hard_end)
       advance_to(std::min(hard_end, now_ + 1000));
+    if (!stopped()) net_.mark_window_end(now_);
     out.saturated = workload_.measured_pending(ctx_);
     if (out.saturated) out.pending = workload_.pending_work(ctx_);
     // Stop creating work and drain, so every packet can be checked for delivery.
