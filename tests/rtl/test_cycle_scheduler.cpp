@@ -44,6 +44,20 @@ std::vector<int> add_recorders(CycleScheduler& sched, std::vector<Recorder>& r, 
   }
   return h;
 }
+// A test's bench (TEST_CASE_METHOD(Bench<N>, ...)): a fresh kernel, a
+// clock, a scheduler and N recorders added in order (handles h).
+struct FreshKernel {
+  FreshKernel() { fresh_kernel(); }
+};
+template <std::size_t N>
+struct Bench : FreshKernel {
+  Bench() : r(N) { h = add_recorders(sched, r, clk, log); }
+  Clock clk{1000};
+  CycleScheduler sched{"sched", clk};
+  std::vector<std::pair<Cycle, std::string>> log;
+  std::vector<Recorder> r;
+  std::vector<int> h;
+};
 }  // namespace
 
 TEST_CASE("cycle scheduler: one evaluation per due cycle, earlier wake-ups replace later ones") {
@@ -88,13 +102,7 @@ TEST_CASE("cycle scheduler: one evaluation per due cycle, earlier wake-ups repla
   CHECK(sched.evaluations() == 7);
 }
 
-TEST_CASE("cycle scheduler: a wake-up for a cycle a client ran in keeps its later wake-up") {
-  fresh_kernel();
-  Clock clk(1000);
-  CycleScheduler sched("sched", clk);
-  std::vector<std::pair<Cycle, std::string>> log;
-  std::vector<Recorder> r(2);
-  const std::vector<int> h = add_recorders(sched, r, clk, log);
+TEST_CASE_METHOD(Bench<2>, "cycle scheduler: a wake-up for a cycle a client ran in keeps its later wake-up") {
   // At 10, client 0 runs first and asks for 15; client 1, after it in the
   // same cycle, wakes it for 10 (as a callback might). That request cannot
   // run (once per cycle) and must not cost client 0 its cycle 15. Client 1
@@ -116,16 +124,10 @@ TEST_CASE("cycle scheduler: a wake-up for a cycle a client ran in keeps its late
   CHECK(log == expected);
 }
 
-TEST_CASE("cycle scheduler: a wake-up for a cycle that has passed is an error, not a client lost") {
+TEST_CASE_METHOD(Bench<2>, "cycle scheduler: a wake-up for a cycle that has passed is an error, not a client lost") {
   // Before, a past cycle was marked in the ring slot that a later cycle
   // reuses and skipped there as stale: the client never ran again (an
   // endpoint whose source asked for its old creation cycle).
-  fresh_kernel();
-  Clock clk(1000);
-  CycleScheduler sched("sched", clk);
-  std::vector<std::pair<Cycle, std::string>> log;
-  std::vector<Recorder> r(2);
-  const std::vector<int> h = add_recorders(sched, r, clk, log);
   SECTION("returned by its evaluation") {
     r[0].on_run = [&](Cycle now) {
       if (now == 10) r[0].ask = 7;
@@ -189,14 +191,8 @@ TEST_CASE("cycle scheduler: a wake-up from outside between runs is honoured at i
   CHECK(log == expected);
 }
 
-TEST_CASE("cycle scheduler: clients of one cycle run in handle order, not wake-up order") {
-  fresh_kernel();
-  Clock clk(1000);
-  CycleScheduler sched("sched", clk);
-  std::vector<std::pair<Cycle, std::string>> log;
+TEST_CASE_METHOD(Bench<130>, "cycle scheduler: clients of one cycle run in handle order, not wake-up order") {
   // 130 clients: handles in three words of the set.
-  std::vector<Recorder> r(130);
-  const std::vector<int> h = add_recorders(sched, r, clk, log);
   // Woken for cycle 5 in descending order, some twice, one first for 7 then 5.
   sched.at(h[129], 7);
   for (int i : {129, 128, 70, 64, 63, 2, 70, 0}) sched.at(h[static_cast<std::size_t>(i)], 5);
@@ -216,16 +212,10 @@ TEST_CASE("cycle scheduler: clients of one cycle run in handle order, not wake-u
   CHECK(sched.evaluations() == expected.size());
 }
 
-TEST_CASE("cycle scheduler: handles in later words keep their own cycles") {
-  fresh_kernel();
-  Clock clk(1000);
-  CycleScheduler sched("sched", clk);
-  std::vector<std::pair<Cycle, std::string>> log;
+TEST_CASE_METHOD(Bench<130>, "cycle scheduler: handles in later words keep their own cycles") {
   // 130 clients: the ring holds each cycle's set word-major (word w of
   // cycle c at w * 64 + c % 64), so a wake-up in word 1 or 2 must land in
   // its cycle's slot and not in a neighbouring cycle's or word's.
-  std::vector<Recorder> r(130);
-  const std::vector<int> h = add_recorders(sched, r, clk, log);
   sched.at(h[129], 3);
   sched.at(h[65], 4);
   sched.at(h[1], 4);
