@@ -7,6 +7,7 @@
 // where the NI coprocessor model plugs in.
 #pragma once
 
+#include <algorithm>
 #include <deque>
 #include <functional>
 #include <memory>

@@ -10,19 +10,18 @@
 namespace wormcast::topo {
 
 nlohmann::json NetworkModel::window_link_utilization(Cycle now) const {
-  const std::vector<std::uint64_t> end = window_end_.sent.empty() ? flits_sent_per_link() : window_end_.sent;
-  const Cycle from = window_begin_.sent.empty() ? 0 : window_begin_.at;
-  const Cycle to = window_end_.sent.empty() ? now : window_end_.at;
-  const double cycles = to > from ? static_cast<double>(to - from) : 0.0;
+  const Mark end = window_end_ ? *window_end_ : Mark{now, flits_sent_per_link()};
+  const Cycle from = window_begin_ ? window_begin_->at : 0;
+  const double cycles = end.at > from ? static_cast<double>(end.at - from) : 0.0;
   double sum = 0, mx = 0;
-  for (std::size_t i = 0; i < end.size(); ++i) {
-    const std::uint64_t before = window_begin_.sent.empty() ? 0 : window_begin_.sent.at(i);
-    const double u = cycles > 0 ? checked_fraction(static_cast<double>(end[i] - before), cycles, "link utilization")
-                                : 0.0;
+  for (std::size_t i = 0; i < end.sent.size(); ++i) {
+    const std::uint64_t before = window_begin_ ? window_begin_->sent.at(i) : 0;
+    const double u =
+        cycles > 0 ? checked_fraction(static_cast<double>(end.sent[i] - before), cycles, "link utilization") : 0.0;
     sum += u;
     mx = std::max(mx, u);
   }
-  return {{"mean", end.empty() ? 0.0 : sum / static_cast<double>(end.size())}, {"max", mx}};
+  return {{"mean", end.sent.empty() ? 0.0 : sum / static_cast<double>(end.sent.size())}, {"max", mx}};
 }
 
 NetworkKindRegistry& network_kind_registry() {

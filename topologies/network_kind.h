@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <systemc>
@@ -64,9 +65,9 @@ class NetworkModel {
  private:
   struct Mark {
     Cycle at = 0;
-    std::vector<std::uint64_t> sent;   // empty: not marked
+    std::vector<std::uint64_t> sent;   // flits_sent_per_link() then
   };
-  Mark window_begin_, window_end_;
+  std::optional<Mark> window_begin_, window_end_;
 };
 
 // Setting up the network failed for a reason found only when building it

@@ -9,6 +9,7 @@
 // falls in the measurement window, the same messages the latency counts.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <memory>
