@@ -175,6 +175,31 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     rec_arrival_ = arrival;
     if (rx_client_) rx_client_->link_activity(arrival);
   }
+  // The worm-level hop's ejection (VcRouter::try_run): flits first.index ..
+  // + n - 1 of first.pkt leave at cycles now, now + 1, ..., as n sends would,
+  // in one call: each is put on the link with its arrival and the receiver
+  // told of it (link_activity) as its send would, in order; the credits of
+  // all of them are taken now (credits(t) answers as the sends would, as for
+  // a stream). Needs a credit for each flit now; otherwise it does nothing
+  // and returns false. Unlike send_stream, also on a deferring link: its
+  // receiver handles each flit when told, as for a send.
+  bool send_run(Flit first, int n, Cycle now, Cycle extra_delay) {
+    if (last_send_ == now || now < stream_end_) fail("run started in a cycle with a flit sent");
+    if (credits(now) < n) return false;
+    if (rec_count_ > 0) materialise();
+    credits_ -= n;
+    stream_end_ = now + static_cast<Cycle>(n);
+    last_send_ = stream_end_ - 1;
+    flits_sent_ += static_cast<std::uint64_t>(n);
+    for (int j = 0; j < n; ++j) {
+      const Flit f{first.pkt, first.index + j};
+      const Cycle arrival = now + static_cast<Cycle>(j) + extra_delay + p_.latency;
+      if (f.tail()) tail_owners_.push_back(f.pkt);
+      flits_.push_back({arrival, f});
+      if (rx_client_) rx_client_->link_activity(arrival);
+    }
+    return true;
+  }
   // How many flits (at most `max`) can leave one per cycle from cycle now
   // on with the credits held and the returns already given (a return's
   // arrival is fixed when it is given, and later returns only add): at
@@ -240,6 +265,8 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     if (!flits_.empty()) return flits_.front().arrival <= now;
     return rec_count_ > 0 && rec_arrival_ <= now;
   }
+  // The flit pop() would return (the link holds one).
+  const Flit& front() const { return flits_.empty() ? rec_first_ : flits_.front().flit; }
   Flit pop() override {
     Flit f;
     if (!flits_.empty()) {

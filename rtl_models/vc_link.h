@@ -20,6 +20,7 @@
 // the packet whose tail was popped last until the next tail is popped.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -74,6 +75,9 @@ struct VcFold {
   bool (*deposit)(void* receiver, int key, int vc, Flit f, Cycle arrival) = nullptr;
   void* receiver = nullptr;
   int key = 0;   // the receiver's own tag (a router's input port)
+  // A run (VcLink::send_run): flits f.index .. f.index + n - 1 arriving at
+  // arrival, arrival + 1, ...; all or none (false: none). Null: no runs.
+  bool (*deposit_run)(void* receiver, int key, int vc, Flit f, int n, Cycle arrival) = nullptr;
 };
 
 class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLinkRxIf {
@@ -86,6 +90,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   int credits(int vc, Cycle now) override {
     absorb_credits(now);
     Lane& l = vcs_[static_cast<std::size_t>(vc)];
+    if (l.ramp_n != 0 && l.ramp_at <= now) take_ramp(l, now);
     if (l.credits <= 0) l.starved = true;
     return l.credits;
   }
@@ -95,7 +100,8 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   // instructions fewer per flit hop on the 8x8 mesh, helper/dhop); a flit
   // that travels on the wire takes the out-of-line send_on_wire.
   __attribute__((always_inline)) void send(int vc, Flit f, Cycle now, Cycle extra_delay) override {
-    if (last_send_ == now) fail("two flits sent in one cycle on one physical link", vc);
+    // last_send_ may be ahead of now after a run (send_run); UINT64_MAX + 1 is 0.
+    if (last_send_ + 1 > now) fail("two flits sent in one cycle on one physical link", vc);
     if (!uses_vc(vc)) fail("flit sent on a virtual channel this link does not have", vc);
     Lane& l = vcs_[static_cast<std::size_t>(vc)];
     // The counter only grows when returns are absorbed: a positive one needs
@@ -110,8 +116,30 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
     if (fold_fn_ && flits_.empty() && fold_fn_(fold_receiver_, fold_key_, vc, f, arrival)) return;
     send_on_wire(vc, f, arrival);
   }
+  // The worm-level hop (docs/performance.md, "The worm-level hop"): flits
+  // f.index .. f.index + n - 1 of one packet of VC `vc` leave at cycles now,
+  // now + 1, ..., as n sends would, in one call: the credits of all of them
+  // are taken now, and the receiver's fold takes them as a run with their
+  // arrival cycles (VcFold::deposit_run). Only on an empty wire, with a
+  // credit for each flit held now, and when the receiver takes the whole
+  // run; otherwise nothing happens and it returns false (the sender goes on
+  // flit by flit). The wire is busy until the last flit's cycle.
+  bool send_run(int vc, Flit f, int n, Cycle now, Cycle extra_delay) {
+    if (run_fn_ == nullptr || !flits_.empty()) return false;
+    if (last_send_ + 1 > now) fail("two flits sent in one cycle on one physical link", vc);
+    if (!uses_vc(vc)) fail("flit sent on a virtual channel this link does not have", vc);
+    Lane& l = vcs_[static_cast<std::size_t>(vc)];
+    if (credits(vc, now) < n) return false;
+    if (!run_fn_(fold_receiver_, fold_key_, vc, f, n, now + extra_delay + latency_)) return false;
+    l.credits -= n;
+    l.sent += static_cast<std::uint64_t>(n);
+    last_send_ = now + static_cast<Cycle>(n) - 1;
+    return true;
+  }
   Cycle next_credit_arrival(int vc) const override {
     Cycle first = UINT64_MAX;
+    const Lane& l = vcs_[static_cast<std::size_t>(vc)];
+    if (l.ramp_n != 0) first = l.ramp_at;
     for_each_return([&](const CreditReturn& r) {
       if (r.vc == vc && r.arrival < first) first = r.arrival;
     });
@@ -153,6 +181,30 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
       tx_client_->link_activity(arrival);
     }
   }
+  // One credit of VC `vc` returned at each cycle first .. first + n - 1 (the
+  // receiver of a run: its flits leave its buffer one per cycle from
+  // `first`), as n calls of return_credits would, kept as one ramp on the
+  // lane. A lane holds one ramp at a time: can_return_ramp says whether
+  // this one can join it.
+  bool can_return_ramp(int vc, Cycle first, Cycle now) {
+    Lane& l = vcs_[static_cast<std::size_t>(vc)];
+    if (l.ramp_n != 0 && l.ramp_at <= now) take_ramp(l, now);
+    return l.ramp_n == 0 || l.ramp_at + static_cast<Cycle>(l.ramp_n) == first + credit_delay_;
+  }
+  void return_credit_ramp(int vc, int n, Cycle first) {
+    Lane& l = vcs_[static_cast<std::size_t>(vc)];
+    const Cycle arrival = first + credit_delay_;
+    if (l.ramp_n == 0) l.ramp_at = arrival;
+    else if (l.ramp_at + static_cast<Cycle>(l.ramp_n) != arrival) fail("credit ramp not after the lane's earlier one", vc);
+    l.ramp_n += n;
+    // As return_credits: a starved sender is woken for the first credit; if
+    // it finds none again while the ramp goes on, it asks for the next one
+    // itself (next_credit_arrival).
+    if (l.starved && tx_client_) {
+      l.starved = false;
+      tx_client_->link_activity(arrival);
+    }
+  }
   Cycle next_flit_arrival() const override { return flits_.empty() ? UINT64_MAX : flits_.front().arrival; }
   void attach_receiver(LinkClient* c) override { rx_client_ = c; }
   // Flits the receiver accepts are deposited at send (VcFold) and never on
@@ -160,6 +212,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   // the receiver counts the deposited ones as buffered.
   void attach_fold(const VcFold& f) {
     fold_fn_ = f.deposit;
+    run_fn_ = f.deposit_run;
     fold_receiver_ = f.receiver;
     fold_key_ = f.key;
   }
@@ -181,6 +234,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
     flits_.for_each([&](const InFlight& e) { f(e.vc, e.flit); });
   }
   LinkParams params() const { return LinkParams{latency_, credit_delay_}; }
+  Cycle latency() const { return latency_; }
 
  private:
   // Flit f of VC vc, not deposited, on the wire until `arrival`.
@@ -197,11 +251,20 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
       pop_return();
     }
   }
-  struct Lane {   // 16 bytes
+  struct Lane {   // 24 bytes
     int credits = 0;
+    std::int16_t ramp_n = 0;   // return_credit_ramp: credits still to come, one per cycle from ramp_at
     bool starved = false;   // credits() found none since the last wake-up of the sender
+    Cycle ramp_at = 0;
     std::uint64_t sent = 0;
   };
+  // The ramp's credits of cycles ramp_at .. now have arrived.
+  static void take_ramp(Lane& l, Cycle now) {
+    const Cycle in = std::min<Cycle>(static_cast<Cycle>(l.ramp_n), now - l.ramp_at + 1);
+    l.credits += static_cast<int>(in);
+    l.ramp_n = static_cast<std::int16_t>(l.ramp_n - static_cast<int>(in));
+    l.ramp_at += in;
+  }
   struct InFlight {
     Cycle arrival;
     Flit flit;
@@ -279,6 +342,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   LinkClient* tx_client_ = nullptr;
   int nvcs_ = 0;
   LinkClient* rx_client_ = nullptr;
+  bool (*run_fn_)(void*, int, int, Flit, int, Cycle) = nullptr;   // VcFold::deposit_run (once per run: cold)
   Ring<PacketPtr> tail_owners_;
   PacketPtr popped_owner_;
   Ring<CreditReturn> ret_more_;

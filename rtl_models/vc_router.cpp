@@ -156,7 +156,8 @@ void VcRouter::end_of_elaboration() {
 void VcRouter::attach_folds() {
   for (int p = 0; p < ext_ports_; ++p)
     if (VcLink* l = in_link_[static_cast<std::size_t>(p)])
-      if (p_.crossbar_delay + l->params().latency <= 31) l->attach_fold(VcFold{&VcRouter::fold_deposit, this, p});
+      if (p_.crossbar_delay + l->params().latency <= 31)
+        l->attach_fold(VcFold{&VcRouter::fold_deposit, this, p, &VcRouter::fold_deposit_run});
 }
 
 topo::VcClass VcRouter::class_of(int in_ch) const {
@@ -180,11 +181,15 @@ Cycle VcRouter::evaluate_cycle(Cycle now) {
   // send_flit, the link's send) are inlined here: one call per port
   // visited, not three or four per flit (helper/dhop).
   bool active = busy(rx_pending_, kRx) && receive(now, next);
-  if (next_arrival_ <= now) active |= arrive(now);
-  next = std::min(next, next_arrival_);
+  // Counting deposited flits makes no next cycle necessary: a VC that
+  // waits for one asks for the cycle it is readable (wait_flit).
+  if (arriving_ != 0) arrive(now);
+  next = std::min(next, header_due_);
   if (busy(unrouted_, kUnrouted)) active |= route(now);
   if (busy(waiting_, kWaiting)) {
-    if (alloc_due_ <= now) active |= allocate_vcs(now, next);
+    // A header that takes its VC is tried on its output in this same
+    // evaluation (traverse), which asks for what it then waits for.
+    if (alloc_due_ <= now) allocate_vcs(now, next);
     else next = std::min(next, alloc_due_);   // the end of a header's routing delay
   }
   if (busy(owned_ports_, kOwned) || traced_) active |= traverse(now, next);   // traced_: a line not read otherwise
@@ -211,57 +216,73 @@ __attribute__((always_inline)) inline void VcRouter::count_arrival(InputVc& iv, 
   peak_ = std::max(peak_, iv.flits);
 }
 
-// Flit f enters input VC ch's buffer.
+// Flit f enters input VC ch's buffer (from the wire: after the VC's
+// deposited flits, which arrived before it).
 __attribute__((always_inline)) inline void VcRouter::accept(int ch, Flit f, Cycle now) {
   InputVc& iv = in_vc(ch);
+  absorb(iv, now);
   append(iv, f);
   count_arrival(iv, now);
 }
 
 // The receive step folded into the send: the flit takes its place in the
 // buffer of VC vc of input port `port` when it is sent, and is counted there
-// (flits, last_write, the peak, a header to route: what receive does) only
-// at its arrival, in arrive(), in the same evaluated cycle as a receive
-// from the wire would: every reader sees what it saw before. The buffer
-// order is the arrival order because the link deposits only while its wire
-// is empty (a flit in flight arrives first) and one VC's flits come on one
-// link, one per cycle, one delay after their send. Each VC records its
-// pending arrivals (InputVc::arriving); channels from 64 on, and a second
-// flit for a cycle's bit (which the delay bound of attach_folds excludes),
-// are refused. Refused for the per-flit oracle (sim.streams off): such
-// flits go on the wire.
+// (flits, last_write, the peak) only when something reads the VC after its
+// arrival (absorb): lazily. The buffer order is the arrival order because
+// the link deposits only while its wire is empty (a flit in flight arrives
+// first) and one VC's flits come on one link, one per cycle, one delay after
+// their send. Each VC records its pending arrivals (InputVc::arr_mask, 32
+// cycles from arr_base); channels from 64 on, and a flit outside that
+// window, are refused (they travel on the wire). A plain unicast header is
+// routed as of its arrival (end_receive) in the evaluation at the end of its
+// routing delay (header_due_), where its VC allocation can start; other
+// headers are refused (routing them takes packet ids in the order of the
+// cycles they arrive in: they come from the wire, in an evaluation of their
+// own). The router is also asked for the arrival of a flit that finds no
+// other pending (its VC may be waiting for it); a VC that waits for a flit
+// with others pending asks for the cycle after the next one's arrival
+// itself (wait_flit). Refused for the per-flit oracle (sim.streams off):
+// such flits go on the wire.
 __attribute__((always_inline)) inline bool VcRouter::deposit(int port, int vc, Flit f, Cycle arrival) {
   const int ch = channel(port, vc);
   if (!ctx_->streams || ch >= 64) return false;
+  if (f.index == 0 && !plain_unicast(*f.pkt)) return false;
   InputVc& iv = in_vc(ch);
-  const std::uint32_t bit = std::uint32_t{1} << (arrival & 31);
-  if (iv.arriving & bit) return false;
-  iv.arriving |= bit;
+  const bool first = iv.arr_mask == 0;
+  if (first) iv.arr_base = arrival;
+  const Cycle off = arrival - iv.arr_base;
+  if (off >= 32) return false;
+  iv.arr_mask |= std::uint32_t{1} << off;
   arriving_ |= std::uint64_t{1} << ch;
   ++ctx_->received_stream_flits;   // a speed figure: flits written before their arrival
-  // arrive() is asked for in the earliest arrival's cycle, and then asks
-  // for the next one.
-  const bool earliest = arrival < next_arrival_;
-  if (!earliest && !iv.empty()) {   // the common case: a body flit behind its packet's
+  const bool wake = first || f.index == 0 || traced_;
+  if (!wake && !iv.empty()) {   // the common case: a body flit behind its packet's
     Segment& b = iv.back();
     if (b.pkt == f.pkt && b.first + b.count == f.index) {
       ++b.count;
       return true;
     }
   }
-  deposit_rest(iv, f, arrival, earliest);
+  deposit_rest(iv, f, arrival, wake);
   return true;
 }
 
 // The deposit's less common part, out of line (a call as its last step):
 // the flit after another packet's (a new segment: a packet reference) and
-// the router's wake-up for an earliest arrival. Without them the deposit's
-// common case saves and restores fewer registers (5.4 instructions fewer
-// per flit hop on the 8x8 mesh, helper/dhop).
-void VcRouter::deposit_rest(InputVc& iv, Flit f, Cycle arrival, bool earliest) {
+// the router's wake-up. Without them the deposit's common case saves and
+// restores fewer registers (5.4 instructions fewer per flit hop on the 8x8
+// mesh, helper/dhop).
+void VcRouter::deposit_rest(InputVc& iv, Flit f, Cycle arrival, bool wake) {
   append(iv, f);
-  if (earliest) {
-    next_arrival_ = arrival;
+  if (traced_) {   // every flit counted at its arrival: the VCD's occupancy (end_receive)
+    header_due_ = std::min(header_due_, arrival);
+    wake_at(arrival);
+  }
+  if (f.index == 0) {
+    iv.hdr_mask |= std::uint32_t{1} << (arrival - iv.arr_base);
+    header_due_ = std::min(header_due_, arrival + route_delay_);
+    wake_at(arrival + route_delay_);
+  } else if (wake) {
     wake_at(arrival);
   }
 }
@@ -270,9 +291,66 @@ bool VcRouter::fold_deposit(void* router, int port, int vc, Flit f, Cycle arriva
   return static_cast<VcRouter*>(router)->deposit(port, vc, f, arrival);
 }
 
-__attribute__((always_inline)) inline void VcRouter::end_receive(int ch, Cycle now) {
+bool VcRouter::fold_deposit_run(void* router, int port, int vc, Flit f, int n, Cycle arrival) {
+  auto* r = static_cast<VcRouter*>(router);
+  return r->deposit_run(r->channel(port, vc), f, n, arrival);
+}
+
+// A run (VcLink::send_run, or flits ahead on an internal link): flits
+// f.index .. f.index + n - 1 arriving at arrival, arrival + 1, ..., deposited
+// as n deposits would be, all or none. Not into a traced router (its VCD
+// shows each flit's arrival in an evaluated cycle of its own).
+bool VcRouter::deposit_run(int ch, Flit f, int n, Cycle arrival) {
+  if (!ctx_->streams || ch >= 64 || traced_) return false;
+  if (f.index == 0 && !plain_unicast(*f.pkt)) return false;
   InputVc& iv = in_vc(ch);
-  if (iv.state == InState::idle) route_now(iv, ch, now);
+  const bool first = iv.arr_mask == 0;
+  const Cycle base = first ? arrival : iv.arr_base;
+  const Cycle off = arrival - base;   // arrivals come in order: a huge value only for a later one out of reach
+  if (n < 1 || off + static_cast<Cycle>(n) > 32) return false;
+  const std::uint32_t bits = (n == 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << n) - 1) << off;
+  if (iv.arr_mask & bits) throw InvariantViolation(std::string(name()) + ": " + channel_name(ch) +
+                                                   ": two flits deposited for one arrival cycle");
+  iv.arr_base = base;
+  iv.arr_mask |= bits;
+  arriving_ |= std::uint64_t{1} << ch;
+  ctx_->received_stream_flits += static_cast<std::uint64_t>(n);
+  Segment* b = iv.empty() ? nullptr : &iv.back();
+  if (b != nullptr && b->pkt == f.pkt && b->first + b->count == f.index) b->count += n;
+  else iv.push(Segment{f.pkt, f.index, n});
+  if (f.index == 0) {
+    iv.hdr_mask |= std::uint32_t{1} << off;
+    header_due_ = std::min(header_due_, arrival + route_delay_);
+    wake_at(arrival + route_delay_);
+  } else if (first) {
+    wake_at(arrival);
+  }
+  return true;
+}
+
+// Flits on internal link rx that arrive after `now` (an endpoint's stream)
+// join input VC ch as deposits, so that a worm-level hop can send them as a
+// run (try_run): the same counts at the same cycles as pops at their
+// arrivals. As far as they fit the VC's window.
+void VcRouter::take_ahead(int ch, Link& rx, Cycle now) {
+  if (!ctx_->streams || ch >= 64 || traced_) return;
+  while (rx.flits_in_flight() != 0) {
+    const Cycle a = rx.next_flit_arrival();
+    if (a <= now) return;   // cannot be: the arrived ones were popped
+    InputVc& iv = in_vc(ch);
+    if (iv.arr_mask != 0 && a - iv.arr_base >= 32) return;
+    const Flit& f = rx.front();
+    if (f.index == 0 && !plain_unicast(*f.pkt)) return;
+    if (!deposit_run(ch, rx.pop(), 1, a)) throw std::logic_error(std::string(name()) + ": a flit taken ahead was refused");
+  }
+}
+
+// `at`: the cycle the header at the front arrived, if it is among the flits
+// just counted (else now: an idle VC with flits counted before is routed by
+// route()).
+__attribute__((always_inline)) inline void VcRouter::end_receive(int ch, Cycle at) {
+  InputVc& iv = in_vc(ch);
+  if (iv.state == InState::idle) route_now(iv, ch, at);
   if (traced_) iv.traced_occupancy = iv.flits;
 }
 
@@ -300,37 +378,90 @@ void VcRouter::routed(InputVc& iv, int c, Cycle now) {
   alloc_due_ = std::min(alloc_due_, iv.ready);
 }
 
-// Deposited flits whose arrival is now are counted as received. The
-// router is evaluated in every cycle next_arrival_ names, so none is late:
-// a VC's only due flit is the one of bit (now mod 32).
+// Deposited flits that have arrived by now are counted as received, in
+// every VC that has any; a header among them at the front of an idle VC is
+// routed (end_receive: the router is evaluated at every header's arrival,
+// header_due_, which this recomputes).
 __attribute__((always_inline)) inline bool VcRouter::arrive(Cycle now) {
-  if (next_arrival_ < now) late_arrival(now);
   bool any = false;
-  Cycle first = UINT64_MAX;
-  const unsigned at = static_cast<unsigned>(now & 31);
+  Cycle header = UINT64_MAX, eager = UINT64_MAX;   // eager: a traced router's next arrival
   for (std::uint64_t w = arriving_; w != 0; w &= w - 1) {
     const int ch = __builtin_ctzll(w);
     InputVc& iv = in_vc(ch);
-    if (iv.arriving >> at & 1u) {
-      iv.arriving &= ~(std::uint32_t{1} << at);
-      count_arrival(iv, now);
-      end_receive(ch, now);
-      any = true;
+    if (iv.arr_mask != 0 && iv.arr_base <= now) {
+      // An idle VC's front header, routed as of its arrival: the first flit
+      // counted now when the VC had none counted before.
+      const Cycle first = iv.flits == 0 ? iv.arr_base + static_cast<Cycle>(__builtin_ctz(iv.arr_mask)) : now;
+      if (absorb_due(iv, now)) {
+        end_receive(ch, first);
+        any = true;
+      }
     }
-    if (iv.arriving == 0) {
+    if (iv.arr_mask == 0) {
       arriving_ &= ~(std::uint64_t{1} << ch);
-    } else {   // the next pending bit after now's, cyclically: its distance from now
-      const std::uint32_t r = iv.arriving >> at | iv.arriving << ((32 - at) & 31);
-      first = std::min(first, now + static_cast<Cycle>(__builtin_ctz(r)));
+    } else {
+      if (iv.hdr_mask != 0) header = std::min(header, iv.arr_base + static_cast<Cycle>(__builtin_ctz(iv.hdr_mask)));
+      if (traced_) eager = std::min(eager, iv.arr_base + static_cast<Cycle>(__builtin_ctz(iv.arr_mask)));
     }
   }
-  next_arrival_ = first;
+  header_due_ = std::min(eager, header == UINT64_MAX ? header : header + route_delay_);
   return any;
 }
 
-void VcRouter::late_arrival(Cycle now) const {
-  throw InvariantViolation(std::string(name()) + ": deposited flits due at cycle " + std::to_string(next_arrival_) +
-                           " not counted until cycle " + std::to_string(now));
+// iv's deposited flits arriving at or before now (arr_base <= now, some
+// pending): their count, the occupancy's maximum as each arrives (the flits
+// of a run from this VC still leaving count: run_start, run_len), and the
+// last one's cycle.
+VcRouter::Due VcRouter::count_due(const InputVc& iv, Cycle now) {
+  const Cycle span = now - iv.arr_base + 1;
+  const std::uint32_t due = span >= 32 ? iv.arr_mask : iv.arr_mask & ((std::uint32_t{1} << span) - 1);
+  Due d;
+  d.flits = iv.flits;
+  if (due == 0) return d;
+  d.last = iv.arr_base + static_cast<Cycle>(31 - __builtin_clz(due));
+  const Cycle run_end = iv.run_start + static_cast<Cycle>(iv.run_len);   // the cycle after its last flit left
+  if (iv.run_len == 0 || iv.arr_base + static_cast<Cycle>(__builtin_ctz(due)) >= run_end) {
+    d.flits += __builtin_popcount(due);
+    d.peak = d.flits;
+    return d;
+  }
+  for (std::uint32_t w = due; w != 0; w &= w - 1) {
+    const Cycle a = iv.arr_base + static_cast<Cycle>(__builtin_ctz(w));
+    ++d.flits;
+    // The run's flits leave at run_start, run_start + 1, ...: before cycle
+    // a, a - run_start of them have (a > run_start: the VC was read then).
+    const int left = a < run_end ? static_cast<int>(run_end - a) : 0;
+    d.peak = std::max(d.peak, d.flits + left);
+  }
+  return d;
+}
+
+bool VcRouter::absorb_due(InputVc& iv, Cycle now) {
+  const Due d = count_due(iv, now);
+  const Cycle span = now - iv.arr_base + 1;
+  iv.arr_mask = span >= 32 ? 0 : iv.arr_mask >> span;
+  iv.hdr_mask = span >= 32 ? 0 : iv.hdr_mask >> span;
+  iv.arr_base = now + 1;
+  if (d.flits == iv.flits) return false;
+  iv.flits = d.flits;
+  iv.last_write = d.last;
+  peak_ = std::max(peak_, d.peak);
+  return true;
+}
+
+int VcRouter::peak_occupancy(Cycle now) const {
+  int peak = peak_;
+  for (const Channel& c : chan_)
+    if (c.in.arr_mask != 0 && c.in.arr_base <= now) peak = std::max(peak, count_due(c.in, now).peak);
+  return peak;
+}
+
+// Input VC iv holds an output but has no readable flit: its next flit is
+// readable in the cycle after it arrives (the one that arrived now, else
+// the first deposited one; one from the wire wakes the router itself).
+void VcRouter::wait_flit(const InputVc& iv, Cycle now, Cycle& next) const {
+  if (iv.flits > 0) next = std::min(next, now + 1);
+  else if (iv.arr_mask != 0) next = std::min(next, iv.arr_base + static_cast<Cycle>(__builtin_ctz(iv.arr_mask)) + 1);
 }
 
 // Only input ports whose link holds a flit (rx_pending_); in_due_ is the
@@ -358,6 +489,7 @@ bool VcRouter::receive(Cycle now, Cycle& next) {
         Link* rx = local_rx_[p - static_cast<std::size_t>(ext_ports_)];
         const int ch = local_channel(port - ext_ports_);
         while (rx->has_flit(now)) accept(ch, rx->pop(), now);
+        take_ahead(ch, *rx, now);
         end_receive(ch, now);
         due = rx->next_flit_arrival();
       }
@@ -563,6 +695,7 @@ bool VcRouter::route(Cycle now) {
   visit_from(unrouted_, 0, [&](int c) {   // ascending, as for_each
     InputVc& iv = in_vc(c);
     if (iv.state != InState::idle) return unrouted_.erase(c);   // routed at its arrival (route_now)
+    absorb(iv, now);
     if (iv.flits == 0) return;   // the buffer may hold deposited flits only
     route_header(iv, c);
     unrouted_.erase(c);
@@ -669,8 +802,13 @@ __attribute__((always_inline)) inline bool VcRouter::can_send(int oc, Cycle now,
   OutputVc& ov = out_vc(oc);
   if (ov.owner < 0) return false;
   InputVc& iv = in_vc(ov.owner);
+  if (iv.arr_mask != 0) absorb(iv, now);
   const int readable = iv.flits - (iv.last_write == now ? 1 : 0);
-  if (readable <= 0 || iv.last_sent == now) return false;
+  if (readable <= 0) {
+    wait_flit(iv, now, next);
+    return false;
+  }
+  if (iv.last_sent == now) return false;
   if (iv.tree) return oc == iv.out && tree_can_send(iv, now, next);
   if (iv.local_out >= 0) {
     const int i = iv.head.first, h = iv.head.pkt->header_flits;
@@ -719,8 +857,7 @@ __attribute__((always_inline)) inline bool VcRouter::send_one(int first_ch, int 
     const int oc = first_ch + v;
     if (out_vc(oc).owner < 0) continue;   // (can_send's first test, without the call)
     if (!can_send(oc, now, next)) continue;
-    send_on(op, v, nch, oc, now);
-    return true;
+    return send_on(op, v, nch, oc, now, next);
   }
   return false;
 }
@@ -728,21 +865,120 @@ __attribute__((always_inline)) inline bool VcRouter::send_one(int first_ch, int 
 // VC v (output channel oc) of output port op sends its front flit: the
 // round-robin pointer moves past it, the port is used this cycle, and with
 // router.link_hold: packet the port stays v's until its packet's tail has
-// left (the send released the output VC).
-__attribute__((always_inline)) inline void VcRouter::send_on(OutputPort& op, int v, int nch, int oc, Cycle now) {
-  send_flit(oc, now);
+// left (the send released the output VC). There, a packet whose flits all
+// leave one per cycle from now on leaves as a run (try_run): the router
+// then need not be evaluated before its tail's cycle (run_step); returns
+// whether the router is active (a flit sent).
+__attribute__((always_inline)) inline bool VcRouter::send_on(OutputPort& op, int v, int nch, int oc, Cycle now,
+                                                             Cycle& next) {
   op.rr = v + 1 == nch ? 0 : v + 1;
   op.used = now;
+  if (op.hold_packets && try_run(oc, now)) {
+    op.hold = static_cast<std::int8_t>(v);
+    op.run = true;
+    const InputVc& iv = in_vc(out_vc(oc).owner);
+    next = std::min(next, iv.run_start + static_cast<Cycle>(iv.run_len) - 1);
+    return false;
+  }
+  send_flit(oc, now);
   if (op.hold_packets) op.hold = out_vc(oc).owner >= 0 ? static_cast<std::int8_t>(v) : std::int8_t{-1};
+  return true;
 }
 
 // send_one on an output held by the packet of VC op.hold (router.link_hold:
 // packet): that VC's next flit or nothing.
 bool VcRouter::send_held(OutputPort& op, int first_ch, int nch, Cycle now, Cycle& next) {
   const int v = op.hold, oc = first_ch + v;
+  if (op.run) return run_step(op, oc, now, next);
   if (!can_send(oc, now, next)) return false;   // waits for a flit or a credit; `next` has the credit's cycle
-  send_on(op, v, nch, oc, now);
+  return send_on(op, v, nch, oc, now, next);
+}
+
+// The worm-level hop (docs/performance.md, "The worm-level hop"): with the
+// output held per packet, once a packet's header leaves, nothing can change
+// when its other flits leave if each is in the VC (arrived or deposited) in
+// time to leave one per cycle and the downstream VC has a credit for each:
+// flit j leaves at now + j. Then the whole packet goes in one step: the
+// link takes it as a run (VcLink::send_run, the next router's deposit_run),
+// the credits go upstream as a ramp, the counters take all its flits, and
+// the output and VCs are released at the tail's cycle (run_step). On the
+// ejection channel the flits go on its rtl::Link as their sends would put
+// them there (Link::send_run). Only for a plain unicast packet, not traced,
+// with counts settled before the run loop's next stop (stream_room).
+// Returns false, having changed nothing, when it does not apply.
+bool VcRouter::try_run(int oc, Cycle now) {
+  if (traced_) return false;
+  OutputVc& ov = out_vc(oc);
+  InputVc& iv = in_vc(ov.owner);
+  if (iv.head.first != 0 || iv.tree || iv.local_out >= 0 || !plain_unicast(*iv.head.pkt)) return false;
+  const int n = iv.head.pkt->length;
+  if (n < 2 || n > 32 || iv.head.count != n) return false;
+  const Cycle latency = ov.tx_link ? ov.tx_link->latency() : ov.tx_local->params().latency;
+  if (ctx_->stream_room(now) < n + static_cast<int>(crossbar_ + latency)) return false;
+  // Flit j must have arrived by now + j - 1: the arrived ones have (flit 0
+  // is readable: can_send); the others are the first deposited ones.
+  const int arrived = std::min(iv.flits, n);
+  std::uint32_t m = iv.arr_mask;
+  for (int j = arrived; j < n; ++j, m &= m - 1)
+    if (iv.arr_base + static_cast<Cycle>(__builtin_ctz(m)) + 1 > now + static_cast<Cycle>(j)) return false;
+  if (iv.rx_link ? !iv.rx_link->can_return_ramp(iv.rx_vc, now, now) : !iv.rx_local->credit_ramp_ok()) return false;
+  if (credits(oc, now) < n) return false;
+  PacketPtr keep = iv.head.pkt;   // the run's flits refer to it; the VC drops its reference below
+  if (ov.tx_link ? !ov.tx_link->send_run(ov.tx_vc, Flit{keep, 0}, n, now, crossbar_)
+                 : !ov.tx_local->send_run(Flit{keep, 0}, n, now, crossbar_))
+    return false;
+  // The deposited flits of the packet leave the VC; each one's arrival is
+  // the occupancy's peak for it: j + 1 flits in, now .. a - 1 gone.
+  m = iv.arr_mask;
+  for (int j = arrived; j < n; ++j, m &= m - 1) {
+    const Cycle a = iv.arr_base + static_cast<Cycle>(__builtin_ctz(m));
+    peak_ = std::max(peak_, j + 1 - static_cast<int>(a - now));
+  }
+  iv.arr_mask = m;
+  iv.hdr_mask &= m;   // (the packet's own deposited flits are body flits)
+  iv.flits -= arrived;
+  iv.last_sent = now + static_cast<Cycle>(n) - 1;
+  iv.run_start = now;
+  iv.run_len = n;
+  iv.head.count = 0;
+  iv.head.pkt.reset();
+  iv.pop_front();
+  if (iv.rx_link) iv.rx_link->return_credit_ramp(iv.rx_vc, n, now);
+  else iv.rx_local->return_credit_ramp(n, now);
+  ctx_->flits.moves += static_cast<std::uint64_t>(n);
+  ctx_->flits.hops += static_cast<std::uint64_t>(n);
+  ctx_->streamed_flits += static_cast<std::uint64_t>(n);
+  ov.sent += static_cast<std::uint64_t>(n);
   return true;
+}
+
+// A held output whose packet left as a run: nothing until the tail's cycle;
+// there, what the tail's send does (send_flit, send_on): the output VC and
+// the port released, the input VC idle, the next packet's header to route.
+bool VcRouter::run_step(OutputPort& op, int oc, Cycle now, Cycle& next) {
+  const int in_ch = out_vc(oc).owner;
+  InputVc& iv = in_vc(in_ch);
+  const Cycle tail = iv.run_start + static_cast<Cycle>(iv.run_len) - 1;
+  if (now < tail) {
+    next = std::min(next, tail);
+    return false;
+  }
+  if (now > tail)
+    throw InvariantViolation(std::string(name()) + ": " + channel_name(oc) + ": the run of " +
+                             std::to_string(iv.run_len) + " flits ending at cycle " + std::to_string(tail) +
+                             " was released only at cycle " + std::to_string(now));
+  release(oc);
+  op.hold = -1;
+  op.run = false;
+  op.used = now;
+  iv.state = InState::idle;
+  iv.out = -1;
+  absorb(iv, now);
+  if (iv.flits > 0) add(unrouted_, kUnrouted, in_ch);   // the next packet's header
+  // The next cycle matters (as after a tail's send) only to route that
+  // header, to a blocked header (the VC released) or to the port's other
+  // VCs (the link released); all else asks for its own cycles.
+  return iv.flits > 0 || busy(waiting_, kWaiting) || op.owned > 0;
 }
 
 // "3-way": post the VCs of `port` that could send; the shared link's arbiter
@@ -854,7 +1090,7 @@ std::uint64_t VcRouter::buffered_flits() const {
   // Arrived flits, and deposited ones too: they are no longer on the wire
   // (VcLink::flits_in_flight).
   for (const Channel& ch : chan_)
-    n += static_cast<std::uint64_t>(ch.in.flits) + static_cast<std::uint64_t>(__builtin_popcount(ch.in.arriving));
+    n += static_cast<std::uint64_t>(ch.in.flits) + static_cast<std::uint64_t>(__builtin_popcount(ch.in.arr_mask));
   return n;
 }
 
@@ -863,11 +1099,12 @@ std::vector<std::string> VcRouter::describe_blocked(Cycle now) const {
   const auto& t = routing_->topology();
   for (std::size_t c = 0; c < chan_.size(); ++c) {
     const InputVc& iv = chan_[c].in;
-    if (iv.flits == 0 && iv.state == InState::idle) continue;
+    const int arrived = arrived_by(iv, now);
+    if (arrived == 0 && iv.state == InState::idle) continue;
     std::string s = std::string(name()) + " " + t.name(id_) + " in " + channel_name(static_cast<int>(c)) + " (class " +
-                    topo::to_string(class_of(static_cast<int>(c))) + "): " + std::to_string(iv.flits) + "/" +
+                    topo::to_string(class_of(static_cast<int>(c))) + "): " + std::to_string(arrived) + "/" +
                     std::to_string(p_.buffer_flits) + " flits;";
-    int left = iv.flits;   // the arrived flits only; deposited ones are still on the wire
+    int left = arrived;   // the arrived flits only; deposited ones are still on the wire
     iv.for_each_segment([&](const Segment& seg) {
       if (left == 0) return;
       const int count = std::min(seg.count, left);

@@ -136,13 +136,17 @@ namespace detail {
 // the third line (maybe_busy_ says when it may be non-empty).
 struct alignas(64) VcRouterHead : CycleScheduler::Client {
   explicit VcRouterHead(SimContext& ctx) : ctx_(&ctx), sched_(ctx.scheduler) {}
-  // Deposited flits not yet arrived (helper/dlay4): the input channels
-  // (0..63) with one (each VC's own cycles are in InputVc::arriving), and
-  // the earliest arrival among them (UINT64_MAX: none). Before, a ring of
-  // (arrival, channel) in a heap block of its own: on the 32x32 mesh its
-  // slots were ~1.6 D1 misses per hop, lines no other step reads.
-  Cycle next_arrival_ = UINT64_MAX;
+  // Deposited flits not yet counted (helper/dlay4; lazily since the
+  // worm-level hop): the input channels (0..63) with one (each VC's own
+  // cycles are in InputVc::arr_mask). Before, a ring of (arrival, channel)
+  // in a heap block of its own: on the 32x32 mesh its slots were ~1.6 D1
+  // misses per hop, lines no other step reads.
   std::uint64_t arriving_ = 0;
+  // The end of the routing delay of the earliest deposited header flit not
+  // yet counted (InputVc::hdr_mask; UINT64_MAX: none), where its VC
+  // allocation can start: the router is evaluated there (a traced router at
+  // every deposited flit's arrival, for its VCD).
+  Cycle header_due_ = UINT64_MAX;
   void* chans_ = nullptr;      // VcRouter::chan_.data() (Channel is VcRouter's private type)
   SimContext* ctx_;
   CycleScheduler* sched_;      // SimContext::scheduler, when the run has one
@@ -206,7 +210,9 @@ class VcRouter : private detail::VcRouterHead,
   void share_port(int port, SharedLink* link, int side);
 
   std::uint64_t buffered_flits() const;
-  int peak_occupancy() const { return peak_; }
+  // The largest input VC occupancy up to cycle `now` (deposited flits that
+  // have arrived by then included, counted or not).
+  int peak_occupancy(Cycle now) const;
   // Flits sent per output channel (VC multiplexing measurements).
   std::uint64_t flits_sent(int out_channel) const { return out_vc(out_channel).sent; }
   // One line per non-empty input VC: its packets and what the front waits for.
@@ -236,14 +242,16 @@ class VcRouter : private detail::VcRouterHead,
     Cycle last_sent = UINT64_MAX;   // at most one flit leaves an input VC per cycle
     VcLink* rx_link = nullptr;      // credits go to VC rx_vc of this link (external) or to rx_local
     int flits = 0;              // arrived flits: the first `flits` of the buffer
-    // Deposited flits not yet arrived: bit (arrival mod 32) per flit. A VC's
-    // flits come one per cycle on one link and arrive crossbar + link
-    // latency (at most 31, attach_folds) after their send, so the pending
-    // ones span at most 32 cycles and their bits are distinct; at most one
-    // arrives per cycle, and the router is evaluated in each arrival cycle.
-    // Here, not in a ring of the router: deposit and arrive read this line
-    // anyway (helper/dlay4).
-    std::uint32_t arriving = 0;
+    // Deposited flits not yet counted: bit i for the flit arriving at cycle
+    // arr_base + i (in the second line). A VC's flits come one per cycle on
+    // one link, so the bits are distinct; a deposit that does not fit the
+    // 32 cycles from arr_base is refused (the flit goes on the wire). They
+    // are counted lazily, where they are read (absorb): the router is
+    // evaluated at a header's arrival, and a VC that waits for a flit asks
+    // for the cycle after its arrival (docs/performance.md, "The worm-level
+    // hop"). Here, not in a ring of the router: deposit and arrive read this
+    // line anyway (helper/dlay4).
+    std::uint32_t arr_mask = 0;
     std::int16_t out = -1;      // output channel requested / held (channel indices fit 16 bits: checked)
     // Intermediate reception (IR) at this node: the local copy leaves on
     // ejection channel local_out, the worm continues as fwd (one header flit
@@ -261,6 +269,15 @@ class VcRouter : private detail::VcRouterHead,
     // this line for `ready` anyway: class_by_vc_'s header and block are
     // cold lines, ~1.8 misses per routed header on the 32x32 mesh (helper/dlay2).
     topo::VcClass vc_class = topo::VcClass::local;
+    // A worm-level hop (try_run) from this VC: its run_len (at most 32)
+    // flits leave one per cycle from run_start; the output is released at
+    // the last one's cycle (run_step). run_len 0: none. Kept after the
+    // release too: the occupancy of later arrivals counts the run's flits
+    // not yet gone.
+    std::uint8_t run_len = 0;
+    std::uint32_t hdr_mask = 0;   // the bits of arr_mask that are a packet's first flit
+    Cycle arr_base = 0;         // the cycle of arr_mask's bit 0
+    Cycle run_start = 0;
     // Cold line.
     int strip = 1;              // leading header flits for the local copy only (compound: its block)
     int traced_occupancy = 0;
@@ -318,7 +335,9 @@ class VcRouter : private detail::VcRouterHead,
     bool valid = false;         // VCD: a flit left this cycle
     bool hold_packets = false;  // router.link_hold: packet
     std::int8_t hold = -1;      // with it: the VC whose packet has started on this output and keeps it, or -1
+    bool run = false;           // hold's packet leaves as a run (try_run): released by run_step
   };
+  static_assert(sizeof(OutputPort) == 32, "OutputPort: half a line");
   // Channel c's state in one block of four cache lines (helper/dlay): input
   // VC c, output channel c and, when c is a port's first channel (VC 0 of
   // an external port, or an internal one), that physical output port, in
@@ -387,10 +406,29 @@ class VcRouter : private detail::VcRouterHead,
   // The link's fold (VcFold: receiver = this router, key = the input port),
   // with the router's deposit inlined (helper/dlay2, helper/dlay4).
   static bool fold_deposit(void* router, int port, int vc, Flit f, Cycle arrival);
+  static bool fold_deposit_run(void* router, int port, int vc, Flit f, int n, Cycle arrival);
   bool deposit(int port, int vc, Flit f, Cycle arrival);
-  __attribute__((noinline)) void deposit_rest(InputVc& iv, Flit f, Cycle arrival, bool earliest);
+  bool deposit_run(int ch, Flit f, int n, Cycle arrival);
+  __attribute__((noinline)) void deposit_rest(InputVc& iv, Flit f, Cycle arrival, bool wake);
+  void take_ahead(int ch, Link& rx, Cycle now);
   bool arrive(Cycle now);
-  [[noreturn]] void late_arrival(Cycle now) const;
+  // Lazy arrivals: what counting iv's deposited flits that arrive by `now`
+  // gives (count_due: the count, the largest occupancy on the way, the last
+  // arrival; absorb applies it).
+  struct Due {
+    int flits = 0, peak = 0;
+    Cycle last = 0;
+  };
+  static Due count_due(const InputVc& iv, Cycle now);
+  bool absorb(InputVc& iv, Cycle now) {
+    if (iv.arr_mask == 0 || iv.arr_base > now) return false;
+    return absorb_due(iv, now);
+  }
+  bool absorb_due(InputVc& iv, Cycle now);
+  static int arrived_by(const InputVc& iv, Cycle now) {
+    return iv.arr_mask == 0 || iv.arr_base > now ? iv.flits : count_due(iv, now).flits;
+  }
+  void wait_flit(const InputVc& iv, Cycle now, Cycle& next) const;
   void attach_folds();
   __attribute__((always_inline)) int credits(int oc, Cycle now) const {
     const OutputVc& e = out_vc(oc);
@@ -439,7 +477,9 @@ class VcRouter : private detail::VcRouterHead,
   bool traverse(Cycle now, Cycle& next);
   bool send_one(int first_ch, int nch, Cycle now, Cycle& next);
   bool send_held(OutputPort& op, int first_ch, int nch, Cycle now, Cycle& next);
-  void send_on(OutputPort& op, int v, int nch, int oc, Cycle now);
+  bool send_on(OutputPort& op, int v, int nch, int oc, Cycle now, Cycle& next);
+  bool try_run(int oc, Cycle now);
+  bool run_step(OutputPort& op, int oc, Cycle now, Cycle& next);
   bool can_send(int oc, Cycle now, Cycle& next);
   bool offer_shared(int port, Cycle now, Cycle& next);
   void shared_link_grant(int port, int vc, Cycle now) override;

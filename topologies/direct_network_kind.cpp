@@ -237,9 +237,9 @@ void DirectNetwork::register_statistics(rtl::StatsScope s) const {
               "flits sent / cycles of the measured period (from the measurement window's start until the measured "
               "work is done, the load on) per physical channel, all its VCs together (mean, max over channels)",
               [this, &now] { return window_link_utilization(now); });
-  s.stats.add("vc_buffer_peak_flits", "flits", "largest occupancy of any router input VC buffer", [this] {
+  s.stats.add("vc_buffer_peak_flits", "flits", "largest occupancy of any router input VC buffer", [this, &now] {
     int peak = 0;
-    for (const auto& r : routers) peak = std::max(peak, r->peak_occupancy());
+    for (const auto& r : routers) peak = std::max(peak, r->peak_occupancy(now));
     return peak;
   });
 }
