@@ -217,10 +217,10 @@ __attribute__((always_inline)) inline void VcRouter::count_arrival(InputVc& iv, 
 }
 
 // Flit f enters input VC ch's buffer (from the wire: after the VC's
-// deposited flits, which arrived before it).
+// deposited flits, which arrived before it and are counted first).
 __attribute__((always_inline)) inline void VcRouter::accept(int ch, Flit f, Cycle now) {
   InputVc& iv = in_vc(ch);
-  absorb(iv, now);
+  if (iv.arr_mask != 0) take_arrivals(ch, now);
   append(iv, f);
   count_arrival(iv, now);
 }
@@ -388,15 +388,7 @@ __attribute__((always_inline)) inline bool VcRouter::arrive(Cycle now) {
   for (std::uint64_t w = arriving_; w != 0; w &= w - 1) {
     const int ch = __builtin_ctzll(w);
     InputVc& iv = in_vc(ch);
-    if (iv.arr_mask != 0 && iv.arr_base <= now) {
-      // An idle VC's front header, routed as of its arrival: the first flit
-      // counted now when the VC had none counted before.
-      const Cycle first = iv.flits == 0 ? iv.arr_base + static_cast<Cycle>(__builtin_ctz(iv.arr_mask)) : now;
-      if (absorb_due(iv, now)) {
-        end_receive(ch, first);
-        any = true;
-      }
-    }
+    any |= take_arrivals(ch, now);
     if (iv.arr_mask == 0) {
       arriving_ &= ~(std::uint64_t{1} << ch);
     } else {
@@ -406,6 +398,18 @@ __attribute__((always_inline)) inline bool VcRouter::arrive(Cycle now) {
   }
   header_due_ = std::min(eager, header == UINT64_MAX ? header : header + route_delay_);
   return any;
+}
+
+// Input VC ch's deposited flits that have arrived by now are counted; an
+// idle VC's front header among them is routed as of its arrival (the first
+// flit counted, when the VC had none counted before; end_receive).
+bool VcRouter::take_arrivals(int ch, Cycle now) {
+  InputVc& iv = in_vc(ch);
+  if (iv.arr_mask == 0 || iv.arr_base > now) return false;
+  const Cycle first = iv.flits == 0 ? iv.arr_base + static_cast<Cycle>(__builtin_ctz(iv.arr_mask)) : now;
+  if (!absorb_due(iv, now)) return false;
+  end_receive(ch, first);
+  return true;
 }
 
 // iv's deposited flits arriving at or before now (arr_base <= now, some

@@ -425,6 +425,7 @@ class VcRouter : private detail::VcRouterHead,
     return absorb_due(iv, now);
   }
   bool absorb_due(InputVc& iv, Cycle now);
+  bool take_arrivals(int ch, Cycle now);
   static int arrived_by(const InputVc& iv, Cycle now) {
     return iv.arr_mask == 0 || iv.arr_base > now ? iv.flits : count_due(iv, now).flits;
   }

@@ -95,6 +95,10 @@ def direct_network(rng, s):
   s["router.buffer"] = "%dflits" % rng.choice([1, 1, 2, 3, 4, 8, 20])
   s["router.route_delay"] = str(rng.choice([1, 1, 2, 3]))
   s["router.crossbar_delay"] = str(rng.choice([1, 1, 2]))
+  # Links held per packet (meshes and hypercubes only): the worm-level hop
+  # against flit-by-flit sends (sim.streams off).
+  if kind in ("mesh", "hypercube") and rng.random() < 0.4:
+    s["router.link_hold"] = "packet"
   return nodes
 
 
