@@ -180,6 +180,7 @@ Cycle VcRouter::evaluate_cycle(Cycle now) {
   // arrive and traverse (with the whole send path: send_one, can_send,
   // send_flit, the link's send) are inlined here: one call per port
   // visited, not three or four per flit (helper/dhop).
+  if (run_due_ < now) settle_runs(now);
   bool active = busy(rx_pending_, kRx) && receive(now, next);
   // Counting deposited flits makes no next cycle necessary: a VC that
   // waits for one asks for the cycle it is readable (wait_flit).
@@ -282,9 +283,19 @@ void VcRouter::deposit_rest(InputVc& iv, Flit f, Cycle arrival, bool wake) {
     iv.hdr_mask |= std::uint32_t{1} << (arrival - iv.arr_base);
     header_due_ = std::min(header_due_, arrival + route_delay_);
     wake_at(arrival + route_delay_);
+    watch_run(iv, arrival);
   } else if (wake) {
     wake_at(arrival);
   }
+}
+
+// A header deposited behind a run from its VC, arriving by the run's tail:
+// the release matters to the cycle after the tail (run_watched), so the
+// router is evaluated at the tail's cycle.
+void VcRouter::watch_run(const InputVc& iv, Cycle arrival) {
+  if (iv.run_len == 0 || iv.state != InState::active) return;
+  const Cycle tail = iv.run_start + static_cast<Cycle>(iv.run_len) - 1;
+  if (arrival <= tail) wake_at(tail);
 }
 
 bool VcRouter::fold_deposit(void* router, int port, int vc, Flit f, Cycle arrival) {
@@ -322,6 +333,7 @@ bool VcRouter::deposit_run(int ch, Flit f, int n, Cycle arrival) {
     iv.hdr_mask |= std::uint32_t{1} << off;
     header_due_ = std::min(header_due_, arrival + route_delay_);
     wake_at(arrival + route_delay_);
+    watch_run(iv, arrival);
   } else if (first) {
     wake_at(arrival);
   }
@@ -881,7 +893,9 @@ __attribute__((always_inline)) inline bool VcRouter::send_on(OutputPort& op, int
     op.hold = static_cast<std::int8_t>(v);
     op.run = true;
     const InputVc& iv = in_vc(out_vc(oc).owner);
-    next = std::min(next, iv.run_start + static_cast<Cycle>(iv.run_len) - 1);
+    const Cycle tail = iv.run_start + static_cast<Cycle>(iv.run_len) - 1;
+    run_due_ = std::min(run_due_, tail);
+    if (run_watched(op, iv, tail)) next = std::min(next, tail);
     return false;
   }
   send_flit(oc, now);
@@ -956,33 +970,76 @@ bool VcRouter::try_run(int oc, Cycle now) {
   return true;
 }
 
-// A held output whose packet left as a run: nothing until the tail's cycle;
-// there, what the tail's send does (send_flit, send_on): the output VC and
-// the port released, the input VC idle, the next packet's header to route.
+// A held output whose packet left as a run: nothing until the tail's cycle,
+// and the router is evaluated there only if its release matters to the
+// cycle after it (run_watched; else the release happens, as of that cycle,
+// at the start of a later evaluation: settle_runs). At the tail's cycle,
+// what the tail's send does (send_flit, send_on): the output VC and the port
+// released, the input VC idle, the next packet's header to route.
 bool VcRouter::run_step(OutputPort& op, int oc, Cycle now, Cycle& next) {
-  const int in_ch = out_vc(oc).owner;
-  InputVc& iv = in_vc(in_ch);
+  InputVc& iv = in_vc(out_vc(oc).owner);
   const Cycle tail = iv.run_start + static_cast<Cycle>(iv.run_len) - 1;
   if (now < tail) {
-    next = std::min(next, tail);
+    if (run_watched(op, iv, tail)) next = std::min(next, tail);
     return false;
   }
-  if (now > tail)
-    throw InvariantViolation(std::string(name()) + ": " + channel_name(oc) + ": the run of " +
-                             std::to_string(iv.run_len) + " flits ending at cycle " + std::to_string(tail) +
-                             " was released only at cycle " + std::to_string(now));
+  return release_run(op, oc, tail, now);
+}
+
+// Would the flit-by-flit router do anything in the cycle after the tail of
+// the run on op (from input VC iv) because of its release? Route the next
+// packet's header if it has arrived by then, give the VC to a blocked
+// header (any: a cheap over-estimate), or the link to another VC of the
+// port. What makes this true later either happens in an evaluation of this
+// router, which asks again, or is a header's deposit (deposit_rest,
+// deposit_run: it then asks for the tail's cycle itself).
+bool VcRouter::run_watched(const OutputPort& op, const InputVc& iv, Cycle tail) {
+  return busy(waiting_, kWaiting) || op.owned > 1 || iv.flits > 0 ||
+         (iv.arr_mask != 0 && iv.arr_base + static_cast<Cycle>(__builtin_ctz(iv.arr_mask)) <= tail);
+}
+
+// The release of the run on op (output channel oc) at its tail's cycle,
+// done in cycle now >= tail. Returns whether the cycle after the tail
+// matters (as after a tail's send: the router active), which it may only
+// when now is the tail's cycle or the one after (run_watched asked for it).
+bool VcRouter::release_run(OutputPort& op, int oc, Cycle tail, Cycle now) {
+  const int in_ch = out_vc(oc).owner;
+  InputVc& iv = in_vc(in_ch);
   release(oc);
   op.hold = -1;
   op.run = false;
-  op.used = now;
+  op.used = tail;
   iv.state = InState::idle;
   iv.out = -1;
-  absorb(iv, now);
+  absorb(iv, tail);
   if (iv.flits > 0) add(unrouted_, kUnrouted, in_ch);   // the next packet's header
   // The next cycle matters (as after a tail's send) only to route that
   // header, to a blocked header (the VC released) or to the port's other
   // VCs (the link released); all else asks for its own cycles.
-  return iv.flits > 0 || busy(waiting_, kWaiting) || op.owned > 0;
+  const bool after = iv.flits > 0 || op.owned > 0;
+  if (after && now > tail + 1)
+    throw InvariantViolation(std::string(name()) + ": " + channel_name(oc) + ": the run of " +
+                             std::to_string(iv.run_len) + " flits ending at cycle " + std::to_string(tail) +
+                             " was released only at cycle " + std::to_string(now) + " with " +
+                             (iv.flits > 0 ? "a packet behind it" : "another VC waiting for the link"));
+  return after || busy(waiting_, kWaiting);
+}
+
+// At the start of an evaluation: the runs whose tail's cycle has passed
+// without one are released as of that cycle (nothing was watching them,
+// or only the cycle just before this one: run_watched).
+void VcRouter::settle_runs(Cycle now) {
+  Cycle due = UINT64_MAX;
+  owned_ports_.for_each([&](int port) {
+    OutputPort& op = out_port(port);
+    if (!op.run) return;
+    const int oc = first_channel(port) + op.hold;
+    const InputVc& iv = in_vc(out_vc(oc).owner);
+    const Cycle tail = iv.run_start + static_cast<Cycle>(iv.run_len) - 1;
+    if (tail < now) release_run(op, oc, tail, now);
+    else due = std::min(due, tail);
+  });
+  run_due_ = due;
 }
 
 // "3-way": post the VCs of `port` that could send; the shared link's arbiter

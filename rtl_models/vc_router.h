@@ -481,6 +481,10 @@ class VcRouter : private detail::VcRouterHead,
   bool send_on(OutputPort& op, int v, int nch, int oc, Cycle now, Cycle& next);
   bool try_run(int oc, Cycle now);
   bool run_step(OutputPort& op, int oc, Cycle now, Cycle& next);
+  bool run_watched(const OutputPort& op, const InputVc& iv, Cycle tail);
+  bool release_run(OutputPort& op, int oc, Cycle tail, Cycle now);
+  void settle_runs(Cycle now);
+  void watch_run(const InputVc& iv, Cycle arrival);
   bool can_send(int oc, Cycle now, Cycle& next);
   bool offer_shared(int port, Cycle now, Cycle& next);
   void shared_link_grant(int port, int vc, Cycle now) override;
@@ -540,6 +544,10 @@ class VcRouter : private detail::VcRouterHead,
   // The first cycle in which allocate_vcs can serve a member of waiting_
   // (0: a blocked header, try in every evaluated cycle; UINT64_MAX: none).
   Cycle alloc_due_ = UINT64_MAX;
+  // The earliest tail's cycle of a run (try_run) not yet released
+  // (UINT64_MAX: none): one that has passed is released at the start of the
+  // next evaluation (settle_runs).
+  Cycle run_due_ = UINT64_MAX;
   VcRouterParams p_;
   // Cold from here.
   std::vector<Channel> chan_;              // per channel (and physical output port); chans_ = its data
