@@ -183,7 +183,9 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   // a stream). Needs a credit for each flit now; otherwise it does nothing
   // and returns false. Unlike send_stream, also on a deferring link: its
   // receiver handles each flit when told, as for a send.
-  bool send_run(Flit first, int n, Cycle now, Cycle extra_delay) {
+  // `pkt` (an owning reference) is moved into the link when the run ends
+  // with the packet's tail.
+  bool send_run(PacketPtr& pkt, int first, int n, Cycle now, Cycle extra_delay) {
     if (last_send_ == now || now < stream_end_) fail("run started in a cycle with a flit sent");
     if (credits(now) < n) return false;
     if (rec_count_ > 0) materialise();
@@ -191,10 +193,11 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     stream_end_ = now + static_cast<Cycle>(n);
     last_send_ = stream_end_ - 1;
     flits_sent_ += static_cast<std::uint64_t>(n);
+    const PacketRef ref(pkt);
     for (int j = 0; j < n; ++j) {
-      const Flit f{first.pkt, first.index + j};
+      const Flit f{ref, first + j};
       const Cycle arrival = now + static_cast<Cycle>(j) + extra_delay + p_.latency;
-      if (f.tail()) tail_owners_.push_back(f.pkt);
+      if (f.tail()) tail_owners_.push_back(std::move(pkt));
       flits_.push_back({arrival, f});
       if (rx_client_) rx_client_->link_activity(arrival);
     }

@@ -75,9 +75,10 @@ struct VcFold {
   bool (*deposit)(void* receiver, int key, int vc, Flit f, Cycle arrival) = nullptr;
   void* receiver = nullptr;
   int key = 0;   // the receiver's own tag (a router's input port)
-  // A run (VcLink::send_run): flits f.index .. f.index + n - 1 arriving at
-  // arrival, arrival + 1, ...; all or none (false: none). Null: no runs.
-  bool (*deposit_run)(void* receiver, int key, int vc, Flit f, int n, Cycle arrival) = nullptr;
+  // A run (VcLink::send_run): flits first .. first + n - 1 of pkt arriving
+  // at arrival, arrival + 1, ...; all or none (false: none, pkt untouched;
+  // true: pkt may have been moved from). Null: no runs.
+  bool (*deposit_run)(void* receiver, int key, int vc, PacketPtr& pkt, int first, int n, Cycle arrival) = nullptr;
 };
 
 class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLinkRxIf {
@@ -124,13 +125,14 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   // credit for each flit held now, and when the receiver takes the whole
   // run; otherwise nothing happens and it returns false (the sender goes on
   // flit by flit). The wire is busy until the last flit's cycle.
-  bool send_run(int vc, Flit f, int n, Cycle now, Cycle extra_delay) {
+  // `pkt` (an owning reference) may be moved into the receiver.
+  bool send_run(int vc, PacketPtr& pkt, int first, int n, Cycle now, Cycle extra_delay) {
     if (run_fn_ == nullptr || !flits_.empty()) return false;
     if (last_send_ + 1 > now) fail("two flits sent in one cycle on one physical link", vc);
     if (!uses_vc(vc)) fail("flit sent on a virtual channel this link does not have", vc);
     Lane& l = vcs_[static_cast<std::size_t>(vc)];
     if (credits(vc, now) < n) return false;
-    if (!run_fn_(fold_receiver_, fold_key_, vc, f, n, now + extra_delay + latency_)) return false;
+    if (!run_fn_(fold_receiver_, fold_key_, vc, pkt, first, n, now + extra_delay + latency_)) return false;
     l.credits -= n;
     l.sent += static_cast<std::uint64_t>(n);
     last_send_ = now + static_cast<Cycle>(n) - 1;
@@ -342,7 +344,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   LinkClient* tx_client_ = nullptr;
   int nvcs_ = 0;
   LinkClient* rx_client_ = nullptr;
-  bool (*run_fn_)(void*, int, int, Flit, int, Cycle) = nullptr;   // VcFold::deposit_run (once per run: cold)
+  bool (*run_fn_)(void*, int, int, PacketPtr&, int, int, Cycle) = nullptr;   // VcFold::deposit_run (once per run: cold)
   Ring<PacketPtr> tail_owners_;
   PacketPtr popped_owner_;
   Ring<CreditReturn> ret_more_;

@@ -9,6 +9,14 @@
 namespace wormcast::rtl {
 
 namespace {
+// Set bits of x, without the library call __builtin_popcount makes on a
+// baseline x86-64 build.
+inline int popcount32(std::uint32_t x) {
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  return static_cast<int>((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+
 // A unicast packet for the routing function alone: no switch-network
 // encoding, not a replicating worm (the common case, one test each).
 bool plain_unicast(const Packet& p) {
@@ -302,17 +310,18 @@ bool VcRouter::fold_deposit(void* router, int port, int vc, Flit f, Cycle arriva
   return static_cast<VcRouter*>(router)->deposit(port, vc, f, arrival);
 }
 
-bool VcRouter::fold_deposit_run(void* router, int port, int vc, Flit f, int n, Cycle arrival) {
+bool VcRouter::fold_deposit_run(void* router, int port, int vc, PacketPtr& pkt, int first, int n, Cycle arrival) {
   auto* r = static_cast<VcRouter*>(router);
-  return r->deposit_run(r->channel(port, vc), f, n, arrival);
+  return r->deposit_run(r->channel(port, vc), pkt, first, n, arrival);
 }
 
 // A run (VcLink::send_run, or flits ahead on an internal link): flits
 // f.index .. f.index + n - 1 arriving at arrival, arrival + 1, ..., deposited
 // as n deposits would be, all or none. Not into a traced router (its VCD
 // shows each flit's arrival in an evaluated cycle of its own).
-bool VcRouter::deposit_run(int ch, Flit f, int n, Cycle arrival) {
+bool VcRouter::deposit_run(int ch, PacketPtr& pkt, int first_index, int n, Cycle arrival) {
   if (!ctx_->streams || ch >= 64 || traced_) return false;
+  const Flit f{pkt, first_index};
   if (f.index == 0 && !plain_unicast(*f.pkt)) return false;
   InputVc& iv = in_vc(ch);
   const bool first = iv.arr_mask == 0;
@@ -328,7 +337,7 @@ bool VcRouter::deposit_run(int ch, Flit f, int n, Cycle arrival) {
   ctx_->received_stream_flits += static_cast<std::uint64_t>(n);
   Segment* b = iv.empty() ? nullptr : &iv.back();
   if (b != nullptr && b->pkt == f.pkt && b->first + b->count == f.index) b->count += n;
-  else iv.push(Segment{f.pkt, f.index, n});
+  else iv.push(Segment{std::move(pkt), f.index, n});   // the sender's reference, moved: no count to change
   if (f.index == 0) {
     iv.hdr_mask |= std::uint32_t{1} << off;
     header_due_ = std::min(header_due_, arrival + route_delay_);
@@ -351,9 +360,11 @@ void VcRouter::take_ahead(int ch, Link& rx, Cycle now) {
     if (a <= now) return;   // cannot be: the arrived ones were popped
     InputVc& iv = in_vc(ch);
     if (iv.arr_mask != 0 && a - iv.arr_base >= 32) return;
-    const Flit& f = rx.front();
-    if (f.index == 0 && !plain_unicast(*f.pkt)) return;
-    if (!deposit_run(ch, rx.pop(), 1, a)) throw std::logic_error(std::string(name()) + ": a flit taken ahead was refused");
+    const Flit& front = rx.front();
+    if (front.index == 0 && !plain_unicast(*front.pkt)) return;
+    const Flit f = rx.pop();
+    PacketPtr pkt = f.pkt;
+    if (!deposit_run(ch, pkt, f.index, 1, a)) throw std::logic_error(std::string(name()) + ": a flit taken ahead was refused");
   }
 }
 
@@ -437,7 +448,7 @@ VcRouter::Due VcRouter::count_due(const InputVc& iv, Cycle now) {
   d.last = iv.arr_base + static_cast<Cycle>(31 - __builtin_clz(due));
   const Cycle run_end = iv.run_start + static_cast<Cycle>(iv.run_len);   // the cycle after its last flit left
   if (iv.run_len == 0 || iv.arr_base + static_cast<Cycle>(__builtin_ctz(due)) >= run_end) {
-    d.flits += __builtin_popcount(due);
+    d.flits += popcount32(due);
     d.peak = d.flits;
     return d;
   }
@@ -936,30 +947,50 @@ bool VcRouter::try_run(int oc, Cycle now) {
   // Flit j must have arrived by now + j - 1: the arrived ones have (flit 0
   // is readable: can_send); the others are the first deposited ones.
   const int arrived = std::min(iv.flits, n);
-  std::uint32_t m = iv.arr_mask;
-  for (int j = arrived; j < n; ++j, m &= m - 1)
-    if (iv.arr_base + static_cast<Cycle>(__builtin_ctz(m)) + 1 > now + static_cast<Cycle>(j)) return false;
+  // The common case: they arrive one per cycle from bit b (a run, or flits
+  // sent one per cycle), so flit j arrives at arr_base + b + j - arrived.
+  const int pending = n - arrived;
+  const int b = pending == 0 ? 0 : __builtin_ctz(iv.arr_mask);
+  const std::uint32_t ones = (std::uint32_t{1} << pending) - 1;   // pending < 32
+  const bool consecutive = ((iv.arr_mask >> b) & ones) == ones;
+  if (consecutive) {
+    if (pending != 0 && iv.arr_base + static_cast<Cycle>(b) + 1 > now + static_cast<Cycle>(arrived)) return false;
+  } else {
+    std::uint32_t m = iv.arr_mask;
+    for (int j = arrived; j < n; ++j, m &= m - 1)
+      if (iv.arr_base + static_cast<Cycle>(__builtin_ctz(m)) + 1 > now + static_cast<Cycle>(j)) return false;
+  }
   if (iv.rx_link ? !iv.rx_link->can_return_ramp(iv.rx_vc, now, now) : !iv.rx_local->credit_ramp_ok()) return false;
   if (credits(oc, now) < n) return false;
-  PacketPtr keep = iv.head.pkt;   // the run's flits refer to it; the VC drops its reference below
-  if (ov.tx_link ? !ov.tx_link->send_run(ov.tx_vc, Flit{keep, 0}, n, now, crossbar_)
-                 : !ov.tx_local->send_run(Flit{keep, 0}, n, now, crossbar_))
+  // The VC's reference goes with the run (to the next VC's segment or the
+  // link's tail owners): moved, not copied and dropped.
+  PacketPtr pkt = std::move(iv.head.pkt);
+  if (ov.tx_link ? !ov.tx_link->send_run(ov.tx_vc, pkt, 0, n, now, crossbar_)
+                 : !ov.tx_local->send_run(pkt, 0, n, now, crossbar_)) {
+    iv.head.pkt = std::move(pkt);
     return false;
+  }
   // The deposited flits of the packet leave the VC; each one's arrival is
   // the occupancy's peak for it: j + 1 flits in, now .. a - 1 gone.
-  m = iv.arr_mask;
-  for (int j = arrived; j < n; ++j, m &= m - 1) {
-    const Cycle a = iv.arr_base + static_cast<Cycle>(__builtin_ctz(m));
-    peak_ = std::max(peak_, j + 1 - static_cast<int>(a - now));
+  if (consecutive) {   // the same for each: j + 1 - (arr_base + b + j - arrived - now)
+    if (pending != 0)
+      peak_ = std::max(peak_, arrived + 1 - static_cast<int>(iv.arr_base + static_cast<Cycle>(b) - now));
+    iv.arr_mask &= ~(ones << b);
+  } else {
+    std::uint32_t m = iv.arr_mask;
+    for (int j = arrived; j < n; ++j, m &= m - 1) {
+      const Cycle a = iv.arr_base + static_cast<Cycle>(__builtin_ctz(m));
+      peak_ = std::max(peak_, j + 1 - static_cast<int>(a - now));
+    }
+    iv.arr_mask = m;
   }
-  iv.arr_mask = m;
+  const std::uint32_t m = iv.arr_mask;
   iv.hdr_mask &= m;   // (the packet's own deposited flits are body flits)
   iv.flits -= arrived;
   iv.last_sent = now + static_cast<Cycle>(n) - 1;
   iv.run_start = now;
   iv.run_len = n;
   iv.head.count = 0;
-  iv.head.pkt.reset();
   iv.pop_front();
   if (iv.rx_link) iv.rx_link->return_credit_ramp(iv.rx_vc, n, now);
   else iv.rx_local->return_credit_ramp(n, now);
