@@ -8,6 +8,10 @@ Endpoint::Endpoint(sc_core::sc_module_name name, NodeId id, SimContext& ctx, boo
     : sc_core::sc_module(name), out("out"), in("in"), id_(id), ctx_(ctx), injector_(ctx, vct, id),
       assembler_(ctx, this->name(), /*return_credits_at_once=*/true), wake_(ctx.clock),
       sched_(ctx.scheduler) {
+  // Its evaluations do only what they are woken for (creation, credits,
+  // arrivals, a stream's end): an injector that starts a stream needs no
+  // evaluation before the stream's last cycle.
+  injector_.quiet_streams();
   injector_.on_sent = [this](const PacketPtr& p, Cycle at) {
     if (on_sent) on_sent(*p, at);
   };
@@ -161,6 +165,19 @@ void Endpoint::flit_sent(Cycle at) {
   in_link_->return_credits(1, at);
   const Cycle settle = settle_cycle();
   wake_at(at > settle || !in_link_->last_sent_is_body() ? at : settle);
+}
+
+// n flits put on a deferring in-link at once (Link::send_run), arriving at
+// first, first + 1, ...: their credits as a ramp (the same returns as n
+// flit_sent calls), and the earliest of the wake-ups those calls would ask
+// for (each body flit's, then the tail's).
+void Endpoint::run_sent(Cycle first, int n) {
+  if (n == 1) return flit_sent(first);
+  in_link_->return_credit_ramp(n, first);
+  const Cycle settle = settle_cycle();
+  const Cycle last = first + static_cast<Cycle>(n) - 1;
+  const Cycle body = first > settle ? first : settle;   // flits first .. last - 1 are not tails
+  wake_at(std::min(body, last > settle || !in_link_->last_sent_is_body() ? last : settle));
 }
 
 void Endpoint::settle_before(Cycle now) const {

@@ -89,8 +89,10 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
   struct InClient final : LinkClient {
     Endpoint* ep = nullptr;
     void link_activity(Cycle at) override { ep->flit_sent(at); }
+    void link_run(Cycle first, int n) override { ep->run_sent(first, n); }
   };
   void flit_sent(Cycle at);
+  void run_sent(Cycle first, int n);
   Cycle settle_cycle() const { return ctx_.stream_horizon >= 3 ? ctx_.stream_horizon - 3 : 0; }
   // Take the body flits that arrived before cycle now off a deferring link
   // (a deadlock report reads what a per-flit sink would have taken).

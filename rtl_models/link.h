@@ -37,6 +37,12 @@ class LinkClient {
  public:
   virtual ~LinkClient() = default;
   virtual void link_activity(Cycle at) = 0;
+  // n flits put on the link at once (Link::send_run), arriving at first,
+  // first + 1, ...: as n calls of link_activity, unless the receiver knows
+  // better.
+  virtual void link_run(Cycle first, int n) {
+    for (int j = 0; j < n; ++j) link_activity(first + static_cast<Cycle>(j));
+  }
 };
 
 // Sender side.
@@ -142,10 +148,23 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     last_send_ = now;
     ++flits_sent_;
     const Cycle arrival = now + extra_delay + p_.latency;
+    if (fold_fn_ && flits_.empty() && rec_count_ == 0 && fold(f, 1, arrival)) return;
     if (f.tail()) tail_owners_.push_back(f.pkt);   // an owning reference (packet.h)
     if (rec_count_ > 0) materialise();
     flits_.push_back({arrival, f});
     if (rx_client_) rx_client_->link_activity(arrival);
+  }
+  // The receive step folded into the send (as VcLink's VcFold, for a VC
+  // router's internal input: VcRouter::deposit_run): flits first.index ..
+  // + n - 1 arriving at arrival, arrival + 1, ... go into the receiver's
+  // buffer when they are sent, never on the link; fn returns false to take
+  // none (they then travel on the link). Only while the link is empty (a
+  // flit on it arrives first). Call during elaboration.
+  using FoldFn = bool (*)(void* receiver, int key, PacketPtr& pkt, int first, int n, Cycle arrival);
+  void attach_fold(FoldFn fn, void* receiver, int key) {
+    fold_fn_ = fn;
+    fold_receiver_ = receiver;
+    fold_key_ = key;
   }
   // The stream step (docs/performance.md): put flits first.index ..
   // count-1 of first.pkt on the link as sends at cycles now, now+1, ...
@@ -168,6 +187,7 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     last_send_ = stream_end_ - 1;
     flits_sent_ += static_cast<std::uint64_t>(count);
     const Cycle arrival = now + extra_delay + p_.latency;
+    if (fold_fn_ && flits_.empty() && rec_count_ == 0 && fold(first, count, arrival)) return;
     if (Flit{first.pkt, first.index + count - 1}.tail()) tail_owners_.push_back(first.pkt);
     if (rec_count_ > 0) materialise();
     rec_first_ = first;
@@ -194,13 +214,13 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     last_send_ = stream_end_ - 1;
     flits_sent_ += static_cast<std::uint64_t>(n);
     const PacketRef ref(pkt);
+    const Cycle arrival = now + extra_delay + p_.latency;
     for (int j = 0; j < n; ++j) {
       const Flit f{ref, first + j};
-      const Cycle arrival = now + static_cast<Cycle>(j) + extra_delay + p_.latency;
       if (f.tail()) tail_owners_.push_back(std::move(pkt));
-      flits_.push_back({arrival, f});
-      if (rx_client_) rx_client_->link_activity(arrival);
+      flits_.push_back({arrival + static_cast<Cycle>(j), f});
     }
+    if (rx_client_) rx_client_->link_run(arrival, n);
     return true;
   }
   // How many flits (at most `max`) can leave one per cycle from cycle now
@@ -384,6 +404,11 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     r.arrival = now + 1;
   }
   struct InFlight { Cycle arrival; Flit flit; };
+  // The fold's call, out of line (the switch networks' links have none).
+  __attribute__((noinline)) bool fold(Flit first, int n, Cycle arrival) {
+    PacketPtr pkt = first.pkt;   // an owning reference for the receiver's buffer
+    return fold_fn_(fold_receiver_, fold_key_, pkt, first.index, n, arrival);
+  }
   // Members in three 64-byte lines (issue 10: a saturated switch network's
   // links do not stay in the caches between a link's events, and each line
   // an event reads is a miss): first what a credit check and a send test
@@ -407,6 +432,9 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   LinkClient* rx_client_ = nullptr;
   std::uint64_t flits_sent_ = 0;
   LinkClient* tx_client_ = nullptr;
+  FoldFn fold_fn_ = nullptr;   // attach_fold
+  void* fold_receiver_ = nullptr;
+  int fold_key_ = 0;
   // Owning references to the packets whose tail flit is on the link, in
   // send order, and to the packet whose tail was popped last (kept until the
   // next tail is popped, so the receiver holds its own reference by then;

@@ -32,7 +32,7 @@ bool PacketInjector::finish_stream(Cycle now) {
   stream_tail_ = 0;
   stream_flits_ = 0;
   if (next_flit_ == current_->length) hand_over(now);
-  return true;
+  return !quiet_ || busy();
 }
 
 PacketPtr PacketInjector::pop_front() {

@@ -54,6 +54,13 @@ class PacketInjector {
   // next_credit_arrival(), so its link need not wake it on other returns
   // (Link::wake_blocked_sender_only).
   bool blocks_only_without_credit() const { return !vct_; }
+  // For an owner whose evaluations in cycles it is not woken for do nothing
+  // (Endpoint): step() then returns false when a stream starts (it asks for
+  // the stream's last cycle instead of the next one), and true at a
+  // stream's end only if there is more to send (busy()): the cycles in
+  // between, and the one after an idle injector's last stream, have nothing
+  // for it to do.
+  void quiet_streams() { quiet_ = true; }
 
  private:
   bool try_stream(Link& tx, int credits, Cycle now);
@@ -69,6 +76,7 @@ class PacketInjector {
   PacketPtr pop_front();
   SimContext& ctx_;
   bool vct_;
+  bool quiet_ = false;   // quiet_streams()
   NodeId node_;
   // The queue in order: records, and for each packet pushed whole an entry
   // with id 0 (ids start at 1: SimContext::next_packet_id) standing for the
@@ -146,7 +154,11 @@ bool PacketInjector::step(Tx& tx, Cycle now, Cycle& next) {
     return false;
   }
   if constexpr (std::is_same_v<Tx, Link>) {
-    if (ctx_.streams && stream_ok_ && try_stream(tx, credits, now)) return true;
+    if (ctx_.streams && stream_ok_ && try_stream(tx, credits, now)) {
+      if (!quiet_) return true;
+      next = std::min(next, stream_tail_);
+      return false;
+    }
   }
   if (next_flit_ == 0) current_->injected = now;
   const bool tail = next_flit_ == current_->length - 1;

@@ -133,7 +133,10 @@ void VcRouter::end_of_elaboration() {
   for (int l = 0; l < local_ports_; ++l) {
     FlitInPort& i = *local_in[static_cast<std::size_t>(l)];
     local_rx_.push_back(i.size() > 0 ? as_link(i.operator->(), l) : nullptr);
-    if (local_rx_.back()) local_rx_.back()->attach_receiver(&in_clients_[static_cast<std::size_t>(ext_ports_ + l)]);
+    if (local_rx_.back()) {
+      local_rx_.back()->attach_receiver(&in_clients_[static_cast<std::size_t>(ext_ports_ + l)]);
+      local_rx_.back()->attach_fold(&VcRouter::fold_local_run, this, local_channel(l));
+    }
     FlitOutPort& o = *local_out[static_cast<std::size_t>(l)];
     if (o.size() > 0) o->attach_sender(this);
   }
@@ -308,6 +311,10 @@ void VcRouter::watch_run(const InputVc& iv, Cycle arrival) {
 
 bool VcRouter::fold_deposit(void* router, int port, int vc, Flit f, Cycle arrival) {
   return static_cast<VcRouter*>(router)->deposit(port, vc, f, arrival);
+}
+
+bool VcRouter::fold_local_run(void* router, int ch, PacketPtr& pkt, int first, int n, Cycle arrival) {
+  return static_cast<VcRouter*>(router)->deposit_run(ch, pkt, first, n, arrival);
 }
 
 bool VcRouter::fold_deposit_run(void* router, int port, int vc, PacketPtr& pkt, int first, int n, Cycle arrival) {

@@ -407,6 +407,7 @@ class VcRouter : private detail::VcRouterHead,
   // with the router's deposit inlined (helper/dlay2, helper/dlay4).
   static bool fold_deposit(void* router, int port, int vc, Flit f, Cycle arrival);
   static bool fold_deposit_run(void* router, int port, int vc, PacketPtr& pkt, int first, int n, Cycle arrival);
+  static bool fold_local_run(void* router, int ch, PacketPtr& pkt, int first, int n, Cycle arrival);
   bool deposit(int port, int vc, Flit f, Cycle arrival);
   bool deposit_run(int ch, PacketPtr& pkt, int first, int n, Cycle arrival);
   __attribute__((noinline)) void deposit_rest(InputVc& iv, Flit f, Cycle arrival, bool wake);
