@@ -131,6 +131,7 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
   Link* in_link_ = nullptr;
   InClient in_client_;
   bool defer_ = false;                // deferred receiving on in_link_
+  bool quiet_ = false;                // PacketInjector::quiet_streams (a synthetic source)
 };
 
 }  // namespace wormcast::rtl

@@ -177,6 +177,7 @@ class SimContext {
   Cycle stream_horizon = 0;
   Cycle stream_max_flits = 0;
   std::uint64_t streamed_flits = 0;   // flit moves made by streams (a speed figure, not a result)
+  std::uint64_t worm_hops = 0;        // packet hops a VC router made in one step (VcRouter::try_run; ditto)
   std::uint64_t received_stream_flits = 0;   // flits written or ejected in closed form (ditto)
   // The most flits a stream starting at `start` may move under those two
   // bounds (0: none).

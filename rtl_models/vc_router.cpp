@@ -1004,6 +1004,7 @@ bool VcRouter::try_run(int oc, Cycle now) {
   ctx_->flits.moves += static_cast<std::uint64_t>(n);
   ctx_->flits.hops += static_cast<std::uint64_t>(n);
   ctx_->streamed_flits += static_cast<std::uint64_t>(n);
+  ++ctx_->worm_hops;
   ov.sent += static_cast<std::uint64_t>(n);
   return true;
 }

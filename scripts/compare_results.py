@@ -32,7 +32,7 @@ import sys
 TIMING_KEYS = {
     "setup_seconds", "wall_seconds", "simulation_seconds", "process_seconds",
     "cycles_per_second", "flit_hops_per_second", "peak_rss_mb", "seconds",
-    "streamed_flits", "received_stream_flits",   # how the run was computed (sim.streams), not a result
+    "streamed_flits", "received_stream_flits", "worm_hops",   # how the run was computed (sim.streams), not a result
     "allocator",                                 # the memory allocator the tool runs on, not a result
     "run_ahead", "run_ahead_off", "scheduler_activations",   # how the run was computed (sim.run_ahead)
     "scheduler_evaluations",                     # how much work the modules' evaluations were, not a result

@@ -190,6 +190,7 @@ nlohmann::json performance(const rtl::SimContext& ctx, Cycle cycles, double setu
   if (ctx.streams) {   // how, not what: sim.streams
     p["streamed_flits"] = ctx.streamed_flits;
     p["received_stream_flits"] = ctx.received_stream_flits;
+    p["worm_hops"] = ctx.worm_hops;
   }
   if (ctx.scheduler != nullptr) {   // how, not what: sim.run_ahead
     p["run_ahead"] = ctx.scheduler->run_ahead();

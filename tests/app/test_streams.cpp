@@ -230,6 +230,64 @@ TEST_CASE("direct networks: the VC router's receive folded into the send gives t
   for (const Case& c : cases) check_same(c);
 }
 
+TEST_CASE("direct networks: the worm-level hop (router.link_hold packet) gives the per-flit results exactly") {
+  // With the link held per packet, a packet whose flits can all leave one
+  // per cycle goes through a router in one step (VcRouter::try_run: a run to
+  // the next router or the ejection link, credit ramps upstream, the release
+  // at the tail's cycle or, unwatched, at the next evaluation), and the
+  // routers count deposited flits lazily. What must stay exact: the buffer
+  // peak (packets arriving behind a run: deep buffers, saturation), runs
+  // refused for want of credits (4-flit buffers under 8-flit packets) and
+  // downstream room, packets longer than a run can be (40 flits), credit
+  // delays and latencies, routing and turn delays, run loop stops cutting
+  // runs, one VC, hypercubes, and processor nodes (their own injection).
+  const std::vector<Override> cut = {{"sim.warmup", "37"}, {"sim.measure", "1501"}, {"router.link_hold", "packet"}};
+  auto more = [&](std::vector<Override> o) {
+    o.insert(o.end(), cut.begin(), cut.end());
+    return o;
+  };
+  const char* mesh = "experiments/direct_mesh_8x8.yaml";
+  const std::vector<Case> cases = {
+      {"mesh, CNSim's case (2 VCs of 20 flits, 5-flit packets, 0.1)", mesh,
+       more({{"router.vcs", "2"}, {"router.buffer", "20flits"}, {"traffic.packet_size", "5flits"},
+             {"traffic.load", "0.1"}}),
+       true, true},
+      {"mesh, 2 VCs, 4-flit buffers, 8-flit packets, saturated", mesh,
+       more({{"router.vcs", "2"}, {"router.buffer", "4flits"}, {"traffic.packet_size", "8flits"},
+             {"traffic.load", "0.6"}, {"sim.drain_limit", "4000"}}),
+       false, true},
+      {"mesh, 16-flit buffers, 3-flit packets, saturated (packets behind runs)", mesh,
+       more({{"router.buffer", "16flits"}, {"traffic.packet_size", "3flits"}, {"traffic.load", "0.7"},
+             {"sim.drain_limit", "4000"}}),
+       true, true},
+      {"mesh, 40-flit packets (longer than a run), 48-flit buffers", mesh,
+       more({{"router.buffer", "48flits"}, {"traffic.packet_size", "40flits"}, {"traffic.load", "0.2"}}), false, true},
+      {"mesh, latency 3, crossbar 2, credit delay 3, route delay 2, turn delay 2", mesh,
+       more({{"link.latency", "3"}, {"router.crossbar_delay", "2"}, {"link.credit_delay", "3"},
+             {"router.route_delay", "2"}, {"router.turn_delay", "2"}, {"router.buffer", "12flits"},
+             {"traffic.packet_size", "6flits"}, {"traffic.load", "0.3"}}),
+       true, true},
+      {"hypercube, e-cube, 2 VCs, transpose-free uniform at 0.3", mesh,
+       more({{"topology.kind", "hypercube"}, {"topology.dims", "2x2x2x2x2x2"}, {"routing.function", "ecube"},
+             {"router.vcs", "2"}, {"router.buffer", "8flits"}, {"traffic.load", "0.3"}}),
+       true, true},
+      {"mesh, processor nodes, all-port", mesh,
+       {{"node.model", "processor"}, {"router.ports", "all_port"}, {"traffic.load", "0.004"},
+        {"message.size", "16"}, {"sim.warmup", "37"}, {"sim.measure", "3001"}, {"router.link_hold", "packet"},
+        {"router.buffer", "24flits"}},
+       true, true},
+  };
+  for (const Case& c : cases) {
+    check_same(c);
+    const nlohmann::json on = run(c, "on");
+    INFO(c.what);
+    if (c.expect_streams) CHECK(on.at("performance").at("worm_hops").get<std::uint64_t>() > 0);
+  }
+  // Without the hold, no worm-level hops.
+  const nlohmann::json flit = run(Case{"mesh, links shared flit by flit", mesh, {{"traffic.load", "0.2"}}, false}, "on");
+  CHECK(flit.at("performance").at("worm_hops").get<std::uint64_t>() == 0);
+}
+
 // The same-cycle rule (HostApi, docs/architecture.md): a host program that
 // resumes in the cycle a DMA completion lands sees it, whichever of the I/O
 // bus's and the program's processes the kernel runs first. Before the rule,

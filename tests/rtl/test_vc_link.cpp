@@ -301,3 +301,128 @@ TEST_CASE("vc link: many credit returns in flight keep their order, credits and 
     }
   }
 }
+
+// The worm-level hop (VcLink::send_run, docs/performance.md): a packet's
+// flits leave one per cycle as one call; the receiver's fold takes the run
+// whole or not at all, and the wire is busy until the last flit's cycle.
+TEST_CASE("vc link: a run goes to the folding receiver whole, takes a credit per flit and keeps the wire") {
+  fresh_kernel();
+  LinkParams lp;
+  lp.latency = 2;
+  VcLink link("l", lp, 2, 0b11, 5);
+  struct Fold {
+    bool accept = true;
+    int first = -1, n = 0;
+    Cycle arrival = 0;
+    static bool deposit(void*, int, int, Flit, Cycle) { return false; }
+    static bool run(void* r, int key, int vc, PacketPtr& pkt, int first, int n, Cycle arrival) {
+      Fold& self = *static_cast<Fold*>(r);
+      CHECK(key == 3);
+      CHECK(vc == 1);
+      CHECK(pkt);
+      if (!self.accept) return false;
+      self.first = first;
+      self.n = n;
+      self.arrival = arrival;
+      return true;
+    }
+  } fold;
+  auto pkt = std::make_shared<Packet>();
+  pkt->length = 4;
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  // Without a run fold there are no runs.
+  CHECK_FALSE(link.send_run(1, pkt, 0, 4, 10, 1));
+  link.attach_fold(VcFold{&Fold::deposit, &fold, 3, &Fold::run});
+  fold.accept = false;   // refused: nothing changes
+  CHECK_FALSE(link.send_run(1, pkt, 0, 4, 10, 1));
+  CHECK(link.credits(1, 10) == 5);
+  CHECK(link.flits_sent(1) == 0);
+  CHECK_FALSE(link.send_run(1, pkt, 0, 6, 10, 1));   // 6 flits, 5 credits
+  fold.accept = true;
+  REQUIRE(link.send_run(1, pkt, 0, 4, 10, 1));
+  CHECK(fold.first == 0);
+  CHECK(fold.n == 4);
+  CHECK(fold.arrival == 13);   // 10 + crossbar 1 + latency 2, the others one per cycle after it
+  CHECK(link.credits(1, 10) == 1);
+  CHECK(link.flits_sent(1) == 4);
+  CHECK(link.flits_in_flight() == 0);
+  // Flits 0..3 leave at 10..13: the wire is taken until 13, on any VC.
+  CHECK_THROWS_AS(link.send(0, vc_flit(2, 0), 13, 1), std::logic_error);
+  link.send(0, vc_flit(2, 0), 14, 1);
+}
+
+TEST_CASE("vc link: a credit ramp arrives one credit per cycle and wakes a starved sender at its first") {
+  fresh_kernel();
+  LinkParams lp;
+  lp.credit_delay = 2;
+  VcLink link("l", lp, 2, 0b11, 1);
+  WakeLog tx;
+  link.attach_sender(&tx);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  link.send(0, vc_flit(1, 0), 0, 0);
+  CHECK(link.credits(0, 1) == 0);   // starved
+  CHECK(link.next_credit_arrival(0) == UINT64_MAX);
+  REQUIRE(link.can_return_ramp(0, 5, 5));
+  link.return_credit_ramp(0, 3, 5);   // returns at 5, 6, 7: credits at 7, 8, 9
+  REQUIRE(tx.at.size() == 1);
+  CHECK(tx.at[0] == 7);
+  CHECK(link.next_credit_arrival(0) == 7);
+  CHECK(link.credits(0, 6) == 0);
+  CHECK(link.credits(0, 7) == 1);
+  CHECK(link.next_credit_arrival(0) == 8);
+  link.send(0, vc_flit(1, 0), 7, 0);   // takes that credit
+  CHECK(link.credits(0, 8) == 1);      // the ramp's second
+  // A second ramp joins the first only where it ends (its last credit at 9).
+  CHECK_FALSE(link.can_return_ramp(0, 9, 8));   // credits from 11: a gap
+  CHECK(link.can_return_ramp(0, 8, 8));         // credits from 10
+  CHECK(link.credits(0, 9) == 2);
+  CHECK(link.credits(1, 9) == 1);    // the other VC's count is its own
+  CHECK(tx.at.size() == 1);          // the ramp woke the sender once
+  // Per-flit returns on the lane alongside a ramp add up.
+  link.return_credits(0, 1, 9);
+  CHECK(link.credits(0, 11) == 3);
+  CHECK(link.credits_held(0) == 3);
+}
+
+TEST_CASE("link: a run puts its flits on the link as its sends would, or into a folding receiver") {
+  fresh_kernel();
+  LinkParams lp;
+  lp.latency = 2;
+  const Clock clk(1000);
+  Link link("l", clk, lp, 8);
+  WakeLog rx;
+  link.attach_receiver(&rx);
+  auto pkt = std::make_shared<Packet>();
+  pkt->length = 3;
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  CHECK_FALSE(link.send_run(pkt, 0, 9, 10, 1));   // 9 flits, 8 credits: nothing
+  REQUIRE(link.send_run(pkt, 0, 3, 10, 1));
+  CHECK_FALSE(pkt);   // the link owns the packet: its tail is on it
+  CHECK(rx.at == std::vector<Cycle>{13, 14, 15});   // as three link_activity calls
+  CHECK(link.flits_in_flight() == 3);
+  CHECK(link.credits(10) == 5 + 3);   // during the run: as if the flits were sent one per cycle
+  CHECK(link.credits(13) == 5);
+  CHECK_THROWS_AS(link.send(vc_flit(1, 0), 12, 0), std::logic_error);
+  for (Cycle t = 13; t <= 15; ++t) {
+    REQUIRE(link.has_flit(t));
+    CHECK(link.pop().index == static_cast<int>(t - 13));
+  }
+  // A folding receiver takes the flits at their send while the link is empty.
+  struct Fold {
+    std::vector<std::pair<int, Cycle>> got;   // (first, arrival)
+    static bool run(void* r, int key, PacketPtr& p, int first, int n, Cycle arrival) {
+      CHECK(key == 5);
+      CHECK(p);
+      static_cast<Fold*>(r)->got.emplace_back(first * 100 + n, arrival);
+      return true;
+    }
+  } fold;
+  link.attach_fold(&Fold::run, &fold, 5);
+  link.send(vc_flit(2, 0), 20, 0);
+  link.send_stream(vc_flit(4, 1), 3, 21, 0);
+  REQUIRE(fold.got.size() == 2);
+  CHECK(fold.got[0] == std::make_pair(1, Cycle{22}));
+  CHECK(fold.got[1] == std::make_pair(103, Cycle{23}));
+  CHECK(link.flits_in_flight() == 0);
+  CHECK(link.flits_sent() == 3 + 1 + 3);
+}
