@@ -28,13 +28,13 @@ void Endpoint::end_of_elaboration() {
   in_link_ = in.size() > 0 ? dynamic_cast<Link*>(in.operator->()) : nullptr;
   if (out_link_ && injector_.blocks_only_without_credit()) out_link_->wake_blocked_sender_only();
   defer_ = in_link_ && in_link_->deferred_receive_ok() && ctx_.streams && !traced_ && source_;
-  // Fed by a synthetic source, its evaluations do only what they are woken
+  // Under the same conditions its evaluations do only what they are woken
   // for (creation, credits, arrivals, a stream's end): a stream needs no
-  // evaluation before its last cycle. Not for packets from inject(), which
-  // asks whether the current cycle was evaluated (the skipped evaluations
-  // would change the answer); inject() refuses then, as for defer_.
-  quiet_ = source_ != nullptr;
-  if (quiet_) injector_.quiet_streams();
+  // evaluation before its last cycle. Not for an endpoint that may get
+  // packets from inject(), which asks whether the current cycle was
+  // evaluated (the skipped evaluations would change the answer): inject()
+  // refuses on a deferring endpoint.
+  if (defer_) injector_.quiet_streams();
   if (defer_) {
     in_client_.ep = this;
     in_link_->attach_receiver(&in_client_);
@@ -64,8 +64,7 @@ void Endpoint::admit(const UnicastShape& s, Cycle now) {
 
 void Endpoint::inject(PacketPtr p) {
   const Cycle now = ctx_.clock.now();
-  if (defer_ || quiet_)
-    throw std::logic_error(std::string(name()) + ": inject() on an endpoint fed by a synthetic source");
+  if (defer_) throw std::logic_error(std::string(name()) + ": inject() on an endpoint that defers receiving");
   admit(std::move(p), now);
   // Before the end of elaboration a scheduler client is not registered yet:
   // registration wakes it for cycle 0, which sends what was queued.
@@ -80,8 +79,7 @@ void Endpoint::inject_at(PacketPtr p, Cycle at) {
   if (at <= now)
     throw std::logic_error(std::string(name()) + ": inject_at(" + std::to_string(at) + ") at cycle " +
                            std::to_string(now) + ": the cycle must be later");
-  if (defer_ || quiet_)
-    throw std::logic_error(std::string(name()) + ": inject_at() on an endpoint fed by a synthetic source");
+  if (defer_) throw std::logic_error(std::string(name()) + ": inject_at() on an endpoint that defers receiving");
   auto pos = std::upper_bound(scheduled_.begin(), scheduled_.end(), at,
                               [](Cycle c, const std::pair<Cycle, PacketPtr>& e) { return c < e.first; });
   scheduled_.insert(pos, {at, std::move(p)});

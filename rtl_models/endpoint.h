@@ -130,8 +130,7 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
   Link* out_link_ = nullptr;          // the bound links, when they are rtl::Link (scheduler runs)
   Link* in_link_ = nullptr;
   InClient in_client_;
-  bool defer_ = false;                // deferred receiving on in_link_
-  bool quiet_ = false;                // PacketInjector::quiet_streams (a synthetic source)
+  bool defer_ = false;                // deferred receiving on in_link_ (and PacketInjector::quiet_streams)
 };
 
 }  // namespace wormcast::rtl
