@@ -109,6 +109,10 @@ Cycle Endpoint::evaluate_cycle(Cycle now) {
   bool active = false;
   Cycle next = UINT64_MAX;
   tx_valid_ = rx_valid_ = false;
+  if (defer_) {   // quiet streams (end_of_elaboration)
+    injector_.set_watched(static_cast<bool>(on_sent));
+    injector_.settle(now);
+  }
 
   // Packet creation by the synthetic source (none: next_create_ is UINT64_MAX).
   while (next_create_ <= now && now < stop_at_) {

@@ -18,7 +18,9 @@ bool PacketInjector::try_stream(Link& tx, int credits, Cycle now) {
   if (next_flit_ == 0) current_->injected = now;
   tx.send_stream(Flit{current_, next_flit_}, m, now, 0);
   ctx_.flits.injected += static_cast<std::uint64_t>(m);
-  ++ctx_.flits.moves;
+  // A quiet injector may hand the packet over after the run loop's last
+  // stop (no evaluation at the stream's end): all its moves now.
+  ctx_.flits.moves += quiet_ ? static_cast<std::uint64_t>(m) : 1;
   ctx_.streamed_flits += static_cast<std::uint64_t>(m);
   ctx_.stats.window_flits_injected += ctx_.window.overlap(now, static_cast<std::uint64_t>(m));
   next_flit_ += m;
@@ -28,11 +30,17 @@ bool PacketInjector::try_stream(Link& tx, int credits, Cycle now) {
 }
 
 bool PacketInjector::finish_stream(Cycle now) {
-  ctx_.flits.moves += static_cast<std::uint64_t>(stream_flits_ - 1);
+  if (!quiet_) ctx_.flits.moves += static_cast<std::uint64_t>(stream_flits_ - 1);
   stream_tail_ = 0;
   stream_flits_ = 0;
   if (next_flit_ == current_->length) hand_over(now);
   return !quiet_ || busy();
+}
+
+void PacketInjector::missed_end(Cycle now) const {
+  throw std::logic_error("packet injector: the stream of packet " + std::to_string(current_->id) + " ended at cycle " +
+                         std::to_string(stream_tail_) + " with work behind it, but was not evaluated until cycle " +
+                         std::to_string(now));
 }
 
 PacketPtr PacketInjector::pop_front() {

@@ -61,10 +61,28 @@ class PacketInjector {
   // between, and the one after an idle injector's last stream, have nothing
   // for it to do.
   void quiet_streams() { quiet_ = true; }
+  // With quiet_streams: whether the hand-over of a packet is watched
+  // (on_sent does something). Unwatched, and with nothing queued behind it,
+  // a stream ends without an evaluation at its last cycle: the packet is
+  // handed over, as of that cycle, by the next step() or settle().
+  void set_watched(bool watched) { watched_ = watched; }
+  // At the start of the owner's evaluation in cycle now: a stream that ended
+  // before now without one is handed over (queued() is then as the per-flit
+  // steps would have left it).
+  void settle(Cycle now) {
+    if (stream_tail_ != 0 && now > stream_tail_ && lazy_end()) finish_stream(stream_tail_);
+  }
 
  private:
   bool try_stream(Link& tx, int credits, Cycle now);
   bool finish_stream(Cycle now);
+  // May the current stream end without an evaluation at its last cycle?
+  // Not if its hand-over is watched, or the cycle after it has work (the
+  // rest of the packet, or a queued one, to send).
+  bool lazy_end() const {
+    return quiet_ && !watched_ && queue_.empty() && current_ && next_flit_ == current_->length;
+  }
+  [[noreturn]] void missed_end(Cycle now) const;
   // current_'s tail has left: release it and tell on_sent.
   void hand_over(Cycle now) {
     PacketPtr done = std::move(current_);
@@ -77,6 +95,7 @@ class PacketInjector {
   SimContext& ctx_;
   bool vct_;
   bool quiet_ = false;   // quiet_streams()
+  bool watched_ = true;  // set_watched()
   NodeId node_;
   // The queue in order: records, and for each packet pushed whole an entry
   // with id 0 (ids start at 1: SimContext::next_packet_id) standing for the
@@ -139,9 +158,13 @@ class PacketAssembler {
 template <class Tx>
 bool PacketInjector::step(Tx& tx, Cycle now, Cycle& next) {
   if (stream_tail_ != 0) {
-    if (now >= stream_tail_) return finish_stream(now);
-    next = std::min(next, stream_tail_);
-    return false;
+    if (now < stream_tail_) {
+      if (!lazy_end()) next = std::min(next, stream_tail_);
+      return false;
+    }
+    if (now == stream_tail_) return finish_stream(now);
+    if (!lazy_end()) missed_end(now);
+    finish_stream(stream_tail_);   // ended unwatched: go on from this cycle
   }
   if (!current_ && !queue_.empty()) {
     current_ = pop_front();
@@ -156,7 +179,7 @@ bool PacketInjector::step(Tx& tx, Cycle now, Cycle& next) {
   if constexpr (std::is_same_v<Tx, Link>) {
     if (ctx_.streams && stream_ok_ && try_stream(tx, credits, now)) {
       if (!quiet_) return true;
-      next = std::min(next, stream_tail_);
+      if (!lazy_end()) next = std::min(next, stream_tail_);
       return false;
     }
   }

@@ -31,7 +31,9 @@ void SimSection::visit(ParamVisitor& v) {
            "speed only, results identical: a switch output or an endpoint moves the rest of a packet that "
            "nothing can stop (all of it buffered or on the input link, credits for all of it) as one record "
            "instead of one flit per cycle, and a switch input or an endpoint takes the rest of a packet arriving "
-           "one flit per cycle in one step; not in VCD-traced modules (docs/performance.md, the stream step)");
+           "one flit per cycle in one step; with router.link_hold packet a direct network's VC router sends a packet "
+           "whose flits can all leave one per cycle through itself in one step (a worm-level hop); not in VCD-traced "
+           "modules (docs/performance.md, the stream step and the worm-level hop)");
   v.choice("run_ahead", run_ahead, {"off", "on"},
            "speed only, results identical: the cycle scheduler evaluates the cycles with work up to the "
            "kernel's next activity in one SystemC activation instead of one each; only where nothing but the "
