@@ -244,6 +244,23 @@ template <class OnPacket>
 bool PacketAssembler::step_deferred(Link& rx, Cycle now, Cycle settle, Cycle& next, OnPacket&& on_packet) {
   bool any = false;
   while (rx.has_flit(now)) {
+    // A whole packet that has arrived and is alone on the link (a VC
+    // router's ejection run): taken in one step, each flit counted as at
+    // its arrival.
+    if (!pkt_ && rx.front().index == 0 && rx.tail_arrival(rx.front().pkt.get()) <= now) {
+      PacketPtr whole = rx.front().pkt;
+      const Cycle first = rx.take_rest(whole.get(), 0);
+      if (first != UINT64_MAX) {
+        const auto n = static_cast<std::uint64_t>(whole->length);
+        const Cycle tail = first + n - 1;
+        ctx_.flits.ejected += n;
+        ctx_.stats.window_flits_ejected += ctx_.window.overlap(first, n);
+        ctx_.received_stream_flits += now > tail ? n : n - 1;   // taken after their arrival
+        on_packet(whole, tail);
+        any = true;
+        continue;
+      }
+    }
     const Cycle at = rx.next_flit_arrival();
     if (at < now) ++ctx_.received_stream_flits;   // taken after its arrival (a speed figure)
     take(rx.pop(), at, on_packet);
