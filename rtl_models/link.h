@@ -197,12 +197,12 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   }
   // The worm-level hop's ejection (VcRouter::try_run): flits first.index ..
   // + n - 1 of first.pkt leave at cycles now, now + 1, ..., as n sends would,
-  // in one call: each is put on the link with its arrival and the receiver
-  // told of it (link_activity) as its send would, in order; the credits of
-  // all of them are taken now (credits(t) answers as the sends would, as for
-  // a stream). Needs a credit for each flit now; otherwise it does nothing
-  // and returns false. Unlike send_stream, also on a deferring link: its
-  // receiver handles each flit when told, as for a send.
+  // in one call: each is put on the link with its arrival, and the receiver
+  // is told of them once (LinkClient::link_run: by default as n sends would
+  // tell it); the credits of all of them are taken now (credits(t) answers
+  // as the sends would, as for a stream). Needs a credit for each flit now;
+  // otherwise it does nothing and returns false. Unlike send_stream, also on
+  // a deferring link (Endpoint::run_sent).
   // `pkt` (an owning reference) is moved into the link when the run ends
   // with the packet's tail.
   bool send_run(PacketPtr& pkt, int first, int n, Cycle now, Cycle extra_delay) {

@@ -162,7 +162,7 @@ bool PacketInjector::step(Tx& tx, Cycle now, Cycle& next) {
       if (!lazy_end()) next = std::min(next, stream_tail_);
       return false;
     }
-    if (now == stream_tail_) return finish_stream(now);
+    if (now == stream_tail_ || !quiet_) return finish_stream(now);
     if (!lazy_end()) missed_end(now);
     finish_stream(stream_tail_);   // ended unwatched: go on from this cycle
   }

@@ -15,8 +15,9 @@
 //  1. Receive: flits that have arrived on each input VC enter its buffer
 //     (`buffer` flits per VC, credit flow control); a flit is readable from
 //     the cycle after it is written. (With sim.streams on, a flit sent on an
-//     empty wire is put in the buffer at its send and counted at its
-//     arrival: deposit / arrive.)
+//     empty wire is put in the buffer at its send and counted, as of its
+//     arrival, when the VC is next read: deposit / absorb. The router is
+//     then evaluated at a header's routing end, not at every arrival.)
 //  2. Route: the header at the front of an idle input VC is routed by the
 //     routing function (topo::DirectRouting::next_hop, with the class of the
 //     VC it arrived on), ready `route_delay` cycles after it was written,
@@ -35,7 +36,10 @@
 //     flit and a downstream credit (§1.5: one active VC gets the whole
 //     bandwidth, two get half each). The flit reaches the next router after
 //     crossbar_delay + link latency cycles; its buffer slot is credited
-//     upstream at once.
+//     upstream at once. (With router.link_hold packet and sim.streams on,
+//     a packet whose flits can all leave one per cycle from its header's
+//     send leaves in one step, with the same cycles for every flit: the
+//     worm-level hop, try_run.)
 // Intermediate reception (seed001 Fig. 5.10): a worm with a multicast header
 // (HeaderKind::multicast, header.dests in visiting order) carries one
 // address per header flit, the last one twice as terminator. At a
@@ -247,8 +251,8 @@ class VcRouter : private detail::VcRouterHead,
     // one link, so the bits are distinct; a deposit that does not fit the
     // 32 cycles from arr_base is refused (the flit goes on the wire). They
     // are counted lazily, where they are read (absorb): the router is
-    // evaluated at a header's arrival, and a VC that waits for a flit asks
-    // for the cycle after its arrival (docs/performance.md, "The worm-level
+    // evaluated at a header's routing end (header_due_), and a VC that
+    // waits for a flit asks for the cycle after its arrival (docs/performance.md, "The worm-level
     // hop"). Here, not in a ring of the router: deposit and arrive read this
     // line anyway (helper/dlay4).
     std::uint32_t arr_mask = 0;
@@ -335,7 +339,7 @@ class VcRouter : private detail::VcRouterHead,
     bool valid = false;         // VCD: a flit left this cycle
     bool hold_packets = false;  // router.link_hold: packet
     std::int8_t hold = -1;      // with it: the VC whose packet has started on this output and keeps it, or -1
-    bool run = false;           // hold's packet leaves as a run (try_run): released by run_step
+    bool run = false;           // hold's packet leaves as a run (try_run): released by release_run
   };
   static_assert(sizeof(OutputPort) == 32, "OutputPort: half a line");
   // Channel c's state in one block of four cache lines (helper/dlay): input
