@@ -290,14 +290,18 @@ void VcRouter::deposit_rest(InputVc& iv, Flit f, Cycle arrival, bool wake) {
     header_due_ = std::min(header_due_, arrival);
     wake_at(arrival);
   }
-  if (f.index == 0) {
-    iv.hdr_mask |= std::uint32_t{1} << (arrival - iv.arr_base);
-    header_due_ = std::min(header_due_, arrival + route_delay_);
-    wake_at(arrival + route_delay_);
-    watch_run(iv, arrival);
-  } else if (wake) {
-    wake_at(arrival);
-  }
+  if (f.index == 0) deposited_header(iv, arrival);
+  else if (wake) wake_at(arrival);
+}
+
+// A header deposited in iv (its bit in arr_mask set): marked, and the router
+// asked for the end of its routing delay, where it is routed as of its
+// arrival (header_due_), and for the tail of a run ahead of it (watch_run).
+void VcRouter::deposited_header(InputVc& iv, Cycle arrival) {
+  iv.hdr_mask |= std::uint32_t{1} << (arrival - iv.arr_base);
+  header_due_ = std::min(header_due_, arrival + route_delay_);
+  wake_at(arrival + route_delay_);
+  watch_run(iv, arrival);
 }
 
 // A header deposited behind a run from its VC, arriving by the run's tail:
@@ -305,8 +309,7 @@ void VcRouter::deposit_rest(InputVc& iv, Flit f, Cycle arrival, bool wake) {
 // router is evaluated at the tail's cycle.
 void VcRouter::watch_run(const InputVc& iv, Cycle arrival) {
   if (iv.run_len == 0 || iv.state != InState::active) return;
-  const Cycle tail = iv.run_start + static_cast<Cycle>(iv.run_len) - 1;
-  if (arrival <= tail) wake_at(tail);
+  if (arrival <= run_tail(iv)) wake_at(run_tail(iv));
 }
 
 bool VcRouter::fold_deposit(void* router, int port, int vc, Flit f, Cycle arrival) {
@@ -345,14 +348,8 @@ bool VcRouter::deposit_run(int ch, PacketPtr& pkt, int first_index, int n, Cycle
   Segment* b = iv.empty() ? nullptr : &iv.back();
   if (b != nullptr && b->pkt == f.pkt && b->first + b->count == f.index) b->count += n;
   else iv.push(Segment{std::move(pkt), f.index, n});   // the sender's reference, moved: no count to change
-  if (f.index == 0) {
-    iv.hdr_mask |= std::uint32_t{1} << off;
-    header_due_ = std::min(header_due_, arrival + route_delay_);
-    wake_at(arrival + route_delay_);
-    watch_run(iv, arrival);
-  } else if (first) {
-    wake_at(arrival);
-  }
+  if (f.index == 0) deposited_header(iv, arrival);
+  else if (first) wake_at(arrival);
   return true;
 }
 
@@ -423,7 +420,7 @@ __attribute__((always_inline)) inline bool VcRouter::arrive(Cycle now) {
       arriving_ &= ~(std::uint64_t{1} << ch);
     } else {
       if (iv.hdr_mask != 0) header = std::min(header, iv.arr_base + static_cast<Cycle>(__builtin_ctz(iv.hdr_mask)));
-      if (traced_) eager = std::min(eager, iv.arr_base + static_cast<Cycle>(__builtin_ctz(iv.arr_mask)));
+      if (traced_) eager = std::min(eager, first_pending(iv));
     }
   }
   header_due_ = std::min(eager, header == UINT64_MAX ? header : header + route_delay_);
@@ -436,7 +433,7 @@ __attribute__((always_inline)) inline bool VcRouter::arrive(Cycle now) {
 bool VcRouter::take_arrivals(int ch, Cycle now) {
   InputVc& iv = in_vc(ch);
   if (iv.arr_mask == 0 || iv.arr_base > now) return false;
-  const Cycle first = iv.flits == 0 ? iv.arr_base + static_cast<Cycle>(__builtin_ctz(iv.arr_mask)) : now;
+  const Cycle first = iv.flits == 0 ? first_pending(iv) : now;
   if (!absorb_due(iv, now)) return false;
   end_receive(ch, first);
   return true;
@@ -495,7 +492,7 @@ int VcRouter::peak_occupancy(Cycle now) const {
 // the first deposited one; one from the wire wakes the router itself).
 void VcRouter::wait_flit(const InputVc& iv, Cycle now, Cycle& next) const {
   if (iv.flits > 0) next = std::min(next, now + 1);
-  else if (iv.arr_mask != 0) next = std::min(next, iv.arr_base + static_cast<Cycle>(__builtin_ctz(iv.arr_mask)) + 1);
+  else if (iv.arr_mask != 0) next = std::min(next, first_pending(iv) + 1);
 }
 
 // Only input ports whose link holds a flit (rx_pending_); in_due_ is the
@@ -911,7 +908,7 @@ __attribute__((always_inline)) inline bool VcRouter::send_on(OutputPort& op, int
     op.hold = static_cast<std::int8_t>(v);
     op.run = true;
     const InputVc& iv = in_vc(out_vc(oc).owner);
-    const Cycle tail = iv.run_start + static_cast<Cycle>(iv.run_len) - 1;
+    const Cycle tail = run_tail(iv);
     run_due_ = std::min(run_due_, tail);
     if (run_watched(op, iv, tail)) next = std::min(next, tail);
     return false;
@@ -991,8 +988,7 @@ bool VcRouter::try_run(int oc, Cycle now) {
     }
     iv.arr_mask = m;
   }
-  const std::uint32_t m = iv.arr_mask;
-  iv.hdr_mask &= m;   // (the packet's own deposited flits are body flits)
+  iv.hdr_mask &= iv.arr_mask;   // (the packet's own deposited flits are body flits)
   iv.flits -= arrived;
   iv.last_sent = now + static_cast<Cycle>(n) - 1;
   iv.run_start = now;
@@ -1017,7 +1013,7 @@ bool VcRouter::try_run(int oc, Cycle now) {
 // released, the input VC idle, the next packet's header to route.
 bool VcRouter::run_step(OutputPort& op, int oc, Cycle now, Cycle& next) {
   InputVc& iv = in_vc(out_vc(oc).owner);
-  const Cycle tail = iv.run_start + static_cast<Cycle>(iv.run_len) - 1;
+  const Cycle tail = run_tail(iv);
   if (now < tail) {
     if (run_watched(op, iv, tail)) next = std::min(next, tail);
     return false;
@@ -1034,7 +1030,7 @@ bool VcRouter::run_step(OutputPort& op, int oc, Cycle now, Cycle& next) {
 // deposit_run: it then asks for the tail's cycle itself).
 bool VcRouter::run_watched(const OutputPort& op, const InputVc& iv, Cycle tail) {
   return busy(waiting_, kWaiting) || op.owned > 1 || iv.flits > 0 ||
-         (iv.arr_mask != 0 && iv.arr_base + static_cast<Cycle>(__builtin_ctz(iv.arr_mask)) <= tail);
+         (iv.arr_mask != 0 && first_pending(iv) <= tail);
 }
 
 // The release of the run on op (output channel oc) at its tail's cycle,
@@ -1073,8 +1069,7 @@ void VcRouter::settle_runs(Cycle now) {
     OutputPort& op = out_port(port);
     if (!op.run) return;
     const int oc = first_channel(port) + op.hold;
-    const InputVc& iv = in_vc(out_vc(oc).owner);
-    const Cycle tail = iv.run_start + static_cast<Cycle>(iv.run_len) - 1;
+    const Cycle tail = run_tail(in_vc(out_vc(oc).owner));
     if (tail < now) release_run(op, oc, tail, now);
     else due = std::min(due, tail);
   });

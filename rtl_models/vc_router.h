@@ -435,6 +435,11 @@ class VcRouter : private detail::VcRouterHead,
     return iv.arr_mask == 0 || iv.arr_base > now ? iv.flits : count_due(iv, now).flits;
   }
   void wait_flit(const InputVc& iv, Cycle now, Cycle& next) const;
+  // The arrival of iv's first deposited flit not yet counted (arr_mask != 0).
+  static Cycle first_pending(const InputVc& iv) { return iv.arr_base + static_cast<Cycle>(__builtin_ctz(iv.arr_mask)); }
+  // The cycle the last flit of iv's run (try_run) leaves.
+  static Cycle run_tail(const InputVc& iv) { return iv.run_start + static_cast<Cycle>(iv.run_len) - 1; }
+  void deposited_header(InputVc& iv, Cycle arrival);
   void attach_folds();
   __attribute__((always_inline)) int credits(int oc, Cycle now) const {
     const OutputVc& e = out_vc(oc);
