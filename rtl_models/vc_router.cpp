@@ -306,10 +306,11 @@ void VcRouter::deposited_header(InputVc& iv, Cycle arrival) {
 
 // A header deposited behind a run from its VC, arriving by the run's tail:
 // the release matters to the cycle after the tail (run_watched), so the
-// router is evaluated at the tail's cycle.
+// router is evaluated in that cycle, which settles the release first
+// (settle_runs).
 void VcRouter::watch_run(const InputVc& iv, Cycle arrival) {
   if (iv.run_len == 0 || iv.state != InState::active) return;
-  if (arrival <= run_tail(iv)) wake_at(run_tail(iv));
+  if (arrival <= run_tail(iv)) wake_at(run_tail(iv) + 1);
 }
 
 bool VcRouter::fold_deposit(void* router, int port, int vc, Flit f, Cycle arrival) {
@@ -909,8 +910,11 @@ __attribute__((always_inline)) inline bool VcRouter::send_on(OutputPort& op, int
     op.run = true;
     const InputVc& iv = in_vc(out_vc(oc).owner);
     const Cycle tail = run_tail(iv);
+    const int port = out_vc(oc).port;
+    run_ports_ |= std::uint32_t{1} << port;
+    run_tails_[static_cast<std::size_t>(port)] = tail;
     run_due_ = std::min(run_due_, tail);
-    if (run_watched(op, iv, tail)) next = std::min(next, tail);
+    if (run_watched(op, iv, tail)) next = std::min(next, tail + 1);
     return false;
   }
   send_flit(oc, now);
@@ -942,6 +946,7 @@ bool VcRouter::send_held(OutputPort& op, int first_ch, int nch, Cycle now, Cycle
 bool VcRouter::try_run(int oc, Cycle now) {
   if (traced_) return false;
   OutputVc& ov = out_vc(oc);
+  if (ov.port >= kRunPorts) return false;   // run_ports_, run_tails_
   InputVc& iv = in_vc(ov.owner);
   if (iv.head.first != 0 || iv.tree || iv.local_out >= 0 || !plain_unicast(*iv.head.pkt)) return false;
   const int n = iv.head.pkt->length;
@@ -1005,17 +1010,20 @@ bool VcRouter::try_run(int oc, Cycle now) {
   return true;
 }
 
-// A held output whose packet left as a run: nothing until the tail's cycle,
-// and the router is evaluated there only if its release matters to the
-// cycle after it (run_watched; else the release happens, as of that cycle,
-// at the start of a later evaluation: settle_runs). At the tail's cycle,
+// A held output whose packet left as a run: nothing until the tail's cycle.
+// If its release matters to the cycle after it (run_watched), the router is
+// evaluated in that cycle, which releases the run as of the tail's cycle
+// before anything reads it (settle_runs): the cycle after a tail is when a
+// release's effects show (a header routed, a VC or the link taken), so the
+// tail's own cycle needs no evaluation of its own; else the release happens
+// at the start of a later evaluation. At the tail's cycle,
 // what the tail's send does (send_flit, send_on): the output VC and the port
 // released, the input VC idle, the next packet's header to route.
 bool VcRouter::run_step(OutputPort& op, int oc, Cycle now, Cycle& next) {
   InputVc& iv = in_vc(out_vc(oc).owner);
   const Cycle tail = run_tail(iv);
   if (now < tail) {
-    if (run_watched(op, iv, tail)) next = std::min(next, tail);
+    if (run_watched(op, iv, tail)) next = std::min(next, tail + 1);
     return false;
   }
   return release_run(op, oc, tail, now);
@@ -1027,7 +1035,7 @@ bool VcRouter::run_step(OutputPort& op, int oc, Cycle now, Cycle& next) {
 // header (any: a cheap over-estimate), or the link to another VC of the
 // port. What makes this true later either happens in an evaluation of this
 // router, which asks again, or is a header's deposit (deposit_rest,
-// deposit_run: it then asks for the tail's cycle itself).
+// deposit_run: it then asks for the cycle after the tail itself).
 bool VcRouter::run_watched(const OutputPort& op, const InputVc& iv, Cycle tail) {
   return busy(waiting_, kWaiting) || op.owned > 1 || iv.flits > 0 ||
          (iv.arr_mask != 0 && first_pending(iv) <= tail);
@@ -1036,7 +1044,8 @@ bool VcRouter::run_watched(const OutputPort& op, const InputVc& iv, Cycle tail) 
 // The release of the run on op (output channel oc) at its tail's cycle,
 // done in cycle now >= tail. Returns whether the cycle after the tail
 // matters (as after a tail's send: the router active), which it may only
-// when now is the tail's cycle or the one after (run_watched asked for it).
+// when now is the tail's cycle or the one after (run_watched asked for the
+// one after).
 bool VcRouter::release_run(OutputPort& op, int oc, Cycle tail, Cycle now) {
   const int in_ch = out_vc(oc).owner;
   InputVc& iv = in_vc(in_ch);
@@ -1044,6 +1053,7 @@ bool VcRouter::release_run(OutputPort& op, int oc, Cycle tail, Cycle now) {
   op.hold = -1;
   op.run = false;
   op.used = tail;
+  run_ports_ &= ~(std::uint32_t{1} << out_vc(oc).port);
   iv.state = InState::idle;
   iv.out = -1;
   absorb(iv, tail);
@@ -1061,18 +1071,20 @@ bool VcRouter::release_run(OutputPort& op, int oc, Cycle tail, Cycle now) {
 }
 
 // At the start of an evaluation: the runs whose tail's cycle has passed
-// without one are released as of that cycle (nothing was watching them,
-// or only the cycle just before this one: run_watched).
+// without one are released as of that cycle (nothing was watching them, or
+// this is the cycle after the tail, which run_watched asked for).
 void VcRouter::settle_runs(Cycle now) {
   Cycle due = UINT64_MAX;
-  owned_ports_.for_each([&](int port) {
+  for (std::uint32_t w = run_ports_; w != 0; w &= w - 1) {
+    const int port = __builtin_ctz(w);
+    const Cycle tail = run_tails_[static_cast<std::size_t>(port)];
+    if (tail >= now) {
+      due = std::min(due, tail);
+      continue;
+    }
     OutputPort& op = out_port(port);
-    if (!op.run) return;
-    const int oc = first_channel(port) + op.hold;
-    const Cycle tail = run_tail(in_vc(out_vc(oc).owner));
-    if (tail < now) release_run(op, oc, tail, now);
-    else due = std::min(due, tail);
-  });
+    release_run(op, first_channel(port) + op.hold, tail, now);
+  }
   run_due_ = due;
 }
 

@@ -68,6 +68,7 @@
 // otherwise by its own SC_METHOD. An idle router costs nothing.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -558,6 +559,14 @@ class VcRouter : private detail::VcRouterHead,
   // (UINT64_MAX: none): one that has passed is released at the start of the
   // next evaluation (settle_runs).
   Cycle run_due_ = UINT64_MAX;
+  // The physical outputs whose packet left as a run not yet released (a bit
+  // per port), and each one's tail cycle: settle_runs reads these two, not
+  // a chain of port, output VC and input VC lines per owned port (those
+  // dependent loads were a quarter of the evaluation's own time on the 8x8
+  // mesh, perf). Runs only on ports below kRunPorts (try_run).
+  static constexpr int kRunPorts = 16;
+  std::uint32_t run_ports_ = 0;
+  std::array<Cycle, kRunPorts> run_tails_{};
   VcRouterParams p_;
   // Cold from here.
   std::vector<Channel> chan_;              // per channel (and physical output port); chans_ = its data

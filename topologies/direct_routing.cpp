@@ -141,7 +141,7 @@ __attribute__((always_inline)) inline int first_differing(const DirectTopology& 
   const int n = t.dimensions();
   const int first = order == DimOrder::descending ? n - 1 : 0, step = order == DimOrder::descending ? -1 : 1;
   for (int d = first; d >= 0 && d < n; d += step) {
-    const int sa = sigma_at(d), sb = t.sigma(dst, d);
+    const int sa = sigma_at(d), sb = t.digit(dst, d);
     if (sa != sb) {
       a = sa;
       b = sb;

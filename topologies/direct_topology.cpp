@@ -52,6 +52,14 @@ DirectTopology::DirectTopology(DirectKind kind, std::vector<int> radix_by_dim, b
                           std::to_string(max_direct_nodes) + " nodes");
   }
   num_nodes_ = static_cast<int>(nodes);
+  const std::size_t n = radix_.size();
+  const bool small_radix = std::all_of(radix_.begin(), radix_.end(), [](int k) { return k <= 256; });
+  if (small_radix && static_cast<std::size_t>(num_nodes_) * n <= (std::size_t{4} << 20)) {
+    digit_table_.resize(static_cast<std::size_t>(num_nodes_) * n);
+    for (NodeId x = 0; x < num_nodes_; ++x)
+      for (std::size_t d = 0; d < n; ++d)
+        digit_table_[static_cast<std::size_t>(x) * n + d] = static_cast<std::uint8_t>(sigma(x, static_cast<int>(d)));
+  }
 }
 
 DirectTopology DirectTopology::torus(const std::vector<int>& radices_high_first, bool bidirectional) {

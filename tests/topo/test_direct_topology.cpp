@@ -198,3 +198,23 @@ TEST_CASE("direct: spec parser errors quote the spec and say why", "[direct]") {
   says("hypercube:4:bi", "hypercube:<dimensions>");
   says("torus:4096x4096x4:bi", "more than");
 }
+
+// digit() reads a table of the nodes' digits where it is small (radices up
+// to 256, at most 4 MiB) and divides otherwise: the same digits either way.
+TEST_CASE("direct: digit() gives sigma() with and without its table", "[direct]") {
+  const DirectTopology small = parse_direct_spec("torus:3x4x5:bi");   // k_2 = 3, k_1 = 4, k_0 = 5
+  const NodeId x = 4 + 3 * 5 + 2 * 20;                                // (2,3,4)
+  CHECK(small.digit(x, 0) == 4);
+  CHECK(small.digit(x, 1) == 3);
+  CHECK(small.digit(x, 2) == 2);
+  // a table (8x8, 16^3), a radix over 256 (a ring of 300), too many nodes for 4 MiB (2^23)
+  for (const char* spec : {"mesh:8x8", "torus:16x16x16:bi", "torus:300:uni", "hypercube:23"}) {
+    const DirectTopology t = parse_direct_spec(spec);
+    INFO(spec);
+    const int step = t.num_nodes() > 5000 ? 9973 : 1;
+    for (NodeId v = 0; v < t.num_nodes(); v += step)
+      for (int d = 0; d < t.dimensions(); ++d) REQUIRE(t.digit(v, d) == t.sigma(v, d));
+    const NodeId last = t.num_nodes() - 1;
+    for (int d = 0; d < t.dimensions(); ++d) REQUIRE(t.digit(last, d) == t.radix(d) - 1);
+  }
+}
