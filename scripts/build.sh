@@ -41,8 +41,10 @@ if [ "$pgo" = on ] && { [ "$retrain" = 1 ] || [ ! -f "$PROFILE/.complete" ]; }; 
   bash scripts/pgo_train.sh build/pgo-gen/wormcast
   touch "$PROFILE/.complete"
   # The build system does not know that objects depend on the profile: the
-  # profiled ones of an existing build/ are compiled again.
-  rm -rf build/CMakeFiles/wormcast_{topo,algo,rtl,app}.dir build/CMakeFiles/wormcast.dir
+  # profiled objects of an existing build/ are deleted, so they compile again.
+  for d in build/CMakeFiles/wormcast_{topo,algo,rtl,app}.dir build/CMakeFiles/wormcast.dir; do
+    if [ -d "$d" ]; then find "$d" -name '*.o' -delete; fi
+  done
 fi
 
 # Configure when there is no generated build system yet (also after a failed
