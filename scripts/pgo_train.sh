@@ -4,7 +4,7 @@
 # quick benchmark suite (switch networks at three loads, meshes and tori of
 # VC routers with and without the link hold, the large tori) and one
 # experiment of each kind of multicast, with short windows. Each run adds
-# its branch and call counts to the profile. About a minute.
+# its branch and call counts to the profile. Well under a minute here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tool=${1:?usage: pgo_train.sh path/to/instrumented/wormcast}

@@ -153,7 +153,7 @@ __attribute__((always_inline)) inline int first_differing(const DirectTopology& 
 }  // namespace
 
 int DirectRouting::first_differing_dim(NodeId at, NodeId dst, int& a, int& b) const {
-  return first_differing(topo_, order_, [&](int d) { return topo_.sigma(at, d); }, dst, a, b);
+  return first_differing(topo_, order_, [&](int d) { return topo_.digit(at, d); }, dst, a, b);
 }
 
 // Inlined into next_hop (with ordered_hop and dimension_ordered): a call
@@ -215,7 +215,7 @@ DirectHop DirectRouting::utpr_hop(NodeId at, NodeId dst, VcClass in) const {
   DirectHop h;
   const std::uint32_t boundary = boundary_mask_[at];
   for (int i = 0; i < topo_.dimensions(); ++i) {
-    if (topo_.sigma(at, i) == topo_.sigma(dst, i)) continue;
+    if (topo_.digit(at, i) == topo_.digit(dst, i)) continue;
     if (!(boundary >> i & 1u)) {
       h.dim = i;
       h.vc = in == VcClass::h ? VcClass::h : VcClass::p;

@@ -59,7 +59,7 @@ class DirectTopology {
   int sigma(NodeId x, int d) const { return (x / stride_[d]) % radix_[d]; }
   // σ_d(x) read from a table of every node's digits where that table is
   // small (radices up to 256, at most 4 MiB), else sigma(): the routing
-  // function takes the destination's digits for every routed header, and
+  // function (DirectRouting) takes its digits for every routed header, and
   // sigma()'s two divisions per dimension were most of its time (perf).
   int digit(NodeId x, int d) const {
     return digit_table_.empty() ? sigma(x, d)
