@@ -54,6 +54,11 @@ class CycleScheduler : public sc_core::sc_module {
    public:
     virtual ~Client() = default;
     virtual Cycle evaluate_cycle(Cycle now) = 0;
+    // A hint, called just before the evaluation of the client due ahead of
+    // this one in the same cycle: start fetching the lines the evaluation
+    // will read first (the scheduler has fetched the object's first line
+    // one evaluation earlier). Must change nothing.
+    virtual void prefetch() const {}
   };
 
   // `horizon`: the cycle at which the current sc_start ends (cycles before

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -67,18 +68,25 @@ class VcLinkRxIf : public virtual sc_core::sc_interface {
 // a receiver that can take a flit into its buffer when it is sent, with its
 // arrival cycle, instead of popping it off the wire at the arrival:
 // deposit(receiver, key, vc, flit, arrival) returns false to refuse one flit
-// (it then travels on the wire as before). A function and its arguments,
-// not an object with a virtual deposit: the link holds all three in the
-// line its send reads, so a deposit reads no receiver object of its own
-// (helper/dlay4: a D1 miss per flit hop on the 32x32 mesh).
-struct VcFold {
+// (it then travels on the wire as before). Functions and their arguments,
+// not an object with a virtual deposit: the link holds the receiver, its key
+// and a pointer to the functions in the line its send reads, so a deposit
+// reads no receiver object of its own (helper/dlay4: a D1 miss per flit hop
+// on the 32x32 mesh). The functions are a table the receiver keeps for the
+// link's lifetime (a static), shared by all its links: one pointer in that
+// line for both, where the run's function had a line of its own (a miss per
+// worm-level hop on the 32x32 mesh, callgrind).
+struct VcFoldFns {
   bool (*deposit)(void* receiver, int key, int vc, Flit f, Cycle arrival) = nullptr;
-  void* receiver = nullptr;
-  int key = 0;   // the receiver's own tag (a router's input port)
   // A run (VcLink::send_run): flits first .. first + n - 1 of pkt arriving
   // at arrival, arrival + 1, ...; all or none (false: none, pkt untouched;
   // true: pkt may have been moved from). Null: no runs.
   bool (*deposit_run)(void* receiver, int key, int vc, PacketPtr& pkt, int first, int n, Cycle arrival) = nullptr;
+};
+struct VcFold {
+  const VcFoldFns* fns = nullptr;   // outlives the link (a static); its deposit is not null
+  void* receiver = nullptr;
+  int key = 0;   // the receiver's own tag (a router's input port)
 };
 
 class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLinkRxIf {
@@ -114,25 +122,25 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
     const Cycle arrival = now + extra_delay + latency_;
     // Deposited only on an empty wire: a flit already in flight arrives
     // first and must enter the buffer first (arrivals are in order).
-    if (fold_fn_ && flits_.empty() && fold_fn_(fold_receiver_, fold_key_, vc, f, arrival)) return;
+    if (fold_ && flits_.empty() && fold_->deposit(fold_receiver_, fold_key_, vc, f, arrival)) return;
     send_on_wire(vc, f, arrival);
   }
   // The worm-level hop (docs/performance.md, "The worm-level hop"): flits
   // f.index .. f.index + n - 1 of one packet of VC `vc` leave at cycles now,
   // now + 1, ..., as n sends would, in one call: the credits of all of them
   // are taken now, and the receiver's fold takes them as a run with their
-  // arrival cycles (VcFold::deposit_run). Only on an empty wire, with a
+  // arrival cycles (VcFoldFns::deposit_run). Only on an empty wire, with a
   // credit for each flit held now, and when the receiver takes the whole
   // run; otherwise nothing happens and it returns false (the sender goes on
   // flit by flit). The wire is busy until the last flit's cycle.
   // `pkt` (an owning reference) may be moved into the receiver.
   bool send_run(int vc, PacketPtr& pkt, int first, int n, Cycle now, Cycle extra_delay) {
-    if (run_fn_ == nullptr || !flits_.empty()) return false;
+    if (fold_ == nullptr || fold_->deposit_run == nullptr || !flits_.empty()) return false;
     if (last_send_ + 1 > now) fail("two flits sent in one cycle on one physical link", vc);
     if (!uses_vc(vc)) fail("flit sent on a virtual channel this link does not have", vc);
     Lane& l = vcs_[static_cast<std::size_t>(vc)];
     if (credits(vc, now) < n) return false;
-    if (!run_fn_(fold_receiver_, fold_key_, vc, pkt, first, n, now + extra_delay + latency_)) return false;
+    if (!fold_->deposit_run(fold_receiver_, fold_key_, vc, pkt, first, n, now + extra_delay + latency_)) return false;
     l.credits -= n;
     l.sent += static_cast<std::uint64_t>(n);
     last_send_ = now + static_cast<Cycle>(n) - 1;
@@ -213,8 +221,9 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   // the wire: flits_in_flight() and for_each_flit() see only the others;
   // the receiver counts the deposited ones as buffered.
   void attach_fold(const VcFold& f) {
-    fold_fn_ = f.deposit;
-    run_fn_ = f.deposit_run;
+    if (f.fns != nullptr && f.fns->deposit == nullptr)
+      throw std::invalid_argument(std::string(name()) + ": attach_fold: the fold's table has no deposit function");
+    fold_ = f.fns;
     fold_receiver_ = f.receiver;
     fold_key_ = f.key;
   }
@@ -325,7 +334,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   // lanes' sum (flits_sent()), not a counter of its own.
   alignas(64) Cycle last_send_ = UINT64_MAX;
   Cycle latency_;
-  bool (*fold_fn_)(void*, int, int, Flit, Cycle) = nullptr;   // VcFold: null, no folding
+  const VcFoldFns* fold_ = nullptr;   // VcFold: null, no folding
   void* fold_receiver_ = nullptr;
   Ring<InFlight> flits_;
   std::uint32_t vc_mask_;
@@ -344,7 +353,6 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   LinkClient* tx_client_ = nullptr;
   int nvcs_ = 0;
   LinkClient* rx_client_ = nullptr;
-  bool (*run_fn_)(void*, int, int, PacketPtr&, int, int, Cycle) = nullptr;   // VcFold::deposit_run (once per run: cold)
   Ring<PacketPtr> tail_owners_;
   PacketPtr popped_owner_;
   Ring<CreditReturn> ret_more_;

@@ -165,10 +165,10 @@ void VcRouter::end_of_elaboration() {
 // router's: one VcRouterParams per network), so the pending ones span at
 // most that + 1 cycles, at most 32. Elsewhere flits travel on the wire.
 void VcRouter::attach_folds() {
+  static const VcFoldFns fns{&VcRouter::fold_deposit, &VcRouter::fold_deposit_run};
   for (int p = 0; p < ext_ports_; ++p)
     if (VcLink* l = in_link_[static_cast<std::size_t>(p)])
-      if (p_.crossbar_delay + l->params().latency <= 31)
-        l->attach_fold(VcFold{&VcRouter::fold_deposit, this, p, &VcRouter::fold_deposit_run});
+      if (p_.crossbar_delay + l->params().latency <= 31) l->attach_fold(VcFold{&fns, this, p});
 }
 
 topo::VcClass VcRouter::class_of(int in_ch) const {
@@ -744,7 +744,11 @@ bool VcRouter::route(Cycle now) {
 void VcRouter::set_owner(int oc, int in_ch) {
   OutputVc& o = out_vc(oc);
   if (o.tx_link ? !o.tx_link->uses_vc(o.tx_vc) : o.tx_local == nullptr) not_connected(oc, in_ch);
-  if (o.owner < 0 && chan(o.first).port.owned++ == 0) add(owned_ports_, kOwned, o.port);
+  if (o.owner < 0) {
+    OutputPort& op = chan(o.first).port;
+    if (op.owned == 0) add(owned_ports_, kOwned, o.port);
+    op.owned = static_cast<std::uint16_t>(op.owned | 1u << (oc - o.first));
+  }
   o.owner = static_cast<std::int16_t>(in_ch);
 }
 
@@ -756,7 +760,11 @@ void VcRouter::not_connected(int oc, int in_ch) const {
 
 void VcRouter::release(int oc) {
   OutputVc& o = out_vc(oc);
-  if (o.owner >= 0 && --chan(o.first).port.owned == 0) owned_ports_.erase(o.port);
+  if (o.owner >= 0) {
+    OutputPort& op = chan(o.first).port;
+    op.owned = static_cast<std::uint16_t>(op.owned & ~(1u << (oc - o.first)));
+    if (op.owned == 0) owned_ports_.erase(o.port);
+  }
   o.owner = -1;
 }
 
@@ -887,7 +895,7 @@ __attribute__((always_inline)) inline bool VcRouter::send_one(int first_ch, int 
   if (op.hold >= 0) return send_held(op, first_ch, nch, now, next);
   for (int k = 0, v = op.rr; k < nch; ++k, v = v + 1 == nch ? 0 : v + 1) {
     const int oc = first_ch + v;
-    if (out_vc(oc).owner < 0) continue;   // (can_send's first test, without the call)
+    if ((op.owned >> v & 1u) == 0) continue;   // (can_send's first test, from the port's line)
     if (!can_send(oc, now, next)) continue;
     return send_on(op, v, nch, oc, now, next);
   }
@@ -1037,7 +1045,7 @@ bool VcRouter::run_step(OutputPort& op, int oc, Cycle now, Cycle& next) {
 // router, which asks again, or is a header's deposit (deposit_rest,
 // deposit_run: it then asks for the cycle after the tail itself).
 bool VcRouter::run_watched(const OutputPort& op, const InputVc& iv, Cycle tail) {
-  return busy(waiting_, kWaiting) || op.owned > 1 || iv.flits > 0 ||
+  return busy(waiting_, kWaiting) || op.shared() || iv.flits > 0 ||
          (iv.arr_mask != 0 && first_pending(iv) <= tail);
 }
 
@@ -1061,7 +1069,7 @@ bool VcRouter::release_run(OutputPort& op, int oc, Cycle tail, Cycle now) {
   // The next cycle matters (as after a tail's send) only to route that
   // header, to a blocked header (the VC released) or to the port's other
   // VCs (the link released); all else asks for its own cycles.
-  const bool after = iv.flits > 0 || op.owned > 0;
+  const bool after = iv.flits > 0 || op.owned != 0;
   if (after && now > tail + 1)
     throw InvariantViolation(std::string(name()) + ": " + channel_name(oc) + ": the run of " +
                              std::to_string(iv.run_len) + " flits ending at cycle " + std::to_string(tail) +

@@ -223,7 +223,10 @@ TEST_CASE("vc link: a folding receiver takes flits at their send, only while the
       return self.accept;
     }
   } fold;
-  link.attach_fold(VcFold{&Fold::deposit, &fold, 7});
+  static const VcFoldFns no_deposit{};
+  CHECK_THROWS_WITH(link.attach_fold(VcFold{&no_deposit, &fold, 7}), Catch::Contains("no deposit"));
+  static const VcFoldFns fns{&Fold::deposit};
+  link.attach_fold(VcFold{&fns, &fold, 7});
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   link.send(1, vc_flit(3, 0), 10, 1);   // deposited, arrival 10 + 1 + 2
   CHECK(link.flits_in_flight() == 0);
@@ -332,7 +335,8 @@ TEST_CASE("vc link: a run goes to the folding receiver whole, takes a credit per
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   // Without a run fold there are no runs.
   CHECK_FALSE(link.send_run(1, pkt, 0, 4, 10, 1));
-  link.attach_fold(VcFold{&Fold::deposit, &fold, 3, &Fold::run});
+  static const VcFoldFns fns{&Fold::deposit, &Fold::run};
+  link.attach_fold(VcFold{&fns, &fold, 3});
   fold.accept = false;   // refused: nothing changes
   CHECK_FALSE(link.send_run(1, pkt, 0, 4, 10, 1));
   CHECK(link.credits(1, 10) == 5);
