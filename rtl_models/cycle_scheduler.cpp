@@ -23,6 +23,7 @@ void Clock::ahead_misuse(const char* what) const {
 // The census of the run-ahead: any process but the scheduler's own and the
 // tolerated ones could act between two cycles of the clients.
 void CycleScheduler::start_of_simulation() {
+  prefetch_ = clients_.size() >= kPrefetchClients;
   if (!off_reason_.empty()) return;
   if (horizon_ == nullptr) {
     off_reason_ = "no run horizon (the scheduler was built without one)";
@@ -183,12 +184,11 @@ void CycleScheduler::run_cycle(Cycle now) {
       while (set != 0) {
         const std::size_t id = w * 64 + static_cast<std::size_t>(__builtin_ctzll(set));
         set &= set - 1;
-        // A software pipeline over the cycle's clients in this word: the
-        // next one's prefetch hook, the first line of the one after it,
-        // the entry of the third; their fetches overlap this evaluation
-        // (on the 32x32 mesh the clients' state does not stay in the L2
-        // between two of their evaluations).
-        if (set != 0) {
+        // A software pipeline over the cycle's clients in this word (large
+        // designs: prefetch_): the next one's prefetch hook, the first line
+        // of the one after it, the entry of the third; their fetches
+        // overlap this evaluation.
+        if (prefetch_ && set != 0) {
           clients_[w * 64 + static_cast<std::size_t>(__builtin_ctzll(set))].client->prefetch();
           const std::uint64_t later = set & (set - 1);
           if (later != 0) {
