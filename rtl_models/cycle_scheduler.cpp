@@ -182,20 +182,19 @@ void CycleScheduler::run_cycle(Cycle now) {
     for (std::size_t w = 0; w < words_; ++w) {
       std::uint64_t& set = ring_[slot_word(w, now)];
       while (set != 0) {
-        const std::size_t id = w * 64 + static_cast<std::size_t>(__builtin_ctzll(set));
+        const std::size_t id = lowest_handle(w, set);
         set &= set - 1;
         // A software pipeline over the cycle's clients in this word (large
         // designs: prefetch_): the next one's prefetch hook, the first line
         // of the one after it, the entry of the third; their fetches
         // overlap this evaluation.
         if (prefetch_ && set != 0) {
-          clients_[w * 64 + static_cast<std::size_t>(__builtin_ctzll(set))].client->prefetch();
+          clients_[lowest_handle(w, set)].client->prefetch();
           const std::uint64_t later = set & (set - 1);
           if (later != 0) {
-            const Entry& e2 = clients_[w * 64 + static_cast<std::size_t>(__builtin_ctzll(later))];
-            __builtin_prefetch(e2.client);
+            __builtin_prefetch(clients_[lowest_handle(w, later)].client);
             const std::uint64_t third = later & (later - 1);
-            if (third != 0) __builtin_prefetch(&clients_[w * 64 + static_cast<std::size_t>(__builtin_ctzll(third))]);
+            if (third != 0) __builtin_prefetch(&clients_[lowest_handle(w, third)]);
           }
         }
         Entry& e = clients_[id];

@@ -110,6 +110,10 @@ class CycleScheduler : public sc_core::sc_module {
     ring_[slot_word(static_cast<std::size_t>(id) >> 6, c)] |= std::uint64_t{1} << (static_cast<unsigned>(id) & 63u);
     occupied_ |= std::uint64_t{1} << (c % kRing);
   }
+  // The handle of the lowest set bit of word w (bits != 0) of a cycle's set.
+  static std::size_t lowest_handle(std::size_t w, std::uint64_t bits) {
+    return w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+  }
   // Word w (handles 64w .. 64w+63) of cycle c's set in ring_.
   static std::size_t slot_word(std::size_t w, Cycle c) { return w * kRing + static_cast<std::size_t>(c % kRing); }
   struct Entry {
