@@ -76,6 +76,16 @@ struct PacketHeader {
   NodeId dest = -1;                 // unicast destination (first: beside the packet's length, see Packet)
   HeaderKind kind = HeaderKind::unicast;
   WormEncoding worm = WormEncoding::none;
+  // Direct networks, message replication (seed001 §1.6, a tree-shaped worm):
+  // kind multicast, `dests` the nodes still to reach; each router splits the
+  // worm into one copy per output its destinations route to. One header
+  // flit (the destination set is carried out of band, like a bit-string
+  // header). Only routers with router.replication on accept it. Here, with
+  // kind and worm: a VC router's test for a plain unicast header reads the
+  // three at every hop (at the end of the header, it was the make_shared
+  // block's third line: ~2.3 misses of the D1 per worm-level hop on the
+  // 32x32 mesh, callgrind).
+  bool direct_tree = false;
   // InfiniBand (seed003, switch.decoder ib): the 16-bit DLID of the local
   // route header, a unicast LID or an MLID (>= 0xC000); 0 = none.
   std::uint16_t lid = 0;
@@ -94,12 +104,6 @@ struct PacketHeader {
   // counts, later-phase lists, terminator); `dests` still lists the worm's
   // destinations. header_flits == compound->size(). Null for plain IR worms.
   std::shared_ptr<const std::vector<NodeId>> compound;
-  // Direct networks, message replication (seed001 §1.6, a tree-shaped worm):
-  // kind multicast, `dests` the nodes still to reach; each router splits the
-  // worm into one copy per output its destinations route to. One header
-  // flit (the destination set is carried out of band, like a bit-string
-  // header). Only routers with router.replication on accept it.
-  bool direct_tree = false;
 };
 
 struct Packet : std::enable_shared_from_this<Packet> {

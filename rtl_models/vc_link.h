@@ -262,13 +262,15 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
       pop_return();
     }
   }
-  struct Lane {   // 24 bytes
+  struct Lane {   // 24 bytes: lanes 0 and 1 fill the second line after the credit delay and the ring indices
     int credits = 0;
     std::int16_t ramp_n = 0;   // return_credit_ramp: credits still to come, one per cycle from ramp_at
     bool starved = false;   // credits() found none since the last wake-up of the sender
     Cycle ramp_at = 0;
     std::uint64_t sent = 0;
   };
+  static_assert(sizeof(Lane) == 24 && alignof(Lane) == 8,
+                "Lane: with the 16 bytes before them, lanes 0 and 1 fill the second line (the layout below)");
   // The ramp's credits of cycles ramp_at .. now have arrived.
   static void take_ramp(Lane& l, Cycle now) {
     const Cycle in = std::min<Cycle>(static_cast<Cycle>(l.ramp_n), now - l.ramp_at + 1);
@@ -325,13 +327,14 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   // Layout (docs/performance.md, helper/layout, helper/dlay, helper/dlay4):
   // the lanes are inline (at most 31), not a heap block of their own. A
   // flit's send reads the first line (the latency, the wire, the fold) and
-  // its lane; a credit check or return the second: the credit returns in
-  // flight, the credit delay and lane 0 (lane 1 starts the third line since
-  // helper/dlay5): a credit return (once per flit, by the receiving router)
-  // reads one line of the link, not the first for the delay (helper/dlay4)
-  // nor a heap block for the returns (helper/dlay5). The sender, which a return wakes
-  // only when starved, and the VC count are cold. The wire's total is the
-  // lanes' sum (flits_sent()), not a counter of its own.
+  // its lane; a credit check, ramp or return the second: the credit delay,
+  // the returns' indices and lanes 0 and 1, and the returns in flight only
+  // when there are any: a credit return (once per flit, by the receiving
+  // router) reads the second line and the returns' slots, not the first
+  // line for the delay (helper/dlay4) nor a heap block for the returns
+  // (helper/dlay5). The sender, which a return wakes only when starved, and
+  // the VC count are cold. The wire's total is the lanes' sum
+  // (flits_sent()), not a counter of its own.
   alignas(64) Cycle last_send_ = UINT64_MAX;
   Cycle latency_;
   const VcFoldFns* fold_ = nullptr;   // VcFold: null, no folding
@@ -339,15 +342,20 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   Ring<InFlight> flits_;
   std::uint32_t vc_mask_;
   int fold_key_ = 0;
-  // Second line: the returns in flight inline (helper/dlay5; before, a
+  // Second line: the credit delay, the returns' ring indices, lanes 0 and 1
+  // (whole: a credit check, a send, a ramp and a return of VC 0 or 1 read
+  // this line only; until 2026-12-03 lane 0's `sent` was in the third line
+  // and lane 1 all of it, a miss per worm-level hop on the 32x32 mesh,
+  // callgrind). Then the returns in flight inline (helper/dlay5; before, a
   // Ring whose slots were a heap line of their own: on the 32x32 mesh ~1.5
   // D1 misses per hop, mostly from memory, between the return and the
-  // sender's absorb), the credit delay, lane 0.
-  std::array<CreditReturn, kInlineReturns> ret_{};
-  Cycle credit_delay_;
+  // sender's absorb): read only while ret_size_ says some are on their way,
+  // which a worm-level hop's credit ramp never does.
+  alignas(64) Cycle credit_delay_;
   std::uint8_t ret_head_ = 0, ret_size_ = 0;
   bool ret_spilled_ = false;
   std::array<Lane, 31> vcs_{};
+  std::array<CreditReturn, kInlineReturns> ret_{};
   // Cold: used only by flits that travel on the wire (not deposited), by
   // starved senders and for introspection.
   LinkClient* tx_client_ = nullptr;

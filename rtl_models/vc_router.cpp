@@ -28,13 +28,16 @@ bool plain_unicast(const Packet& p) {
 VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<const topo::DirectRouting> routing,
                    int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx)
     : detail::VcRouterHead(ctx), sc_core::sc_module(name), routing_(std::move(routing)), id_(id),
-      local_ports_(local_ports), route_fn_(routing_.get()), here_(routing_->here(id)), route_delay_(p.route_delay),
-      p_(p), wake_(ctx.clock) {
+      local_ports_(local_ports), route_fn_(routing_.get()), here_(routing_->here(id)), p_(p), wake_(ctx.clock) {
   vcs_ = static_cast<std::uint8_t>(vcs);
   crossbar_ = static_cast<std::uint16_t>(p_.crossbar_delay);
   turn_delay_ = static_cast<std::uint16_t>(p_.turn_delay);
   if (turn_delay_ != p_.turn_delay)
     throw std::invalid_argument(std::string(this->name()) + ": turn delay " + std::to_string(p_.turn_delay) +
+                                " cycles (at most 65535)");
+  route_delay_ = static_cast<std::uint16_t>(p_.route_delay);
+  if (route_delay_ != p_.route_delay)
+    throw std::invalid_argument(std::string(this->name()) + ": route delay " + std::to_string(p_.route_delay) +
                                 " cycles (at most 65535)");
   if (crossbar_ != p_.crossbar_delay)
     throw std::invalid_argument(std::string(this->name()) + ": crossbar delay " + std::to_string(p_.crossbar_delay) +
@@ -919,9 +922,9 @@ __attribute__((always_inline)) inline bool VcRouter::send_on(OutputPort& op, int
     const InputVc& iv = in_vc(out_vc(oc).owner);
     const Cycle tail = run_tail(iv);
     const int port = out_vc(oc).port;
-    run_ports_ |= std::uint32_t{1} << port;
-    run_tails_[static_cast<std::size_t>(port)] = tail;
+    run_ports_ = static_cast<std::uint8_t>(run_ports_ | 1u << port);
     run_due_ = std::min(run_due_, tail);
+    run_tails_[static_cast<std::size_t>(port)] = static_cast<std::uint8_t>(tail);   // run_tail_at
     if (run_watched(op, iv, tail)) next = std::min(next, tail + 1);
     return false;
   }
@@ -1061,7 +1064,7 @@ bool VcRouter::release_run(OutputPort& op, int oc, Cycle tail, Cycle now) {
   op.hold = -1;
   op.run = false;
   op.used = tail;
-  run_ports_ &= ~(std::uint32_t{1} << out_vc(oc).port);
+  run_ports_ = static_cast<std::uint8_t>(run_ports_ & ~(1u << out_vc(oc).port));
   iv.state = InState::idle;
   iv.out = -1;
   absorb(iv, tail);
@@ -1083,9 +1086,10 @@ bool VcRouter::release_run(OutputPort& op, int oc, Cycle tail, Cycle now) {
 // this is the cycle after the tail, which run_watched asked for).
 void VcRouter::settle_runs(Cycle now) {
   Cycle due = UINT64_MAX;
-  for (std::uint32_t w = run_ports_; w != 0; w &= w - 1) {
+  for (unsigned w = run_ports_; w != 0; w &= w - 1) {
     const int port = __builtin_ctz(w);
-    const Cycle tail = run_tails_[static_cast<std::size_t>(port)];
+    const Cycle tail = run_tail_at(port);   // from run_due_, which this loop leaves as it is
+    if (tail > run_due_ + 31) bad_run_tail(port, tail);
     if (tail >= now) {
       due = std::min(due, tail);
       continue;
@@ -1094,6 +1098,12 @@ void VcRouter::settle_runs(Cycle now) {
     release_run(op, first_channel(port) + op.hold, tail, now);
   }
   run_due_ = due;
+}
+
+void VcRouter::bad_run_tail(int port, Cycle tail) const {
+  throw InvariantViolation(std::string(name()) + ": " + port_name(port) + ": a run's tail rebuilt as cycle " +
+                           std::to_string(tail) + ", more than 31 cycles after the earliest one (" +
+                           std::to_string(run_due_) + ")");
 }
 
 // "3-way": post the VCs of `port` that could send; the shared link's arbiter

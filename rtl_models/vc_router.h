@@ -100,7 +100,8 @@ struct VcRouterParams {
             "virtual channels per external channel: 0 = as many as routing.function has classes, else a multiple "
             "m of that; each class gets m VCs and a header takes the lowest-numbered free VC of its class", 0, 16);
     v.flits("buffer", buffer_flits, "flit buffer per virtual channel (credits of the upstream VC)", 1);
-    v.cycles("route_delay", route_delay, "routing of a header flit (cycles)", 1);
+    v.cycles("route_delay", route_delay, "routing of a header flit (cycles)", 1,
+             65535);   // the router keeps a 16-bit copy (VcRouter::route_delay_)
     v.cycles("turn_delay", turn_delay,
              "extra routing cycles for a header that changes dimension (leaves on an external channel of another "
              "dimension than it came in on), e.g. SCI's internal bus between its X and Y link controllers; "
@@ -385,13 +386,12 @@ class VcRouter : private detail::VcRouterHead,
   void tick();                                // the SC_METHOD without a scheduler
   Cycle evaluate_cycle(Cycle now) override;   // one evaluated cycle; the next one it asks for
   // The scheduler's hint (CycleScheduler::Client::prefetch): the input VCs
-  // with deposited flits (arrive reads them first), the active sets' lines
-  // and the runs' line (settle_runs).
+  // with deposited flits (arrive reads them first) and the hot block (the
+  // active sets, the runs, routing).
   void prefetch() const override {
     for (std::uint64_t w = arriving_; w != 0; w &= w - 1) __builtin_prefetch(&chan(__builtin_ctzll(w)).in);
-    __builtin_prefetch(&unrouted_);
-    __builtin_prefetch(&owned_ports_);
-    __builtin_prefetch(&run_due_);
+    __builtin_prefetch(&unrouted_);   // the hot block's two lines
+    __builtin_prefetch(&id_);
   }
   enum : std::uint8_t { kUnrouted = 1, kWaiting = 2, kOwned = 4, kRx = 8 };   // maybe_busy_'s bits
   // Member i joins active set s, whose bit in maybe_busy_ is `bit`.
@@ -510,6 +510,7 @@ class VcRouter : private detail::VcRouterHead,
   bool run_watched(const OutputPort& op, const InputVc& iv, Cycle tail);
   bool release_run(OutputPort& op, int oc, Cycle tail, Cycle now);
   void settle_runs(Cycle now);
+  [[noreturn]] void bad_run_tail(int port, Cycle tail) const;
   void watch_run(const InputVc& iv, Cycle arrival);
   bool can_send(int oc, Cycle now, Cycle& next);
   bool offer_shared(int port, Cycle now, Cycle& next);
@@ -539,17 +540,30 @@ class VcRouter : private detail::VcRouterHead,
   template <class If> Link* as_link(If* channel, int l) const;
 
   std::shared_ptr<const topo::DirectRouting> routing_;   // owns route_fn_'s object
-  // The hot block, from a cache-line boundary (helper/dlay, helper/dlay2,
-  // helper/dlay5): after the head line, the active sets (an evaluation
-  // reads a set's line only when maybe_busy_ says it may be non-empty), then
-  // what routing reads besides the head: id_, the routing function, the
-  // route delay (a send reads the crossbar delay from the head's copy). Before
-  // helper/dlay these were spread over a dozen lines of the 1.3 KB object.
+  // The hot block, two lines from a cache-line boundary (helper/dlay,
+  // helper/dlay2, helper/dlay5, 2026-12-03): after the head line, the first
+  // holds the active sets an evaluation reads (only when maybe_busy_ says a
+  // set may be non-empty) and the cycles it compares with its own (the
+  // allocation's and the runs' next one); the second what routing reads
+  // besides the head (id_, the routing function, the delays) and the runs'
+  // record. Before helper/dlay these were spread over a dozen lines of the
+  // 1.3 KB object; until 2026-12-03 over five lines (32-byte sets, 64-bit
+  // run tails), most of them read in every evaluation: on the 32x32 mesh,
+  // where a router's lines leave the L2 between two of its evaluations, each
+  // one a miss.
   // Active sets: a cycle looks only at these channels or ports.
   alignas(64) ChannelSet unrouted_;        // input VCs with a header to route or being routed
   ChannelSet waiting_;                     // input VCs whose routed header waits for its output VC
   ChannelSet owned_ports_;                 // physical outputs with OutputPort::owned > 0
-  ChannelSet rx_pending_;                  // input ports whose link has flits in flight
+  // The first cycle in which allocate_vcs can serve a member of waiting_
+  // (0: a blocked header, try in every evaluated cycle; UINT64_MAX: none).
+  Cycle alloc_due_ = UINT64_MAX;
+  // The earliest tail's cycle of a run (try_run) not yet released, or a
+  // cycle before it (a run released by run_step leaves it behind; UINT64_MAX:
+  // none): a passed one makes the next evaluation release the runs whose
+  // tail has passed (settle_runs), which sets it exactly.
+  Cycle run_due_ = UINT64_MAX;
+  // Second line.
   NodeId id_;                              // read per routed header, with route_fn_
   int local_ports_;
   // routing_.get(): routing reads it per header, here rather than in the
@@ -564,24 +578,35 @@ class VcRouter : private detail::VcRouterHead,
   // Per VcClass: its first VC among a port's (vc_index * per_class_), so a
   // routed header's output needs no call of vc_index (helper/dhdr).
   std::int8_t class_first_[topo::kVcClassCount] = {};
-  // p_.turn_delay (at most 65,535: checked), read per routed header.
+  // p_.turn_delay and p_.route_delay (each at most 65,535: checked), read
+  // per routed header.
   std::uint16_t turn_delay_ = 0;
-  Cycle route_delay_;                      // p_.route_delay, in this line (read per routed header)
-  // The first cycle in which allocate_vcs can serve a member of waiting_
-  // (0: a blocked header, try in every evaluated cycle; UINT64_MAX: none).
-  Cycle alloc_due_ = UINT64_MAX;
-  // The earliest tail's cycle of a run (try_run) not yet released
-  // (UINT64_MAX: none): one that has passed is released at the start of the
-  // next evaluation (settle_runs).
-  Cycle run_due_ = UINT64_MAX;
+  std::uint16_t route_delay_ = 1;
   // The physical outputs whose packet left as a run not yet released (a bit
-  // per port), and each one's tail cycle: settle_runs reads these two, not
-  // a chain of port, output VC and input VC lines per owned port (those
+  // per port), and each one's tail cycle: settle_runs reads these, not a
+  // chain of port, output VC and input VC lines per owned port (those
   // dependent loads were a quarter of the evaluation's own time on the 8x8
-  // mesh, perf). Runs only on ports below kRunPorts (try_run).
-  static constexpr int kRunPorts = 16;
-  std::uint32_t run_ports_ = 0;
-  std::array<Cycle, kRunPorts> run_tails_{};
+  // mesh, perf). Runs only on ports below kRunPorts (try_run; a 2-D mesh's
+  // one-port router has 5, an all-port one 8). A tail is kept as its low
+  // byte: every unreleased run's tail is in run_due_ .. run_due_ + 31, so
+  // run_tail_at rebuilds it from run_due_. (run_due_ is at most every
+  // unreleased tail: send_on takes the minimum, settle_runs sets the exact
+  // one, a release leaves it below the others. A run starts in an
+  // evaluation at cycle e with its tail at most e + 31, and run_due_ was
+  // set in an evaluation at or before e, at a cycle at or after it, else
+  // the evaluation at e would have settled the runs and set it anew: so
+  // every tail is at most run_due_ + 31.)
+  static constexpr int kRunPorts = 8;
+  std::uint8_t run_ports_ = 0;
+  std::array<std::uint8_t, kRunPorts> run_tails_{};
+  Cycle run_tail_at(int port) const {
+    return run_due_ + static_cast<std::uint8_t>(run_tails_[static_cast<std::size_t>(port)] -
+                                                static_cast<std::uint8_t>(run_due_));
+  }
+  // Input ports whose link has flits in flight: only flits that are not
+  // deposited (a flit behind another on the wire), rare on meshes with
+  // router.link_hold packet, so in the line after the hot block.
+  ChannelSet rx_pending_;
   VcRouterParams p_;
   // Cold from here.
   std::vector<Channel> chan_;              // per channel (and physical output port); chans_ = its data

@@ -84,7 +84,7 @@ TEST_CASE("channel set visit tolerates erasing the visited member") {
 }
 
 TEST_CASE("channel set agrees with std::set at every size, in the object and on the heap") {
-  // Sizes around the word and inline-storage boundaries (2 words in the
+  // Sizes around the word and in-object storage boundaries (one word in the
   // object, more on the heap); a fixed pseudo-random sequence of inserts and
   // erases, compared after each step with std::set.
   for (int n : {1, 63, 64, 65, 127, 128, 129, 200}) {
