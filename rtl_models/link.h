@@ -353,6 +353,9 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     for (int k = 0; k < rec_count_; ++k) f(Flit{rec_first_.pkt, rec_first_.index + k});
   }
   const LinkParams& params() const { return p_; }
+  // The first of the lines a send and a credit check read (the credits,
+  // the last send, the credit returns' ring): a prefetch hint for the sender.
+  const void* send_lines() const { return &credits_; }
 
  private:
   // n credits at `arrival`, or (ramp) one at each cycle arrival .. arrival + n - 1.

@@ -82,6 +82,9 @@ struct VcFoldFns {
   // at arrival, arrival + 1, ...; all or none (false: none, pkt untouched;
   // true: pkt may have been moved from). Null: no runs.
   bool (*deposit_run)(void* receiver, int key, int vc, PacketPtr& pkt, int first, int n, Cycle arrival) = nullptr;
+  // Where a deposit of VC vc writes first (a cache line the sender may
+  // prefetch: VcLink::rx_hint). Null: no hint.
+  const void* (*locate)(void* receiver, int key, int vc) = nullptr;
 };
 struct VcFold {
   const VcFoldFns* fns = nullptr;   // outlives the link (a static); its deposit is not null
@@ -226,6 +229,23 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
     fold_ = f.fns;
     fold_receiver_ = f.receiver;
     fold_key_ = f.key;
+  }
+
+  // Prefetch hints (no effect on results). The lines a send of VC vc reads:
+  // the first (the wire, the fold) and its lane's.
+  void prefetch_send(int vc) const {
+    __builtin_prefetch(&last_send_);
+    __builtin_prefetch(vcs_.data() + (static_cast<unsigned>(vc) < 31u ? vc : 0));
+  }
+  // The first of the two lines a send reads (the wire and fold, then the
+  // credit delay and lanes 0 and 1): a prefetch hint for the sender.
+  const void* send_lines() const { return &last_send_; }
+  // The receiver of the fold (its first line: a router's head), or null.
+  const void* fold_receiver() const { return fold_ != nullptr ? fold_receiver_ : nullptr; }
+  // Where the receiver's fold writes a flit of VC vc first (VcFoldFns::
+  // locate), or null: fixed once the receiver has attached its fold.
+  const void* rx_hint(int vc) const {
+    return fold_ != nullptr && fold_->locate != nullptr ? fold_->locate(fold_receiver_, fold_key_, vc) : nullptr;
   }
 
   // Introspection for invariants, statistics and deadlock reports.

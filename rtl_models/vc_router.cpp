@@ -152,8 +152,9 @@ void VcRouter::end_of_elaboration() {
     iv.rx_vc = static_cast<std::uint8_t>(ext ? c % vcs_ : 0);   // VcLink: at most 31 VCs
     iv.vc_class = class_of(c);
     OutputVc& ov = out_vc(c);
-    ov.tx_link = ext ? out_link_[static_cast<std::size_t>(c / vcs_)] : nullptr;
-    ov.tx_local = ext || local_out[l]->size() == 0 ? nullptr : as_link(local_out[l]->operator->(), l);
+    ov.local = !ext;
+    if (ext) ov.tx_link = out_link_[static_cast<std::size_t>(c / vcs_)];
+    else ov.tx_local = local_out[l]->size() == 0 ? nullptr : as_link(local_out[l]->operator->(), l);
     ov.tx_vc = static_cast<std::uint8_t>(ext ? c % vcs_ : 0);
     ov.port = static_cast<std::int16_t>(port_of(c));
     ov.first = static_cast<std::int16_t>(first_channel(ov.port));
@@ -162,13 +163,28 @@ void VcRouter::end_of_elaboration() {
   sched_id_ = start_on_clock(sched_, this, this, wake_.event(), &VcRouter::tick);
 }
 
+// The output VCs' prefetch hints: the next router's input VC of each
+// external one, once every router has attached its folds; the links' lines
+// per output port.
+void VcRouter::start_of_simulation() {
+  for (int p = 0; p < std::min(kLinkHints, ext_ports_ + local_ports_); ++p) {
+    const OutputVc& ov = out_vc(first_channel(p));
+    link_lines_[static_cast<std::size_t>(p)] =
+        ov.local ? (ov.tx_local ? ov.tx_local->send_lines() : nullptr) : (ov.tx_link ? ov.tx_link->send_lines() : nullptr);
+  }
+  for (int c = 0; c < external_channels(); ++c) {
+    OutputVc& ov = out_vc(c);
+    ov.rx_hint = ov.tx_link != nullptr ? ov.tx_link->rx_hint(ov.tx_vc) : nullptr;
+  }
+}
+
 // The receive folded into the send, on the input links where a VC's
 // deposited flits fit InputVc::arriving: a flit arrives crossbar + link
 // latency cycles after its send (the sender's crossbar delay is this
 // router's: one VcRouterParams per network), so the pending ones span at
 // most that + 1 cycles, at most 32. Elsewhere flits travel on the wire.
 void VcRouter::attach_folds() {
-  static const VcFoldFns fns{&VcRouter::fold_deposit, &VcRouter::fold_deposit_run};
+  static const VcFoldFns fns{&VcRouter::fold_deposit, &VcRouter::fold_deposit_run, &VcRouter::fold_locate};
   for (int p = 0; p < ext_ports_; ++p)
     if (VcLink* l = in_link_[static_cast<std::size_t>(p)])
       if (p_.crossbar_delay + l->params().latency <= 31) l->attach_fold(VcFold{&fns, this, p});
@@ -300,11 +316,15 @@ void VcRouter::deposit_rest(InputVc& iv, Flit f, Cycle arrival, bool wake) {
 // A header deposited in iv (its bit in arr_mask set): marked, and the router
 // asked for the end of its routing delay, where it is routed as of its
 // arrival (header_due_), and for the tail of a run ahead of it (watch_run).
+// A header that is the VC's front (nothing deposited or buffered ahead of
+// it) is routed now (pre_out), its lines prefetched a few cycles before its
+// allocation reads them.
 void VcRouter::deposited_header(InputVc& iv, Cycle arrival) {
   iv.hdr_mask |= std::uint32_t{1} << (arrival - iv.arr_base);
   header_due_ = std::min(header_due_, arrival + route_delay_);
   wake_at(arrival + route_delay_);
   watch_run(iv, arrival);
+  if (!iv.more) iv.pre_out = static_cast<std::int16_t>(route_plain(iv, channel_of(iv)));
 }
 
 // A header deposited behind a run from its VC, arriving by the run's tail:
@@ -322,6 +342,11 @@ bool VcRouter::fold_deposit(void* router, int port, int vc, Flit f, Cycle arriva
 
 bool VcRouter::fold_local_run(void* router, int ch, PacketPtr& pkt, int first, int n, Cycle arrival) {
   return static_cast<VcRouter*>(router)->deposit_run(ch, pkt, first, n, arrival);
+}
+
+const void* VcRouter::fold_locate(void* router, int port, int vc) {
+  auto* r = static_cast<VcRouter*>(router);
+  return &r->in_vc(r->channel(port, vc));
 }
 
 bool VcRouter::fold_deposit_run(void* router, int port, int vc, PacketPtr& pkt, int first, int n, Cycle arrival) {
@@ -537,14 +562,21 @@ bool VcRouter::receive(Cycle now, Cycle& next) {
 }
 
 int VcRouter::output_for(int in_ch, const topo::DirectHop& hop) const {
+  const int port = output_port(in_ch, hop);
+  if (hop.arrived) return local_channel(port - ext_ports_);
+  // The first VC of the class; allocate_vcs() takes any free one of it (free_vc).
+  return channel(port, class_first_[static_cast<int>(hop.vc)]);
+}
+
+// The physical output port of a hop: external 2d + dir, else internal.
+int VcRouter::output_port(int in_ch, const topo::DirectHop& hop) const {
   if (hop.arrived) {
     // All-port: a worm leaves on the internal channel paired with the
     // external port it came in on; local traffic and one-port use channel 0.
     const int l = in_ch < external_channels() && local_ports_ > 1 ? (in_ch / vcs_) % local_ports_ : 0;
-    return local_channel(l);
+    return ext_ports_ + l;
   }
-  // The first VC of the class; allocate_vcs() takes any free one of it (free_vc).
-  return channel(topo::DirectTopology::port_index(hop.dim, hop.dir), class_first_[static_cast<int>(hop.vc)]);
+  return topo::DirectTopology::port_index(hop.dim, hop.dir);
 }
 
 // The lowest-numbered free VC among the per_class_ VCs of the class that
@@ -581,11 +613,27 @@ void VcRouter::route_header(InputVc& iv, int c) {
                              " of packet " + std::to_string(s.pkt->id) + " at the front of an idle VC (no header)");
   const Packet& pk = *s.pkt;
   if (!plain_unicast(pk)) return route_special(iv, c);
+  if (iv.pre_out >= 0) {   // routed at its deposit
+    iv.out = iv.pre_out;
+    iv.pre_out = -1;
+    return;
+  }
+  iv.out = static_cast<std::int16_t>(route_plain(iv, c));
+}
+
+// The output channel of the plain unicast header at the front of input VC
+// c, with the lines its allocation and send read next prefetched. Whether
+// the output exists is checked when it is taken (set_owner), on the output
+// VC's line that the allocation reads anyway.
+int VcRouter::route_plain(const InputVc& iv, int c) const {
+  const Packet& pk = *iv.head.pkt;
   const NodeId dst = pk.header.dest;
   if (!route_fn_->topology().valid_node(dst)) bad_destination(pk, dst);
-  // Whether the output exists is checked when it is taken (set_owner), on
-  // the output VC's line that the allocation reads anyway.
-  iv.out = output_for(c, route_fn_->next_hop(here_, dst, iv.vc_class, in_port_of(c)));
+  const topo::DirectHop hop = route_fn_->next_hop(here_, dst, iv.vc_class, in_port_of(c));
+  const int port = output_port(c, hop);
+  const int out = hop.arrived ? local_channel(port - ext_ports_) : channel(port, class_first_[static_cast<int>(hop.vc)]);
+  prefetch_route(out, port);
+  return out;
 }
 
 void VcRouter::bad_destination(const Packet& pk, NodeId dst) const {
@@ -746,7 +794,20 @@ bool VcRouter::route(Cycle now) {
 // the link's VC mask is read by the send that follows (helper/dlay2).
 void VcRouter::set_owner(int oc, int in_ch) {
   OutputVc& o = out_vc(oc);
-  if (o.tx_link ? !o.tx_link->uses_vc(o.tx_vc) : o.tx_local == nullptr) not_connected(oc, in_ch);
+  if (o.local ? o.tx_local == nullptr : o.tx_link == nullptr) not_connected(oc, in_ch);
+  if (!o.local) {
+    // The lines the packet's send reads next, all asked for before the
+    // first of them is read (the check below): the link's two, the next
+    // router's input VC; then that router's head (the fold's receiver,
+    // known once the link's first line is here).
+    o.tx_link->prefetch_send(o.tx_vc);
+    if (o.rx_hint != nullptr) {
+      __builtin_prefetch(o.rx_hint);
+      __builtin_prefetch(static_cast<const char*>(o.rx_hint) + 64);
+    }
+    if (!o.tx_link->uses_vc(o.tx_vc)) not_connected(oc, in_ch);
+    if (const void* r = o.tx_link->fold_receiver()) __builtin_prefetch(r);
+  }
   if (o.owner < 0) {
     OutputPort& op = chan(o.first).port;
     if (op.owned == 0) add(owned_ports_, kOwned, o.port);
@@ -962,7 +1023,7 @@ bool VcRouter::try_run(int oc, Cycle now) {
   if (iv.head.first != 0 || iv.tree || iv.local_out >= 0 || !plain_unicast(*iv.head.pkt)) return false;
   const int n = iv.head.pkt->length;
   if (n < 2 || n > 32 || iv.head.count != n) return false;
-  const Cycle latency = ov.tx_link ? ov.tx_link->latency() : ov.tx_local->params().latency;
+  const Cycle latency = ov.local ? ov.tx_local->params().latency : ov.tx_link->latency();
   if (ctx_->stream_room(now) < n + static_cast<int>(crossbar_ + latency)) return false;
   // Flit j must have arrived by now + j - 1: the arrived ones have (flit 0
   // is readable: can_send); the others are the first deposited ones.
@@ -985,8 +1046,8 @@ bool VcRouter::try_run(int oc, Cycle now) {
   // The VC's reference goes with the run (to the next VC's segment or the
   // link's tail owners): moved, not copied and dropped.
   PacketPtr pkt = std::move(iv.head.pkt);
-  if (ov.tx_link ? !ov.tx_link->send_run(ov.tx_vc, pkt, 0, n, now, crossbar_)
-                 : !ov.tx_local->send_run(pkt, 0, n, now, crossbar_)) {
+  if (ov.local ? !ov.tx_local->send_run(pkt, 0, n, now, crossbar_)
+               : !ov.tx_link->send_run(ov.tx_vc, pkt, 0, n, now, crossbar_)) {
     iv.head.pkt = std::move(pkt);
     return false;
   }

@@ -281,6 +281,12 @@ class VcRouter : private detail::VcRouterHead,
     // release too: the occupancy of later arrivals counts the run's flits
     // not yet gone.
     std::uint8_t run_len = 0;
+    // The output channel of the header at the front, routed when it was
+    // deposited (deposited_header: a pure function of the header, the node
+    // and this VC), or -1: route_header takes it instead of routing. The
+    // deposit, a few cycles ahead, then prefetches the lines the header's
+    // allocation and send read (prefetch_route).
+    std::int16_t pre_out = -1;
     std::uint32_t hdr_mask = 0;   // the bits of arr_mask that are a packet's first flit
     Cycle arr_base = 0;         // the cycle of arr_mask's bit 0
     Cycle run_start = 0;
@@ -328,10 +334,21 @@ class VcRouter : private detail::VcRouterHead,
     std::int16_t port = 0;      // physical output port
     std::int16_t first = 0;     // that port's first channel (its block holds the port's record)
     std::uint8_t tx_vc = 0;
+    bool local = false;         // an internal channel: tx_local, else tx_link
     std::uint64_t sent = 0;
-    VcLink* tx_link = nullptr;
-    Link* tx_local = nullptr;
+    union {
+      VcLink* tx_link = nullptr;   // !local (null: the port is unbound)
+      Link* tx_local;              // local (null: unbound)
+    };
+    // Where the next router writes a flit of this VC first (its input VC:
+    // VcFoldFns::locate), or null: prefetched with the link's lines when a
+    // header takes this VC (set_owner), so that the misses a worm-level hop
+    // meets there overlap instead of following one another (perf on the
+    // 32x32 mesh: the link's line and the next input VC's were ~20 % of
+    // the run's time, each waited for in turn).
+    const void* rx_hint = nullptr;
   };
+  static_assert(sizeof(OutputVc) == 32, "OutputVc: half a line, beside its port's record");
   struct alignas(32) OutputPort {
     Cycle used = UINT64_MAX;    // cycle a flit last left (one per cycle, replication sends on several)
     int rr = 0;                 // round-robin pointer among its VCs
@@ -383,6 +400,7 @@ class VcRouter : private detail::VcRouterHead,
   bool held_by_other(int oc) const { return link_holder(oc) >= 0 && link_holder(oc) != oc; }
 
   void end_of_elaboration() override;
+  void start_of_simulation() override;   // rx_hint (every router's folds attached)
   void tick();                                // the SC_METHOD without a scheduler
   Cycle evaluate_cycle(Cycle now) override;   // one evaluated cycle; the next one it asks for
   // The scheduler's hint (CycleScheduler::Client::prefetch): the input VCs
@@ -390,8 +408,9 @@ class VcRouter : private detail::VcRouterHead,
   // active sets, the runs, routing).
   void prefetch() const override {
     for (std::uint64_t w = arriving_; w != 0; w &= w - 1) __builtin_prefetch(&chan(__builtin_ctzll(w)).in);
-    __builtin_prefetch(&unrouted_);   // the hot block's two lines
+    __builtin_prefetch(&unrouted_);   // the hot block's two lines and the link hints
     __builtin_prefetch(&id_);
+    __builtin_prefetch(&rx_pending_);
   }
   enum : std::uint8_t { kUnrouted = 1, kWaiting = 2, kOwned = 4, kRx = 8 };   // maybe_busy_'s bits
   // Member i joins active set s, whose bit in maybe_busy_ is `bit`.
@@ -428,6 +447,7 @@ class VcRouter : private detail::VcRouterHead,
   static bool fold_deposit(void* router, int port, int vc, Flit f, Cycle arrival);
   static bool fold_deposit_run(void* router, int port, int vc, PacketPtr& pkt, int first, int n, Cycle arrival);
   static bool fold_local_run(void* router, int ch, PacketPtr& pkt, int first, int n, Cycle arrival);
+  static const void* fold_locate(void* router, int port, int vc);
   bool deposit(int port, int vc, Flit f, Cycle arrival);
   bool deposit_run(int ch, PacketPtr& pkt, int first, int n, Cycle arrival);
   __attribute__((noinline)) void deposit_rest(InputVc& iv, Flit f, Cycle arrival, bool wake);
@@ -459,16 +479,16 @@ class VcRouter : private detail::VcRouterHead,
   void attach_folds();
   __attribute__((always_inline)) int credits(int oc, Cycle now) const {
     const OutputVc& e = out_vc(oc);
-    return e.tx_link ? e.tx_link->credits(e.tx_vc, now) : e.tx_local->credits(now);
+    return e.local ? e.tx_local->credits(now) : e.tx_link->credits(e.tx_vc, now);
   }
   Cycle next_credit_arrival(int oc) const {
     const OutputVc& e = out_vc(oc);
-    return e.tx_link ? e.tx_link->next_credit_arrival(e.tx_vc) : e.tx_local->next_credit_arrival();
+    return e.local ? e.tx_local->next_credit_arrival() : e.tx_link->next_credit_arrival(e.tx_vc);
   }
   __attribute__((always_inline)) void put(int oc, Flit f, Cycle now) {
     const OutputVc& e = out_vc(oc);
-    if (e.tx_link) e.tx_link->send(e.tx_vc, f, now, crossbar_);
-    else e.tx_local->send(f, now, crossbar_);
+    if (e.local) e.tx_local->send(f, now, crossbar_);
+    else e.tx_link->send(e.tx_vc, f, now, crossbar_);
   }
   // Inlined with the link's return_credits: a call of its own costs more
   // instructions per hop than the body (measured, helper/dlay).
@@ -516,10 +536,17 @@ class VcRouter : private detail::VcRouterHead,
   bool offer_shared(int port, Cycle now, Cycle& next);
   void shared_link_grant(int port, int vc, Cycle now) override;
   int output_for(int in_ch, const topo::DirectHop& hop) const;
+  int output_port(int in_ch, const topo::DirectHop& hop) const;
   int free_vc(int first) const;
   // The input port a header on input channel `ch` arrived through (-1: internal).
   int in_port_of(int ch) const { return ch < external_channels() ? ch / vcs_ : -1; }
   void route_header(InputVc& iv, int c);
+  int route_plain(const InputVc& iv, int c) const;
+  // Input VC iv's channel (its block's index).
+  int channel_of(const InputVc& iv) const {
+    return static_cast<int>((reinterpret_cast<const char*>(&iv) - static_cast<const char*>(chans_)) /
+                            static_cast<std::ptrdiff_t>(sizeof(Channel)));
+  }
   bool turns(const InputVc& iv, int c) const;
   void route_special(InputVc& iv, int c);
   [[noreturn]] void bad_destination(const Packet& pk, NodeId dst) const;
@@ -607,6 +634,25 @@ class VcRouter : private detail::VcRouterHead,
   // deposited (a flit behind another on the wire), rare on meshes with
   // router.link_hold packet, so in the line after the hot block.
   ChannelSet rx_pending_;
+  // Per physical output port below kLinkHints, the first of the two lines
+  // its link's send reads (VcLink::send_lines, Link::send_lines; null: none):
+  // prefetched when a header is routed to the port (prefetch_route), with
+  // the output VC's line, so that they arrive during its allocation rather
+  // than one after the other in it (perf on the 32x32 mesh: the link's line
+  // waited for in set_owner was the largest single stall). In this line, which
+  // the scheduler's hint prefetches with the hot block's two.
+  static constexpr int kLinkHints = 6;
+  std::array<const void*, kLinkHints> link_lines_{};
+  // The lines a routed header's allocation and send read next: the output
+  // VC's and its port's link's (link_lines_).
+  void prefetch_route(int oc, int port) const {
+    __builtin_prefetch(&chan(oc).out);
+    if (port < kLinkHints && link_lines_[static_cast<std::size_t>(port)] != nullptr) {
+      const char* l = static_cast<const char*>(link_lines_[static_cast<std::size_t>(port)]);
+      __builtin_prefetch(l);
+      __builtin_prefetch(l + 64);
+    }
+  }
   VcRouterParams p_;
   // Cold from here.
   std::vector<Channel> chan_;              // per channel (and physical output port); chans_ = its data
