@@ -416,8 +416,9 @@ __attribute__((always_inline)) inline void VcRouter::end_receive(int ch, Cycle a
 // wait for route(), which routes them in the same cycle in channel order:
 // IR and replicating worms take new packet ids when routed, in that order.
 void VcRouter::route_now(InputVc& iv, int c, Cycle now) {
-  const Packet& pk = *iv.head.pkt;
-  if (iv.head.first != 0 || !plain_unicast(pk)) return add(unrouted_, kUnrouted, c);
+  // (A header routed at its deposit is a plain unicast one: its packet's
+  // line is not read again here.)
+  if (iv.pre_out < 0 && (iv.head.first != 0 || !plain_unicast(*iv.head.pkt))) return add(unrouted_, kUnrouted, c);
   route_header(iv, c);
   routed(iv, c, now);
 }
@@ -611,13 +612,12 @@ void VcRouter::route_header(InputVc& iv, int c) {
   if (s.first != 0)
     throw InvariantViolation(std::string(name()) + ": " + channel_name(c) + ": flit " + std::to_string(s.first) +
                              " of packet " + std::to_string(s.pkt->id) + " at the front of an idle VC (no header)");
-  const Packet& pk = *s.pkt;
-  if (!plain_unicast(pk)) return route_special(iv, c);
-  if (iv.pre_out >= 0) {   // routed at its deposit
+  if (iv.pre_out >= 0) {   // routed at its deposit (a plain unicast header)
     iv.out = iv.pre_out;
     iv.pre_out = -1;
     return;
   }
+  if (!plain_unicast(*s.pkt)) return route_special(iv, c);
   iv.out = static_cast<std::int16_t>(route_plain(iv, c));
 }
 

@@ -403,11 +403,15 @@ class VcRouter : private detail::VcRouterHead,
   void start_of_simulation() override;   // rx_hint (every router's folds attached)
   void tick();                                // the SC_METHOD without a scheduler
   Cycle evaluate_cycle(Cycle now) override;   // one evaluated cycle; the next one it asks for
-  // The scheduler's hint (CycleScheduler::Client::prefetch): the input VCs
-  // with deposited flits (arrive reads them first) and the hot block (the
-  // active sets, the runs, routing).
+  // The scheduler's hint (CycleScheduler::Client::prefetch): the two hot
+  // lines of the input VCs with deposited flits (arrive reads them first)
+  // and the hot block (the active sets, the runs, routing, the link hints).
   void prefetch() const override {
-    for (std::uint64_t w = arriving_; w != 0; w &= w - 1) __builtin_prefetch(&chan(__builtin_ctzll(w)).in);
+    for (std::uint64_t w = arriving_; w != 0; w &= w - 1) {   // both hot lines (arr_mask, arr_base)
+      const char* iv = reinterpret_cast<const char*>(&chan(__builtin_ctzll(w)).in);
+      __builtin_prefetch(iv);
+      __builtin_prefetch(iv + 64);
+    }
     __builtin_prefetch(&unrouted_);   // the hot block's two lines and the link hints
     __builtin_prefetch(&id_);
     __builtin_prefetch(&rx_pending_);
@@ -544,8 +548,8 @@ class VcRouter : private detail::VcRouterHead,
   int route_plain(const InputVc& iv, int c) const;
   // Input VC iv's channel (its block's index).
   int channel_of(const InputVc& iv) const {
-    return static_cast<int>((reinterpret_cast<const char*>(&iv) - static_cast<const char*>(chans_)) /
-                            static_cast<std::ptrdiff_t>(sizeof(Channel)));
+    return static_cast<int>(static_cast<std::size_t>(reinterpret_cast<const char*>(&iv) -
+                                                     static_cast<const char*>(chans_)) / sizeof(Channel));
   }
   bool turns(const InputVc& iv, int c) const;
   void route_special(InputVc& iv, int c);
