@@ -8,7 +8,7 @@
 // stay in the caches between two evaluations of one router). The object is
 // 16 bytes (the pointer to the words in use and one word, which holds the
 // heap array's size when the members do not fit it): a VC router's four
-// active sets share one line (until 2026-12-03 they were 32 bytes each, with
+// active sets share one line (until 2026-12-02 they were 32 bytes each, with
 // two words inline, and took two lines, both read in most evaluations).
 #pragma once
 

@@ -364,7 +364,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   int fold_key_ = 0;
   // Second line: the credit delay, the returns' ring indices, lanes 0 and 1
   // (whole: a credit check, a send, a ramp and a return of VC 0 or 1 read
-  // this line only; until 2026-12-03 lane 0's `sent` was in the third line
+  // this line only; until 2026-12-02 lane 0's `sent` was in the third line
   // and lane 1 all of it, a miss per worm-level hop on the 32x32 mesh,
   // callgrind). Then the returns in flight inline (helper/dlay5; before, a
   // Ring whose slots were a heap line of their own: on the 32x32 mesh ~1.5

@@ -572,13 +572,13 @@ class VcRouter : private detail::VcRouterHead,
 
   std::shared_ptr<const topo::DirectRouting> routing_;   // owns route_fn_'s object
   // The hot block, two lines from a cache-line boundary (helper/dlay,
-  // helper/dlay2, helper/dlay5, 2026-12-03): after the head line, the first
+  // helper/dlay2, helper/dlay5, 2026-12-02): after the head line, the first
   // holds the active sets an evaluation reads (only when maybe_busy_ says a
   // set may be non-empty) and the cycles it compares with its own (the
   // allocation's and the runs' next one); the second what routing reads
   // besides the head (id_, the routing function, the delays) and the runs'
   // record. Before helper/dlay these were spread over a dozen lines of the
-  // 1.3 KB object; until 2026-12-03 over five lines (32-byte sets, 64-bit
+  // 1.3 KB object; until 2026-12-02 over five lines (32-byte sets, 64-bit
   // run tails), most of them read in every evaluation: on the 32x32 mesh,
   // where a router's lines leave the L2 between two of its evaluations, each
   // one a miss.
