@@ -7,9 +7,10 @@
 // cache line per evaluation (on a 32x32 mesh the routers' state does not
 // stay in the caches between two evaluations of one router). The object is
 // 16 bytes (the pointer to the words in use and one word, which holds the
-// heap array's size when the members do not fit it): a VC router's four
-// active sets share one line (until 2026-12-02 they were 32 bytes each, with
-// two words inline, and took two lines, both read in most evaluations).
+// heap array's size when the members do not fit it): the three active sets
+// a VC router reads in most evaluations share one line with its due cycles
+// (until 2026-12-02 they were 32 bytes each, with two words inline, and
+// its four sets took two lines).
 #pragma once
 
 #include <algorithm>
