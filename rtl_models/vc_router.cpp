@@ -563,7 +563,11 @@ bool VcRouter::receive(Cycle now, Cycle& next) {
 }
 
 int VcRouter::output_for(int in_ch, const topo::DirectHop& hop) const {
-  const int port = output_port(in_ch, hop);
+  return port_channel(output_port(in_ch, hop), hop);
+}
+
+// The output channel of a hop on physical port `port` (output_port).
+int VcRouter::port_channel(int port, const topo::DirectHop& hop) const {
   if (hop.arrived) return local_channel(port - ext_ports_);
   // The first VC of the class; allocate_vcs() takes any free one of it (free_vc).
   return channel(port, class_first_[static_cast<int>(hop.vc)]);
@@ -631,7 +635,7 @@ int VcRouter::route_plain(const InputVc& iv, int c) const {
   if (!route_fn_->topology().valid_node(dst)) bad_destination(pk, dst);
   const topo::DirectHop hop = route_fn_->next_hop(here_, dst, iv.vc_class, in_port_of(c));
   const int port = output_port(c, hop);
-  const int out = hop.arrived ? local_channel(port - ext_ports_) : channel(port, class_first_[static_cast<int>(hop.vc)]);
+  const int out = port_channel(port, hop);
   prefetch_route(out, port);
   return out;
 }
@@ -801,10 +805,7 @@ void VcRouter::set_owner(int oc, int in_ch) {
     // router's input VC; then that router's head (the fold's receiver,
     // known once the link's first line is here).
     o.tx_link->prefetch_send(o.tx_vc);
-    if (o.rx_hint != nullptr) {
-      __builtin_prefetch(o.rx_hint);
-      __builtin_prefetch(static_cast<const char*>(o.rx_hint) + 64);
-    }
+    if (o.rx_hint != nullptr) prefetch_two_lines(o.rx_hint);
     if (!o.tx_link->uses_vc(o.tx_vc)) not_connected(oc, in_ch);
     if (const void* r = o.tx_link->fold_receiver()) __builtin_prefetch(r);
   }

@@ -407,11 +407,8 @@ class VcRouter : private detail::VcRouterHead,
   // lines of the input VCs with deposited flits (arrive reads them first)
   // and the hot block (the active sets, the runs, routing, the link hints).
   void prefetch() const override {
-    for (std::uint64_t w = arriving_; w != 0; w &= w - 1) {   // both hot lines (arr_mask, arr_base)
-      const char* iv = reinterpret_cast<const char*>(&chan(__builtin_ctzll(w)).in);
-      __builtin_prefetch(iv);
-      __builtin_prefetch(iv + 64);
-    }
+    for (std::uint64_t w = arriving_; w != 0; w &= w - 1)   // both hot lines (arr_mask, arr_base)
+      prefetch_two_lines(&chan(__builtin_ctzll(w)).in);
     __builtin_prefetch(&unrouted_);   // the hot block's two lines and the link hints
     __builtin_prefetch(&id_);
     __builtin_prefetch(&rx_pending_);
@@ -541,6 +538,7 @@ class VcRouter : private detail::VcRouterHead,
   void shared_link_grant(int port, int vc, Cycle now) override;
   int output_for(int in_ch, const topo::DirectHop& hop) const;
   int output_port(int in_ch, const topo::DirectHop& hop) const;
+  int port_channel(int port, const topo::DirectHop& hop) const;
   int free_vc(int first) const;
   // The input port a header on input channel `ch` arrived through (-1: internal).
   int in_port_of(int ch) const { return ch < external_channels() ? ch / vcs_ : -1; }
@@ -651,11 +649,14 @@ class VcRouter : private detail::VcRouterHead,
   // VC's and its port's link's (link_lines_).
   void prefetch_route(int oc, int port) const {
     __builtin_prefetch(&chan(oc).out);
-    if (port < kLinkHints && link_lines_[static_cast<std::size_t>(port)] != nullptr) {
-      const char* l = static_cast<const char*>(link_lines_[static_cast<std::size_t>(port)]);
-      __builtin_prefetch(l);
-      __builtin_prefetch(l + 64);
-    }
+    if (port < kLinkHints && link_lines_[static_cast<std::size_t>(port)] != nullptr)
+      prefetch_two_lines(link_lines_[static_cast<std::size_t>(port)]);
+  }
+  // The line at p and the one after it (an input VC's two hot lines, a
+  // link's send and credit lines).
+  static void prefetch_two_lines(const void* p) {
+    __builtin_prefetch(p);
+    __builtin_prefetch(static_cast<const char*>(p) + 64);
   }
   VcRouterParams p_;
   // Cold from here.
