@@ -131,8 +131,8 @@ void SimContext::on_delivered(const Packet& p, NodeId at, Cycle now) {
   const bool complete = ledger.deliver(p, at, now);
   if (p.measured && complete) {
     ++stats.measured_delivered;
-    stats.latency.push_back(static_cast<std::uint32_t>(now - p.created));
-    stats.network_latency.push_back(static_cast<std::uint32_t>(now - p.injected));
+    stats.latency.add(static_cast<std::uint32_t>(now - p.created));
+    stats.network_latency.add(static_cast<std::uint32_t>(now - p.injected));
   }
 }
 
@@ -211,7 +211,7 @@ void SimContext::on_message_received(std::uint64_t id, NodeId at, MessageTimes t
   ++msg_stats.delivered;
   if (!measured) return;
   ++msg_stats.measured_delivered;
-  msg_stats.latency.push_back(static_cast<std::uint32_t>(t.received - t.send_call));
+  msg_stats.latency.add(static_cast<std::uint32_t>(t.received - t.send_call));
   auto d = [](Cycle a, Cycle b) { return static_cast<double>(b - a); };
   msg_stats.host_send += d(t.send_call, t.posted);
   msg_stats.io_bus_send += d(t.posted, t.dma_in_done);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "rtl_models/clock.h"
+#include "rtl_models/statistics.h"
 #include "rtl_models/packet.h"
 
 namespace wormcast::rtl {
@@ -90,8 +91,8 @@ struct MeasureWindow {
 };
 
 struct RunStats {
-  std::vector<std::uint32_t> latency;          // created -> tail delivered, measured packets
-  std::vector<std::uint32_t> network_latency;  // head injected -> tail delivered
+  CycleSamples latency;          // created -> tail delivered, measured packets
+  CycleSamples network_latency;  // head injected -> tail delivered
   std::uint64_t measured_created = 0, measured_delivered = 0;
   std::uint64_t window_flits_created = 0;      // offered load
   std::uint64_t window_flits_ejected = 0;      // accepted load
@@ -140,7 +141,7 @@ class MessageLedger {
 struct MessageStats {
   std::uint64_t created = 0, delivered = 0;                  // message deliveries (per destination)
   std::uint64_t measured_created = 0, measured_delivered = 0;
-  std::vector<std::uint32_t> latency;                        // measured: send call -> end of t_hr
+  CycleSamples latency;                                      // measured: send call -> end of t_hr
   // Sums over measured deliveries of each component of the latency.
   double host_send = 0, io_bus_send = 0, ni_send = 0, network = 0, ni_receive = 0, io_bus_receive = 0,
          host_receive = 0;

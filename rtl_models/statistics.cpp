@@ -48,26 +48,57 @@ nlohmann::json summarize_values(const std::vector<double>& v, double us_per_unit
   return j;
 }
 
-nlohmann::json summarize_cycles(std::vector<std::uint32_t> v, double us_per_cycle) {
+void CycleSamples::add_outside(std::uint32_t x) {
+  if (x >= kDense) {
+    sparse_.push_back(x);
+    sparse_sorted_ = sparse_.size() == 1 || (sparse_sorted_ && sparse_[sparse_.size() - 2] <= x);
+    return;
+  }
+  // Grow the histogram to cover x: at least double, so a run's slowly rising
+  // maximum costs few reallocations.
+  const std::size_t want = std::max<std::size_t>({std::size_t{x} + 1, dense_.size() * 2, 256});
+  dense_.resize(std::min<std::size_t>(want, kDense), 0);
+  ++dense_[x];
+}
+
+std::uint32_t CycleSamples::at_rank(std::uint64_t r) const {
+  if (r < 1 || r > count_)
+    throw std::out_of_range("CycleSamples::at_rank(" + std::to_string(r) + ") of " + std::to_string(count_) +
+                            " samples");
+  for (std::size_t v = 0; v < dense_.size(); ++v) {
+    if (r <= dense_[v]) return static_cast<std::uint32_t>(v);
+    r -= dense_[v];
+  }
+  if (!sparse_sorted_) {
+    std::sort(sparse_.begin(), sparse_.end());
+    sparse_sorted_ = true;
+  }
+  return sparse_.at(r - 1);
+}
+
+nlohmann::json summarize_cycles(const CycleSamples& v, double us_per_cycle) {
   nlohmann::json j;
   j["count"] = v.size();
   if (v.empty()) return j;
-  std::sort(v.begin(), v.end());
-  double sum = 0;
-  for (auto x : v) sum += x;
   auto pct = [&](double q) {   // nearest-rank percentile
-    const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
-    return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
+    const auto rank = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(v.size())));
+    return v.at_rank(std::max<std::uint64_t>(rank, 1));
   };
-  const double mean = sum / static_cast<double>(v.size());
+  const double mean = static_cast<double>(v.sum()) / static_cast<double>(v.size());
   j["mean"] = mean;
-  j["min"] = v.front();
+  j["min"] = v.min();
   j["p50"] = pct(0.50);
   j["p95"] = pct(0.95);
   j["p99"] = pct(0.99);
-  j["max"] = v.back();
+  j["max"] = v.max();
   j["mean_us"] = mean * us_per_cycle;
   return j;
+}
+
+nlohmann::json summarize_cycles(const std::vector<std::uint32_t>& v, double us_per_cycle) {
+  CycleSamples s;
+  for (auto x : v) s.add(x);
+  return summarize_cycles(s, us_per_cycle);
 }
 
 double checked_fraction(double busy, double elapsed, const char* what) {

@@ -37,9 +37,45 @@ class Statistics {
   std::vector<Entry> entries_;
 };
 
+// A run's cycle counts (latencies), kept as a histogram: count, sum, min,
+// max and nearest-rank percentiles are exact, and memory grows with the
+// largest value (a count per cycle value below kDense, typically a few
+// hundred), not with the number of samples. A list of every latency grew
+// by reallocation during the run, and each fresh block of memory cost page
+// faults inside the measured simulation (docs/performance.md). Values of
+// kDense cycles or more (a saturated run) are kept one by one.
+class CycleSamples {
+ public:
+  static constexpr std::uint32_t kDense = 1u << 16;
+  void add(std::uint32_t x) {
+    if (x < dense_.size()) {
+      ++dense_[x];
+    } else {
+      add_outside(x);
+    }
+    ++count_;
+    sum_ += x;
+  }
+  std::uint64_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  std::uint64_t sum() const { return sum_; }
+  // The value of nearest rank r (1 <= r <= size()) in ascending order.
+  std::uint32_t at_rank(std::uint64_t r) const;
+  std::uint32_t min() const { return at_rank(1); }
+  std::uint32_t max() const { return at_rank(count_); }
+
+ private:
+  void add_outside(std::uint32_t x);
+  std::vector<std::uint64_t> dense_;            // dense_[v] = how many samples equal v
+  mutable std::vector<std::uint32_t> sparse_;   // samples >= kDense, sorted on demand
+  mutable bool sparse_sorted_ = true;
+  std::uint64_t count_ = 0, sum_ = 0;
+};
+
 // Count, mean, min, nearest-rank p50/p95/p99, max and the mean in
-// microseconds of a list of cycle counts (latencies).
-nlohmann::json summarize_cycles(std::vector<std::uint32_t> v, double us_per_cycle);
+// microseconds of a run's cycle counts (latencies).
+nlohmann::json summarize_cycles(const CycleSamples& v, double us_per_cycle);
+nlohmann::json summarize_cycles(const std::vector<std::uint32_t>& v, double us_per_cycle);
 // Count, mean, min, max of a list of values (and the mean in microseconds
 // when us_per_unit > 0: the values are cycles).
 nlohmann::json summarize_values(const std::vector<double>& v, double us_per_unit = 0);

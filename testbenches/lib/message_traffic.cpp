@@ -42,7 +42,7 @@ void MessageTrafficProgram::operator()(rtl::HostApi& host) {
       const auto [arrival, dest] = backlog_.front();
       backlog_.pop_front();
       const Cycle now = host.now();
-      if (waits_ && window_->contains(now)) waits_->push_back(static_cast<std::uint32_t>(now - arrival));
+      if (waits_ && window_->contains(now)) waits_->add(static_cast<std::uint32_t>(now - arrival));
       host.send(dest, bytes_);
       continue;
     }

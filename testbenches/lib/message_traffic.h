@@ -37,7 +37,7 @@ class MessageTrafficProgram {
   bool overflowed() const { return overflowed_; }
   // Record arrival -> send call of the sends inside `window` into `waits`
   // (shared by every node's program; both outlive the program's runs).
-  void record_waits(const rtl::MeasureWindow* window, std::vector<std::uint32_t>* waits) {
+  void record_waits(const rtl::MeasureWindow* window, CycleSamples* waits) {
     window_ = window;
     waits_ = waits;
   }
@@ -55,7 +55,7 @@ class MessageTrafficProgram {
   std::deque<std::pair<Cycle, rtl::NodeId>> backlog_;   // (arrival, destination) of created, unsent messages
   bool overflowed_ = false;
   const rtl::MeasureWindow* window_ = nullptr;
-  std::vector<std::uint32_t>* waits_ = nullptr;
+  CycleSamples* waits_ = nullptr;
 };
 
 }  // namespace wormcast::tb

@@ -43,7 +43,7 @@ void SyntheticWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, co
   window_end_ = ctx.window.end;
   // A fresh record per run: a copied workload (ExperimentConfig copies
   // clone it) must not share its predecessor's vector.
-  source_waits_ = std::make_shared<std::vector<std::uint32_t>>();
+  source_waits_ = std::make_shared<CycleSamples>();
   const auto limit = static_cast<std::size_t>(source_queue);
   for (int i = 0; i < n; ++i) {
     rtl::NodeHardware& node = net.node(i);

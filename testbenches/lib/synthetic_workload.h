@@ -45,7 +45,7 @@ class SyntheticWorkload : public Workload {
   std::vector<rtl::Endpoint*> endpoints_;
   std::vector<std::shared_ptr<MessageTrafficProgram>> programs_;
   // Arrival -> send call of the measured messages, all hosts (message traffic).
-  std::shared_ptr<std::vector<std::uint32_t>> source_waits_ = std::make_shared<std::vector<std::uint32_t>>();
+  std::shared_ptr<CycleSamples> source_waits_ = std::make_shared<CycleSamples>();
 };
 
 }  // namespace wormcast::tb
