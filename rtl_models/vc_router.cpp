@@ -1043,9 +1043,9 @@ bool VcRouter::try_run(int oc, Cycle now) {
       if (iv.arr_base + static_cast<Cycle>(__builtin_ctz(m)) + 1 > now + static_cast<Cycle>(j)) return false;
   }
   if (iv.rx_link ? !iv.rx_link->can_return_ramp(iv.rx_vc, now, now) : !iv.rx_local->credit_ramp_ok()) return false;
-  if (credits(oc, now) < n) return false;
   // The VC's reference goes with the run (to the next VC's segment or the
-  // link's tail owners): moved, not copied and dropped.
+  // link's tail owners): moved, not copied and dropped. The link's send_run
+  // checks the n credits (and refuses the run without them).
   PacketPtr pkt = std::move(iv.head.pkt);
   if (ov.local ? !ov.tx_local->send_run(pkt, 0, n, now, crossbar_)
                : !ov.tx_link->send_run(ov.tx_vc, pkt, 0, n, now, crossbar_)) {

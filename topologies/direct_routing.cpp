@@ -254,6 +254,26 @@ Here DirectRouting::here(NodeId at) const {
   return h;
 }
 
+__attribute__((always_inline)) inline DirectHop DirectRouting::straight_hop(const Here& h,
+                                                                          const std::uint8_t* dst_digits) const {
+  const int n = topo_.dimensions();
+  const bool down = order_ == DimOrder::descending;
+  for (int i = 0; i < n; ++i) {
+    const int d = down ? n - 1 - i : i;
+    const int a = h.sigma[static_cast<std::size_t>(d)], b = dst_digits[d];
+    if (a != b) {
+      DirectHop hop;
+      hop.dim = d;
+      hop.dir = b > a ? Direction::plus : Direction::minus;
+      hop.vc = VcClass::single;
+      return hop;
+    }
+  }
+  DirectHop arrived;   // (h.at == dst: next_hop tested it first)
+  arrived.arrived = true;
+  return arrived;
+}
+
 DirectHop DirectRouting::next_hop(const Here& h, NodeId dst, VcClass in, int in_port) const {
   if (!h.cached || algo_ == RoutingAlgorithm::utpr) return next_hop(h.at, dst, in, in_port);
   if (h.at == dst) {
@@ -261,6 +281,8 @@ DirectHop DirectRouting::next_hop(const Here& h, NodeId dst, VcClass in, int in_
     arrived.arrived = true;
     return arrived;
   }
+  if (algo_ == RoutingAlgorithm::dor || algo_ == RoutingAlgorithm::ecube)
+    if (const std::uint8_t* row = topo_.digit_row(dst)) return straight_hop(h, row);
   int a = 0, b = 0;
   const int d = first_differing_dim(h, dst, a, b);
   return ordered_hop(d, a, b, in, in_port);

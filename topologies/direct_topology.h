@@ -65,6 +65,10 @@ class DirectTopology {
     return digit_table_.empty() ? sigma(x, d)
                                 : digit_table_[static_cast<std::size_t>(x) * radix_.size() + static_cast<std::size_t>(d)];
   }
+  // Node x's row of that table (row[d] = σ_d(x)), or nullptr without one.
+  const std::uint8_t* digit_row(NodeId x) const {
+    return digit_table_.empty() ? nullptr : digit_table_.data() + static_cast<std::size_t>(x) * radix_.size();
+  }
   // Digits indexed by dimension: result[d] = σ_d(x).
   std::vector<int> digits(NodeId x) const;
   // Inverse of digits(); throws TopologyError on a wrong count or range.
