@@ -242,6 +242,7 @@ class VcLink final : public sc_core::sc_module, public VcLinkTxIf, public VcLink
   const void* send_lines() const { return &last_send_; }
   // The receiver of the fold (its first line: a router's head), or null.
   const void* fold_receiver() const { return fold_ != nullptr ? fold_receiver_ : nullptr; }
+  const VcFoldFns* fold_fns() const { return fold_; }   // the fold's table, or null
   // Where the receiver's fold writes a flit of VC vc first (VcFoldFns::
   // locate), or null: fixed once the receiver has attached its fold.
   const void* rx_hint(int vc) const {

@@ -183,11 +183,12 @@ void VcRouter::start_of_simulation() {
 // latency cycles after its send (the sender's crossbar delay is this
 // router's: one VcRouterParams per network), so the pending ones span at
 // most that + 1 cycles, at most 32. Elsewhere flits travel on the wire.
+const VcFoldFns VcRouter::kFoldFns{&VcRouter::fold_deposit, &VcRouter::fold_deposit_run, &VcRouter::fold_locate};
+
 void VcRouter::attach_folds() {
-  static const VcFoldFns fns{&VcRouter::fold_deposit, &VcRouter::fold_deposit_run, &VcRouter::fold_locate};
   for (int p = 0; p < ext_ports_; ++p)
     if (VcLink* l = in_link_[static_cast<std::size_t>(p)])
-      if (p_.crossbar_delay + l->params().latency <= 31) l->attach_fold(VcFold{&fns, this, p});
+      if (p_.crossbar_delay + l->params().latency <= 31) l->attach_fold(VcFold{&kFoldFns, this, p});
 }
 
 topo::VcClass VcRouter::class_of(int in_ch) const {
@@ -802,12 +803,14 @@ void VcRouter::set_owner(int oc, int in_ch) {
   if (!o.local) {
     // The lines the packet's send reads next, all asked for before the
     // first of them is read (the check below): the link's two, the next
-    // router's input VC; then that router's head (the fold's receiver,
-    // known once the link's first line is here).
+    // router's input VC; then the lines that router's deposit reads (its
+    // head, hot block and link hints: known once the link's first line is
+    // here).
     o.tx_link->prefetch_send(o.tx_vc);
     if (o.rx_hint != nullptr) prefetch_two_lines(o.rx_hint);
     if (!o.tx_link->uses_vc(o.tx_vc)) not_connected(oc, in_ch);
-    if (const void* r = o.tx_link->fold_receiver()) __builtin_prefetch(r);
+    if (o.tx_link->fold_fns() == &kFoldFns)   // the receiver is a VcRouter (attach_folds)
+      static_cast<const VcRouter*>(o.tx_link->fold_receiver())->prefetch_for_deposit();
   }
   if (o.owner < 0) {
     OutputPort& op = chan(o.first).port;

@@ -215,6 +215,9 @@ int DirectNetwork::trace(sc_core::sc_trace_file* tf, const std::string& filter) 
 std::vector<std::uint64_t> DirectNetwork::flits_sent_per_link() const {
   std::vector<std::uint64_t> v;
   const DirectTopology& t = topology();
+  // At most 2n channels a node: one allocation, not a growth by doubling
+  // (this runs at the measurement window's edges, inside the timed run).
+  v.reserve(static_cast<std::size_t>(t.num_nodes()) * 2 * static_cast<std::size_t>(t.dimensions()));
   for (NodeId x = 0; x < t.num_nodes(); ++x)
     for (const DirectChannel& ch : t.channels(x)) {
       const rtl::VcLink* l = channel_link(x, ch.dim, ch.dir);
