@@ -320,7 +320,7 @@ void VcRouter::deposit_rest(InputVc& iv, Flit f, Cycle arrival, bool wake) {
 // A header that is the VC's front (nothing deposited or buffered ahead of
 // it) is routed now (pre_out), its lines prefetched a few cycles before its
 // allocation reads them.
-void VcRouter::deposited_header(InputVc& iv, Cycle arrival) {
+__attribute__((always_inline)) inline void VcRouter::deposited_header(InputVc& iv, Cycle arrival) {
   iv.hdr_mask |= std::uint32_t{1} << (arrival - iv.arr_base);
   header_due_ = std::min(header_due_, arrival + route_delay_);
   wake_at(arrival + route_delay_);
@@ -417,10 +417,18 @@ __attribute__((always_inline)) inline void VcRouter::end_receive(int ch, Cycle a
 // wait for route(), which routes them in the same cycle in channel order:
 // IR and replicating worms take new packet ids when routed, in that order.
 void VcRouter::route_now(InputVc& iv, int c, Cycle now) {
-  // (A header routed at its deposit is a plain unicast one: its packet's
-  // line is not read again here.)
-  if (iv.pre_out < 0 && (iv.head.first != 0 || !plain_unicast(*iv.head.pkt))) return add(unrouted_, kUnrouted, c);
-  route_header(iv, c);
+  // A header routed at its deposit (a plain unicast one: its packet's line
+  // is not read again here) takes that result without a call of
+  // route_header (the call's entry and exit were as many instructions as
+  // the rest: callgrind).
+  if (iv.pre_out >= 0 && iv.head.first == 0) {
+    iv.out = iv.pre_out;
+    iv.pre_out = -1;
+  } else if (iv.pre_out < 0 && (iv.head.first != 0 || !plain_unicast(*iv.head.pkt))) {
+    return add(unrouted_, kUnrouted, c);
+  } else {
+    route_header(iv, c);   // (a pre-routed header not at flit 0: its InvariantViolation)
+  }
   routed(iv, c, now);
 }
 
@@ -869,10 +877,20 @@ bool VcRouter::allocate_vcs(Cycle now, Cycle& next) {
   return any;
 }
 
-// The output VC(s) for input VC c's routed header, all or none.
-bool VcRouter::take_vcs(InputVc& iv, int c) {
+// The output VC(s) for input VC c's routed header, all or none. Inlined
+// into the allocation with its common case, one output VC (the call's
+// entry and exit were a third of its instructions: callgrind).
+__attribute__((always_inline)) inline bool VcRouter::take_vcs(InputVc& iv, int c) {
   const int vc = free_vc(iv.out);   // iv.out: the first VC of the class the routing chose
   if (vc < 0) return false;
+  if (iv.tree || iv.local_out >= 0) return take_more_vcs(iv, c, vc);
+  set_owner(iv.out = vc, c);
+  return true;
+}
+
+// take_vcs for a replicating worm (a VC per branch) or an IR worm (the
+// local copy's channel too): all at once, or none.
+bool VcRouter::take_more_vcs(InputVc& iv, int c, int vc) {
   if (iv.tree) {    // replication: a VC of every branch's class at once, or none
     for (const auto& b : iv.branches)
       if (free_vc(b.first) < 0) return false;
