@@ -638,7 +638,7 @@ void VcRouter::route_header(InputVc& iv, int c) {
 // c, with the lines its allocation and send read next prefetched. Whether
 // the output exists is checked when it is taken (set_owner), on the output
 // VC's line that the allocation reads anyway.
-int VcRouter::route_plain(const InputVc& iv, int c) const {
+__attribute__((always_inline)) inline int VcRouter::route_plain(const InputVc& iv, int c) const {
   const Packet& pk = *iv.head.pkt;
   const NodeId dst = pk.header.dest;
   if (!route_fn_->topology().valid_node(dst)) bad_destination(pk, dst);
@@ -1156,12 +1156,15 @@ bool VcRouter::release_run(OutputPort& op, int oc, Cycle tail, Cycle now) {
   // header, to a blocked header (the VC released) or to the port's other
   // VCs (the link released); all else asks for its own cycles.
   const bool after = iv.flits > 0 || op.owned != 0;
-  if (after && now > tail + 1)
-    throw InvariantViolation(std::string(name()) + ": " + channel_name(oc) + ": the run of " +
-                             std::to_string(iv.run_len) + " flits ending at cycle " + std::to_string(tail) +
-                             " was released only at cycle " + std::to_string(now) + " with " +
-                             (iv.flits > 0 ? "a packet behind it" : "another VC waiting for the link"));
+  if (after && now > tail + 1) late_release(oc, iv, tail, now);
   return after || busy(waiting_, kWaiting);
+}
+
+void VcRouter::late_release(int oc, const InputVc& iv, Cycle tail, Cycle now) const {
+  throw InvariantViolation(std::string(name()) + ": " + channel_name(oc) + ": the run of " + std::to_string(iv.run_len) +
+                           " flits ending at cycle " + std::to_string(tail) + " was released only at cycle " +
+                           std::to_string(now) + " with " +
+                           (iv.flits > 0 ? "a packet behind it" : "another VC waiting for the link"));
 }
 
 // At the start of an evaluation: the runs whose tail's cycle has passed

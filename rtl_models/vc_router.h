@@ -428,7 +428,7 @@ class VcRouter : private detail::VcRouterHead,
     maybe_busy_ &= static_cast<std::uint8_t>(~bit);
     return false;
   }
-  void wake_at(Cycle c) {
+  __attribute__((always_inline)) void wake_at(Cycle c) {
     if (sched_ != nullptr) sched_->at(sched_id_, c);
     else wake_.at(c);
   }
@@ -548,6 +548,7 @@ class VcRouter : private detail::VcRouterHead,
   bool run_step(OutputPort& op, int oc, Cycle now, Cycle& next);
   bool run_watched(const OutputPort& op, const InputVc& iv, Cycle tail);
   bool release_run(OutputPort& op, int oc, Cycle tail, Cycle now);
+  [[noreturn]] __attribute__((noinline, cold)) void late_release(int oc, const InputVc& iv, Cycle tail, Cycle now) const;
   void settle_runs(Cycle now);
   [[noreturn]] void bad_run_tail(int port, Cycle tail) const;
   void watch_run(const InputVc& iv, Cycle arrival);
