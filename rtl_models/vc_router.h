@@ -411,7 +411,11 @@ class VcRouter : private detail::VcRouterHead,
   void prefetch() const override {
     for (std::uint64_t w = arriving_; w != 0; w &= w - 1)   // both hot lines (arr_mask, arr_base)
       prefetch_two_lines(&chan(__builtin_ctzll(w)).in);
-    __builtin_prefetch(&unrouted_);   // the hot block's two lines and the link hints
+    prefetch_hot_block();
+  }
+  // The hot block's two lines and the link hints' line.
+  void prefetch_hot_block() const {
+    __builtin_prefetch(&unrouted_);
     __builtin_prefetch(&id_);
     __builtin_prefetch(&rx_pending_);
   }
@@ -462,9 +466,7 @@ class VcRouter : private detail::VcRouterHead,
   // the link hints' line read by route_plain at the deposit).
   void prefetch_for_deposit() const {
     __builtin_prefetch(static_cast<const VcRouterHead*>(this));
-    __builtin_prefetch(&unrouted_);
-    __builtin_prefetch(&id_);
-    __builtin_prefetch(&rx_pending_);
+    prefetch_hot_block();
   }
   bool deposit(int port, int vc, Flit f, Cycle arrival);
   bool deposit_run(int ch, PacketPtr& pkt, int first, int n, Cycle arrival);

@@ -157,11 +157,7 @@ class DirectRouting {
   // not divide again (-1 when at == dst: a, b untouched).
   int first_differing_dim(NodeId at, NodeId dst, int& a, int& b) const;
   int first_differing_dim(const Here& h, NodeId dst, int& a, int& b) const;
-  // dor and ecube at a cached Here with a digit table (the common case of a
-  // mesh or hypercube router): the first differing dimension, towards the
-  // destination's coordinate, one row of the table read. Same decisions as
-  // ordered_hop(first_differing_dim(...)).
-  DirectHop straight_hop(const Here& h, const std::uint8_t* dst_digits) const;
+  static DirectHop straight_hop(int d, int a, int b);
   // next_hop once at != dst and the first differing dimension d is known.
   DirectHop ordered_hop(int d, int a, int b, VcClass in, int in_port) const;
 
