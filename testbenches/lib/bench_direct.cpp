@@ -95,6 +95,7 @@ int run_direct_bench_cases(const BenchOptions& opt, std::ostream& os) {
       {"mesh 8x8 dor", "mesh", "8x8", nullptr, 5, 20, 0, 0.10},       // CNSim (its 2nd VC: DOR uses one)
       {"mesh 8x8 dor", "mesh", "8x8", nullptr, 5, 20, 2, 0.10, "packet"},   // CNSim's VCs and link policy
       {"mesh 32x32 dor", "mesh", "32x32", nullptr, 5, 20, 0, 0.03},   // CNSim's other figure
+      {"mesh 32x32 dor", "mesh", "32x32", nullptr, 5, 20, 2, 0.03, "packet"},   // its VCs and link policy
       {"torus 8x8 bi btr", "torus", "8x8", "bidirectional", 8, 4, 0, 0.08},
   };
   const Cycle measure = opt.quick ? 5000 : 50000;
