@@ -1,5 +1,7 @@
 #include "algorithms/plan.h"
 
+#include "algorithms/direct_scheme.h"
+
 #include <algorithm>
 #include <set>
 #include <sstream>
@@ -108,9 +110,7 @@ std::vector<std::string> PlanOptions::given() const {
   note(poc_dag.has_value(), "--poc-dag");
   note(recompute_weights.has_value(), "--recompute-weights");
   note(flit_bits.has_value(), "--flit-bits");
-  note(port_model.has_value(), "--port-model");
-  note(step_model.has_value(), "--step-model");
-  note(r.has_value(), "--r");
+  for (const auto& [key, text] : scheme_params) out.push_back(plan_keys("").option(key));
   return out;
 }
 

@@ -4,7 +4,8 @@
 // visiting order, switches or nodes crossed) with scheme-specific extras, and
 // prints as one JSON object or as text for people. Schemes are entries of a
 // registry (name, description, accepted options, planner); adding one is one
-// add() call in register_builtin_schemes (plan.cpp). The planners are the
+// add() call in register_builtin_schemes (plan.cpp), or for a direct-network
+// scheme one entry of direct_schemes() (direct_scheme.h). The planners are the
 // library's own (kbinomial_tree.h, step_model.h, chain_ordering.h,
 // multiphase.h, reachability.h, headers.h): `plan` only prints them.
 // Plain C++, no SystemC. docs/plan.md documents the output.
@@ -12,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -66,10 +68,10 @@ struct PlanOptions {
   std::optional<std::string> poc_dag;      // --poc-dag full|dfs (ssr, path-*)
   std::optional<bool> recompute_weights;   // --recompute-weights (ssr, path-*)
   std::optional<long long> flit_bits;      // --flit-bits (ssr, path-*, tree; default 8)
-  std::optional<std::string> port_model;   // --port-model all|one (hypercube schemes; default all)
-  std::optional<std::string> step_model;   // --step-model queue|in-order (hypercube schemes, seed001 §7.1)
-  std::optional<long long> r;              // --r (mutorus: partitions per phase, at least 2)
-  // The options that are set, as "--k", "--packets", ...
+  // The direct schemes' own options (direct_scheme.h, declared by each
+  // scheme's visit()), as given: key ("r", "port_model") -> text.
+  std::map<std::string, std::string> scheme_params;
+  // The options that are set, as "--k", "--packets", "--port-model", ...
   std::vector<std::string> given() const;
 };
 
@@ -104,9 +106,9 @@ class SchemeRegistry {
 };
 
 // Built-in schemes: kbinomial, binomial, linear, path-lg, path-greedy, ssr,
-// tree (switch networks); ucube, maxport, combine, wsort, utorus, storus,
-// mdtorus, mutorus, sci-* (direct networks); ib-cyclic, ib-opensm, ib-unicast
-// (fat trees).
+// tree (switch networks); the entries of direct_schemes() (direct networks:
+// ucube, maxport, combine, wsort, utorus, storus, mdtorus, mutorus,
+// separate, sci-*); ib-cyclic, ib-opensm, ib-unicast (fat trees).
 void register_builtin_schemes(SchemeRegistry& r);
 const SchemeRegistry& scheme_registry();
 

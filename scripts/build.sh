@@ -42,7 +42,7 @@ if [ "$pgo" = on ] && { [ "$retrain" = 1 ] || [ ! -f "$PROFILE/.complete" ]; }; 
   touch "$PROFILE/.complete"
   # The build system does not know that objects depend on the profile: the
   # profiled objects of an existing build/ are deleted, so they compile again.
-  for d in build/CMakeFiles/wormcast_{topo,algo,rtl,app}.dir build/CMakeFiles/wormcast.dir; do
+  for d in build/CMakeFiles/wormcast_{topo,algo,rtl,net,app}.dir build/CMakeFiles/wormcast.dir; do
     if [ -d "$d" ]; then find "$d" -name '*.o' -delete; fi
   done
 fi

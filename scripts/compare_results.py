@@ -10,7 +10,7 @@ path under AFTER_DIR (a file missing on either side is a difference):
   router_flit_hops, flit_moves, ...) must be equal, except timing and
   speed fields (TIMING_KEYS below), which differ from run to run, and
   parameters that choose only how a run is computed (HOW_KEYS: sim.streams,
-  sim.run_ahead),
+  sim.run_ahead, router.impl),
   so runs with and without streams, or from an older binary, compare.
 * *.csv (sweep tables): every cell, except columns whose name ends in one of
   TIMING_KEYS, and the HOW_KEYS columns.
@@ -41,7 +41,10 @@ TIMING_KEYS = {
 # Parameters that change how a run is computed, never its results: they may
 # be missing on the before side (a binary older than the parameter) and
 # differ between the two sides.
-HOW_KEYS = {"config.sim.streams", "config.sim.run_ahead"}
+HOW_KEYS = {"config.sim.streams", "config.sim.run_ahead", "config.router.impl"}
+# Top-level descriptions of the results that a binary older than them does
+# not write: compared when both sides have them.
+META_KEYS = {"statistics"}
 
 
 def is_timing(key):
@@ -52,10 +55,12 @@ def is_how(path):
     return any(path.endswith("." + k) for k in HOW_KEYS)
 
 
-def diff_json(a, b, path, out):
+def diff_json(a, b, path, out, top=False):
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b)):
             if is_timing(k) or is_how(f"{path}.{k}"):
+                continue
+            if top and k in META_KEYS and (k not in a) != (k not in b):
                 continue
             if k not in a or k not in b:
                 out.append(f"{path}.{k}: only in {'after' if k not in a else 'before'}")
@@ -112,7 +117,7 @@ def compare(before, after):
                 ja = json.load(f)
             with open(fb) as f:
                 jb = json.load(f)
-            diff_json(ja, jb, rel, out)
+            diff_json(ja, jb, rel, out, top=True)
         elif rel.endswith(".csv"):
             diff_csv(fa, fb, out, rel)
         elif rel.endswith(".vcd"):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Print the C++ functions longer than N lines (default 100).
 
-    python3 scripts/function_lengths.py testbenches/lib/*.cpp topologies/*.cpp
+    python3 scripts/function_lengths.py testbenches/app/*.cpp topologies/*.cpp
     python3 scripts/function_lengths.py --max 60 --all src/foo.cpp
 
 Output: one line per long function, "FILE:LINE: NAME: LINES lines", longest

@@ -12,6 +12,12 @@ command -v ninja >/dev/null && GEN=(-G Ninja)
 if [ ! -f build-asan/build.ninja ] && [ ! -f build-asan/Makefile ]; then   # as scripts/build.sh
   cmake -S . -B build-asan "${GEN[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWORMCAST_SANITIZE=ON
 fi
+# The sanitizer pass is also the checked build: the fast paths' invariants
+# are tested where they are relied on (rtl_models/core/checked.h).
+if ! grep -q '^WORMCAST_CHECKED:BOOL=ON' build-asan/CMakeCache.txt; then
+  echo "test_sanitize.sh: build-asan is not a checked build (WORMCAST_CHECKED is off)" >&2
+  exit 1
+fi
 cmake --build build-asan -j "$(nproc)"
 
 # halt_on_error: the first report ends the process with a failure.

@@ -1,6 +1,6 @@
-// Testbench of the direct-network multicast schemes: seed001's hypercube
-// (U-cube, Maxport, Combine, W-sort), torus (U-torus) and path-based IR
-// (S-torus, M_d-torus, M_u-torus(r)) schemes, and seed004's SCI schemes. It
+// Testbench of the direct-network multicast schemes (algo::direct_schemes():
+// seed001's hypercube, torus and path-based IR schemes and its
+// separate-addressing baseline, seed004's SCI schemes). It
 // runs one multicast from a source to a set of destinations on the
 // cycle-accurate model (routers, processor nodes with t_S / t_R, the scheme
 // as software on the processors) and prints, side by side, the planner's
@@ -15,8 +15,9 @@
 //                       [--dests '(1,2),(3,0)' | --degree 15 --seed 1] [--size 64] [--r 4]
 //                       [--t-s 20 --t-r 16] [--buffer 4] [--vcd FILE [--vcd-filter 'net.router5']]
 //
-// Each family runs with the settings of its experiments (experiments/seed001,
-// experiments/seed004/sci_torus.yaml); docs/user_guide.md, "Multicast testbenches".
+// Each scheme runs with the settings of its experiments (its
+// algo::DirectTbDefaults: experiments/seed001, experiments/seed004/sci_torus.yaml);
+// docs/user_guide.md, "Multicast testbenches".
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -24,99 +25,28 @@
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <systemc>
 
-#include "testbenches/lib/config.h"
-#include "testbenches/lib/direct_multicast_workload.h"
-#include "testbenches/lib/multicast_tb.h"
-#include "testbenches/lib/runner.h"
+#include "algorithms/direct_scheme.h"
+#include "testbenches/app/config.h"
+#include "testbenches/app/workloads/direct_multicast_workload.h"
+#include "testbenches/app/multicast_tb.h"
+#include "testbenches/app/runner.h"
 
 using namespace wormcast;
 
 namespace {
-
-// One family of schemes: the network and node settings its experiments use.
-struct Family {
-  std::vector<std::string> schemes;
-  std::string about;
-  std::string topology;                 // default --topology
-  std::string routing_uni, routing_bi;  // routing.function by direction
-  std::vector<tb::Override> settings;   // router, processor, clock, message size
-};
-
-const std::vector<Family>& families() {
-  static const std::vector<Family> f = {
-      {{"ucube", "maxport", "combine", "wsort"},
-       "seed001 Ch. 3: hypercube, E-cube routing, all-port processors",
-       "hypercube:6",
-       "ecube",
-       "ecube",
-       {{"router.ports", "all_port"},
-        {"router.buffer", "4flits"},
-        {"processor.t_s", "20"},
-        {"processor.t_r", "16"},
-        {"message.size", "64"}}},
-      {{"utorus"},
-       "seed001 Ch. 4: torus, unicast-based on the R-chain, UTR (BTR when bidirectional), one-port",
-       "torus:8x8:uni",
-       "utr",
-       "btr",
-       {{"router.ports", "one_port"},
-        {"router.buffer", "4flits"},
-        {"processor.t_s", "20"},
-        {"processor.t_r", "16"},
-        {"message.size", "64"}}},
-      {{"storus", "mdtorus", "mutorus"},
-       "seed001 Ch. 6: unidirectional torus, path-based IR worms, UTPR, all-port",
-       "torus:8x8:uni",
-       "utpr",
-       "utpr",
-       {{"router.ports", "all_port"},
-        {"router.buffer", "4flits"},
-        {"processor.t_s", "20"},
-        {"processor.t_r", "16"},
-        {"message.size", "64"}}},
-      {{"sci-separate", "sci-utorus", "sci-storus", "sci-mdtorus", "sci-mutorus"},
-       "seed004: 4x4 SCI torus, unicasts relayed store-and-forward by polling hosts in 64-byte packets",
-       "torus:4x4:uni",
-       "utr",
-       "btr",
-       {{"clock.period", "4ns"},
-        {"routing.order", "ascending"},
-        {"router.ports", "one_port"},
-        {"router.buffer", "8flits"},
-        {"router.route_delay", "2"},
-        {"router.crossbar_delay", "2"},
-        {"processor.t_s", "40"},
-        {"processor.t_r", "150"},
-        {"processor.packet_bytes", "64"},
-        {"processor.header_flits", "16"},
-        {"message.size", "2"}}},
-  };
-  return f;
-}
-
-const Family& family_of(const std::string& scheme) {
-  for (const Family& f : families())
-    if (std::find(f.schemes.begin(), f.schemes.end(), scheme) != f.schemes.end()) return f;
-  throw std::invalid_argument("unknown scheme '" + scheme + "'");
-}
-
-std::vector<std::string> all_schemes() {
-  std::vector<std::string> s;
-  for (const Family& f : families()) s.insert(s.end(), f.schemes.begin(), f.schemes.end());
-  return s;
-}
 
 // What the simulation did, from the workload's record of its (only) trial.
 void print_timeline(const tb::TbMulticast& mc, const tb::DirectMulticastWorkload::Run& run, std::ostream& out) {
   int i = 0;
   for (const auto& [id, x] : run.transfers)
     out << "  message " << ++i << ": sent by " << mc.net->node_text(x.sender) << ", posted at cycle "
-        << x.posted - run.start << " (after t_S), whole at its "
-        << (run.family == tb::DirectMulticastWorkload::Run::Family::mtorus ? "last " : "") << "destination at cycle "
+        << x.posted - run.start << " (after t_S), whole at its " << (x.receivers > 1 ? "last " : "")
+        << "destination at cycle "
         << x.arrived - run.start << "\n";
   std::vector<std::pair<Cycle, topo::NodeId>> got;
   for (const auto& r : run.received) got.push_back({r.at - run.start, r.node});
@@ -128,13 +58,21 @@ void print_timeline(const tb::TbMulticast& mc, const tb::DirectMulticastWorkload
 struct Args {
   std::string scheme;
   tb::TbSetOptions set;
-  int r = 0;
+  std::map<std::string, int> counts;           // the schemes' whole-number options (--r); 0: the scheme's default
   std::optional<int> size, t_s, t_r, buffer;   // given: passed on, and checked by the experiment loader
 };
 
-// The experiment of the multicast: the family's settings on the network of
+// The scheme's options: its testbench defaults, then those given.
+std::map<std::string, std::string> scheme_options(const algo::DirectTbDefaults& d, const Args& a) {
+  std::map<std::string, std::string> o = d.options;
+  for (const auto& [key, value] : a.counts)
+    if (value != 0) o[key] = std::to_string(value);
+  return o;
+}
+
+// The experiment of the multicast: the scheme's settings on the network of
 // the set, the options given, one trial of the set.
-std::vector<tb::Override> overrides(const Family& fam, const tb::TbMulticast& mc, const Args& a) {
+std::vector<tb::Override> overrides(const algo::DirectTbDefaults& fam, const tb::TbMulticast& mc, const Args& a) {
   const topo::DirectTopology& t = *mc.net->direct;
   const char* kind = t.is_torus() ? "torus" : t.kind() == topo::DirectKind::mesh ? "mesh" : "hypercube";
   std::string dims;
@@ -143,7 +81,7 @@ std::vector<tb::Override> overrides(const Family& fam, const tb::TbMulticast& mc
   if (t.is_torus()) o.push_back({"topology.direction", t.bidirectional() ? "bidirectional" : "unidirectional"});
   o.push_back({"routing.function", t.bidirectional() ? fam.routing_bi : fam.routing_uni});
   o.push_back({"node.model", "processor"});
-  o.insert(o.end(), fam.settings.begin(), fam.settings.end());
+  for (const auto& [key, value] : fam.settings) o.push_back({key, value});
   if (a.size) o.push_back({"message.size", std::to_string(*a.size)});
   if (a.t_s) o.push_back({"processor.t_s", std::to_string(*a.t_s)});
   if (a.t_r) o.push_back({"processor.t_r", std::to_string(*a.t_r)});
@@ -156,7 +94,7 @@ std::vector<tb::Override> overrides(const Family& fam, const tb::TbMulticast& mc
                      {"sim.warmup", "0"},
                      {"sim.measure", "1"},
                      {"sim.drain_limit", "200000000"}});
-  if (a.r != 0) o.push_back({"traffic.r", std::to_string(a.r)});
+  for (const auto& [key, text] : scheme_options(fam, a)) o.push_back({"traffic." + key, text});
   return o;
 }
 
@@ -171,25 +109,29 @@ int sc_main(int argc, char* argv[]) {
   CLI::App app{
       "direct_multicast_tb: one seed001 / seed004 multicast on the cycle-accurate direct network, next to its plan"};
   Args a;
-  app.add_option("--scheme", a.scheme, "the multicast scheme")->required()->check(CLI::IsMember(all_schemes()));
+  app.add_option("--scheme", a.scheme, "the multicast scheme (`wormcast plan --list` describes each)")
+      ->required()
+      ->check(CLI::IsMember(algo::direct_schemes().names()));
   tb::add_set_options(app, a.set, "torus:KxK:uni|bi, mesh:KxK or hypercube:N (default: the scheme's)",
                       "3,7,12 or (1,2),(3,0) or 0110,1001", "net.router5");
   app.add_option("--size", a.size, "message size in bytes (default: the scheme's experiments)");
-  app.add_option("--r", a.r, "mutorus: partitions per phase (default 4); sci-mutorus: nodes per partition");
+  for (const algo::DirectOptionInfo& o : algo::direct_scheme_options())
+    if (o.whole_number)
+      app.add_option(algo::plan_keys("").option(o.key), a.counts[o.key],
+                     o.described() + " (default: the scheme's testbench default)");
   app.add_option("--t-s", a.t_s, "send overhead t_S in cycles (default: the scheme's)");
   app.add_option("--t-r", a.t_r, "receive overhead t_R in cycles");
   app.add_option("--buffer", a.buffer, "flits per VC buffer");
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::warn);
   try {
-    const Family& fam = family_of(a.scheme);
+    const algo::DirectTbDefaults fam = algo::direct_schemes().make(a.scheme)->tb_defaults();
     if (a.set.topology.empty()) a.set.topology = fam.topology;
     const tb::TbMulticast mc = tb::tb_multicast(a.set);
     if (mc.net->kind != algo::NetworkClass::direct)
       throw std::invalid_argument("--topology " + a.set.topology + ": not a torus, mesh or hypercube");
-    if (a.scheme == "mutorus" && a.r == 0) a.r = 4;
     algo::PlanOptions po;
-    if (a.r != 0) po.r = a.r;
+    po.scheme_params = scheme_options(fam, a);
     const std::string plan = tb::plan_text(a.scheme, mc, po);  // the plan, as `wormcast plan` prints it
     const tb::ExperimentConfig cfg = tb::load_experiment("", overrides(fam, mc, a));  // the same multicast, simulated
 

@@ -19,9 +19,9 @@
 #include <sstream>
 #include <systemc>
 
-#include "rtl_models/kernel.h"
-#include "rtl_models/processor_node.h"
-#include "topologies/direct_network_kind.h"
+#include "rtl_models/core/kernel.h"
+#include "rtl_models/node/processor_node.h"
+#include "topologies/networks/direct_network_kind.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;

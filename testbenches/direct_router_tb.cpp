@@ -19,9 +19,9 @@
 #include <map>
 #include <systemc>
 
-#include "rtl_models/kernel.h"
-#include "testbenches/lib/runner.h"
-#include "topologies/direct_network_kind.h"
+#include "rtl_models/core/kernel.h"
+#include "testbenches/app/runner.h"
+#include "topologies/networks/direct_network_kind.h"
 #include "topologies/direct_paths.h"
 
 using namespace wormcast;

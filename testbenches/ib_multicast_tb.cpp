@@ -25,10 +25,10 @@
 #include <sstream>
 #include <systemc>
 
-#include "testbenches/lib/config.h"
-#include "testbenches/lib/ib_multicast_workload.h"
-#include "testbenches/lib/multicast_tb.h"
-#include "testbenches/lib/runner.h"
+#include "testbenches/app/config.h"
+#include "testbenches/app/workloads/ib_multicast_workload.h"
+#include "testbenches/app/multicast_tb.h"
+#include "testbenches/app/runner.h"
 
 using namespace wormcast;
 

@@ -28,10 +28,10 @@
 #include <systemc>
 
 #include "algorithms/kbinomial.h"
-#include "testbenches/lib/config.h"
-#include "testbenches/lib/multicast_tb.h"
-#include "testbenches/lib/multicast_workload.h"
-#include "testbenches/lib/runner.h"
+#include "testbenches/app/config.h"
+#include "testbenches/app/multicast_tb.h"
+#include "testbenches/app/workloads/multicast_workload.h"
+#include "testbenches/app/runner.h"
 
 using namespace wormcast;
 

@@ -18,11 +18,11 @@
 #include <cstdlib>
 #include <map>
 
-#include "rtl_models/io_bus.h"
-#include "rtl_models/link.h"
-#include "rtl_models/network_interface.h"
-#include "rtl_models/switch.h"
-#include "rtl_models/updown_decoder.h"
+#include "rtl_models/node/io_bus.h"
+#include "rtl_models/core/link.h"
+#include "rtl_models/node/network_interface.h"
+#include "rtl_models/switch/switch.h"
+#include "rtl_models/switch/updown_decoder.h"
 
 namespace rtl = wormcast::rtl;
 namespace topo = wormcast::topo;

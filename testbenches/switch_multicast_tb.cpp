@@ -17,9 +17,9 @@
 #include <iostream>
 #include <systemc>
 
-#include "rtl_models/worm_packet.h"
-#include "testbenches/lib/config.h"
-#include "testbenches/lib/runner.h"
+#include "rtl_models/core/worm_packet.h"
+#include "testbenches/app/config.h"
+#include "testbenches/app/runner.h"
 
 using namespace wormcast;
 

@@ -2,6 +2,7 @@
 //   wormcast run EXPERIMENT.yaml [--set key=value]... [--seed N] [--out DIR] [--vcd FILE]
 //   wormcast topo generate|show|export ...
 //   wormcast params
+//   wormcast stats [EXPERIMENT.yaml] [--set key=value]... [--json]
 //   wormcast bench
 //   wormcast sweep SWEEP.yaml [-j N] [--out DIR] [--dry-run] [--emit-jobs] [--force]
 #include <CLI/CLI.hpp>
@@ -20,15 +21,16 @@
 #include <systemc>
 
 #include "algorithms/ib_multicast.h"
-#include "rtl_models/decoder_registry.h"
-#include "rtl_models/ni_firmware.h"
-#include "testbenches/lib/atomic_file.h"
-#include "testbenches/lib/bench.h"
-#include "testbenches/lib/experiment.h"
-#include "testbenches/lib/plan_command.h"
-#include "testbenches/lib/results.h"
-#include "testbenches/lib/runner.h"
-#include "testbenches/lib/sweep.h"
+#include "rtl_models/switch/decoder_registry.h"
+#include "rtl_models/node/ni_firmware.h"
+#include "testbenches/app/atomic_file.h"
+#include "testbenches/app/bench.h"
+#include "testbenches/app/experiment.h"
+#include "testbenches/app/plan_command.h"
+#include "testbenches/app/results.h"
+#include "testbenches/app/runner.h"
+#include "testbenches/app/stats_command.h"
+#include "testbenches/app/sweep.h"
 #include "topologies/direct_io.h"
 #include "topologies/fat_tree_io.h"
 #include "topologies/topology_io.h"
@@ -286,6 +288,12 @@ void add_tool_commands(CLI::App& app, std::vector<Command>& cmds) {
                     print_parameters(std::cout);
                     return 0;
                   }});
+  auto sopt = std::make_shared<tb::StatsOptions>();
+  auto* stats = app.add_subcommand("stats", "list the statistics a run reports: name, unit, meaning, owner");
+  stats->add_option("experiment", sopt->file, "experiment YAML file (default: every plug-in's statistics)");
+  stats->add_option("--set", sopt->sets, "override a parameter of the experiment: --set section.key=value");
+  stats->add_flag("--json", sopt->json, "one JSON object on stdout");
+  cmds.push_back({stats, [sopt] { return tb::run_stats_command(*sopt, std::cout); }});
   auto bopt = std::make_shared<tb::BenchOptions>();
   auto* bench = app.add_subcommand("bench", "measure simulation speed (see docs/performance.md)");
   bench->add_flag("--quick", bopt->quick, "short runs");
@@ -348,7 +356,7 @@ int sc_main(int argc, char* argv[]) {
   add_topo_show_export(*topo_cmd, cmds);
   add_tool_commands(app, cmds);
   add_sweep_command(app, cmds);
-  tb::add_plan_command(app);   // plan: runs from its own callback (testbenches/lib/plan_command.h)
+  tb::add_plan_command(app);   // plan: runs from its own callback (testbenches/app/plan_command.h)
 
   try {
     app.parse(argc, argv);

@@ -244,8 +244,8 @@ DirectHop DirectRouting::utpr_hop(NodeId at, NodeId dst, VcClass in) const {
 __attribute__((always_inline)) inline DirectHop DirectRouting::ordered_hop(int d, int a, int b, VcClass in,
                                                                          int in_port) const {
   if (algo_ == RoutingAlgorithm::dateline) return dateline_hop(d, a, b, in, in_port);
-  // The common case first, without dimension_ordered's switch (callgrind:
-  // a few instructions per routed header on a mesh).
+  // The common case first, without dimension_ordered's switch (a few
+  // instructions fewer per routed header on a mesh).
   if (algo_ == RoutingAlgorithm::dor || algo_ == RoutingAlgorithm::ecube) return straight_hop(d, a, b);
   return dimension_ordered(d, a, b);
 }

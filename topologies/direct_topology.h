@@ -60,7 +60,7 @@ class DirectTopology {
   // σ_d(x) read from a table of every node's digits where that table is
   // small (radices up to 256, at most 4 MiB), else sigma(): the routing
   // function (DirectRouting) takes its digits for every routed header, and
-  // sigma()'s two divisions per dimension were most of its time (perf).
+  // sigma()'s two divisions per dimension would be most of its time.
   int digit(NodeId x, int d) const {
     return digit_table_.empty() ? sigma(x, d)
                                 : digit_table_[static_cast<std::size_t>(x) * radix_.size() + static_cast<std::size_t>(d)];

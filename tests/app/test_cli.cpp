@@ -41,7 +41,7 @@ TEST_CASE("bad input: each a clear error naming file and key, non-zero exit") {
       // The VC router holds the crossbar delay in 16 bits: refused as a key's range, not by a module.
       {"bigxbar.yaml", "topology:\n  kind: mesh\n  dims: [4, 4]\nrouter:\n  crossbar_delay: 70000\n",
        {"bigxbar.yaml:5", "router.crossbar_delay", "out of range", "65535"}},
-      // ... and the route delay (VcRouter::route_delay_, since 2026-12-02).
+      // ... and the route delay (VcRouter::route_delay_).
       {"bigroute.yaml", "topology:\n  kind: mesh\n  dims: [4, 4]\nrouter:\n  route_delay: 65536\n",
        {"bigroute.yaml:5", "router.route_delay", "out of range", "65535"}},
   };

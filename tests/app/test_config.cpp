@@ -4,10 +4,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "testbenches/lib/experiment.h"
-#include "testbenches/lib/synthetic_workload.h"
-#include "topologies/switch_network_kind.h"
-#include "testbenches/lib/units.h"
+#include "testbenches/app/experiment.h"
+#include "testbenches/app/workloads/synthetic_workload.h"
+#include "topologies/networks/switch_network_kind.h"
+#include "testbenches/app/units.h"
 
 using namespace wormcast::tb;
 

@@ -21,11 +21,11 @@
 
 #include <map>
 
-#include "rtl_models/kernel.h"
-#include "rtl_models/processor_node.h"
-#include "testbenches/lib/runner.h"
+#include "rtl_models/core/kernel.h"
+#include "rtl_models/node/processor_node.h"
+#include "testbenches/app/runner.h"
 #include "tests/common/runs.h"
-#include "topologies/direct_network_kind.h"
+#include "topologies/networks/direct_network_kind.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;

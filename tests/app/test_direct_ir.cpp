@@ -16,9 +16,9 @@
 #include <map>
 #include <sstream>
 
-#include "rtl_models/kernel.h"
+#include "rtl_models/core/kernel.h"
 #include "algorithms/compound_header.h"
-#include "topologies/direct_network_kind.h"
+#include "topologies/networks/direct_network_kind.h"
 #include "topologies/direct_paths.h"
 
 using namespace wormcast;

@@ -1,6 +1,7 @@
 // The seed001 schemes as software on direct-network processors
-// (traffic.kind direct_multicast, testbenches/lib/direct_multicast_workload.h):
-// whole runs of the experiment files in experiments/seed001/.
+// (traffic.kind direct_multicast, testbenches/app/workloads/direct_multicast_workload.h):
+// whole runs of the experiment files in experiments/seed001/, with the
+// separate-addressing baseline at the end.
 //
 // Golden latency by hand (docs/direct_networks.md, zero-load formula; the
 // header comment of test_direct_allport.cpp): a message of B bytes is one
@@ -9,7 +10,7 @@
 // the receiver's t_R follows. The source posts its first send at t_S.
 #include <catch2/catch.hpp>
 
-#include "testbenches/lib/runner.h"
+#include "testbenches/app/runner.h"
 #include "tests/common/runs.h"
 
 using namespace wormcast;
@@ -256,7 +257,7 @@ TEST_CASE("direct_multicast: seed004 schemes refuse the wrong routing or r", "[s
   CHECK_THAT(error_of("experiments/seed004/sci_torus.yaml", {{"topology.dims", "[4, 8]"}}),
              Contains("regular k-ary torus"));
   CHECK_THAT(error_of("experiments/seed004/sci_torus.yaml", {{"traffic.scheme", "sci-mutorus"}, {"traffic.r", "1"}}),
-             Contains("traffic.r >= 2"));
+             Contains("traffic.r must be at least 2"));
   CHECK_THAT(error_of("experiments/seed004/sci_torus.yaml", {{"traffic.r", "4"}}),
              Contains("traffic.r applies only"));
   // IR worms stay one packet. (Here, not after the simulations of the packet
@@ -267,4 +268,55 @@ TEST_CASE("direct_multicast: seed004 schemes refuse the wrong routing or r", "[s
   CHECK(error_of("experiments/seed004/sci_torus.yaml",
                  {{"topology.dims", "[4, 8]"}, {"traffic.scheme", "sci-utorus"}, {"traffic.trials", "1"}}) ==
         "no error");
+}
+
+// seed001's separate-addressing baseline (algorithms/separate_addressing.cpp)
+// on the U-torus experiment (t_R = 16, 64 bytes: L = 65 flits), with t_S =
+// 200 so that the source's sends never meet on its channel. From (0,0) the
+// R-chain is (0,1), (0,2): the first unicast is posted at 200, one hop: tail
+// at 200 + 1 + 6 + 64 = 271, received 287; the second is posted at 2 t_S =
+// 400, two hops: tail at 400 + 1 + 9 + 64 = 474, received 490.
+TEST_CASE("direct_multicast: seed001 separate addressing on a torus, by hand", "[seed001]") {
+  const RunResult r = run_file("experiments/seed001/utorus.yaml",
+                               {{"traffic.scheme", "separate"}, {"processor.t_s", "200"},
+                                {"traffic.destinations", "(0,2),(0,1)"}, {"traffic.trials", "2"}});
+  check_complete(r, 2);
+  CHECK(stat(r, "multicast.latency_cycles").at("max") == 490);
+  CHECK(stat(r, "multicast.latency_cycles").at("min") == 490);
+  CHECK(stat(r, "multicast.mean_latency_cycles").at("max") == Approx((287 + 490) / 2.0));
+  CHECK(stat(r, "multicast.root_busy_cycles").at("max") == 474.0);   // the source's last send delivered
+  CHECK(stat(r, "multicast.messages") == 2 * 2);                     // one unicast per destination
+  CHECK(stat(r, "multicast.plan_steps").at("max") == 2);             // one per destination, one-port
+  CHECK(stat(r, "multicast.plan_link_visits").at("max") == 3.0);     // 1 + 2 hops
+  CHECK(stat(r, "multicast.plan_used_links").at("max") == 2.0);      // (0,0)->(0,1) shared
+}
+
+TEST_CASE("direct_multicast: seed001 separate addressing on random sets, uni- and bidirectional", "[seed001]") {
+  for (const bool bi : {false, true}) {
+    INFO((bi ? "bidirectional, btr" : "unidirectional, utr"));
+    std::vector<Override> o = {{"traffic.scheme", "separate"}, {"traffic.trials", "6"}, {"traffic.set_size", "20"}};
+    if (bi) o.insert(o.end(), {{"topology.direction", "bidirectional"}, {"routing.function", "btr"}});
+    const RunResult r = run_file("experiments/seed001/utorus.yaml", o);
+    check_complete(r, 6);
+    CHECK(stat(r, "multicast.messages") == 6 * 19);   // the source alone sends, once per destination
+    CHECK(stat(r, "multicast.plan_steps").at("min") == 19);
+    CHECK(stat(r, "multicast.plan_steps").at("max") == 19);
+    // The source sends all 19 one after another: t_S each, then the last one's trip and t_R.
+    CHECK(stat(r, "multicast.latency_cycles").at("min").get<double>() >= 19 * 20 + 16);
+  }
+  // Against U-torus on the same sets (same seed): more messages from the source, a longer multicast.
+  const RunResult u = run_file("experiments/seed001/utorus.yaml", {{"traffic.trials", "6"}, {"traffic.set_size", "20"}});
+  const RunResult p = run_file("experiments/seed001/utorus.yaml",
+                               {{"traffic.scheme", "separate"}, {"traffic.trials", "6"}, {"traffic.set_size", "20"}});
+  CHECK(stat(p, "multicast.latency_cycles").at("mean").get<double>() >
+        stat(u, "multicast.latency_cycles").at("mean").get<double>());
+}
+
+TEST_CASE("direct_multicast: separate addressing refuses a network it cannot use, naming the key", "[seed001]") {
+  CHECK_THAT(error_of("experiments/seed001/hypercube.yaml", {{"traffic.scheme", "separate"}}),
+             Contains("traffic.scheme separate needs a torus with routing.function utr or btr"));
+  CHECK_THAT(error_of("experiments/seed001/path_torus.yaml", {{"traffic.scheme", "separate"}}),
+             Contains("traffic.scheme separate needs a torus") && Contains("with routing utpr"));
+  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.scheme", "separate"}, {"traffic.r", "2"}}),
+             Contains("traffic.r applies only to traffic.scheme mutorus, sci-mutorus (scheme is separate)"));
 }

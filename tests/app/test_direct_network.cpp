@@ -12,10 +12,10 @@
 #include <bitset>
 #include <cmath>
 
-#include "rtl_models/kernel.h"
-#include "testbenches/lib/runner.h"
+#include "rtl_models/core/kernel.h"
+#include "testbenches/app/runner.h"
 #include "tests/common/runs.h"
-#include "topologies/direct_network_kind.h"
+#include "topologies/networks/direct_network_kind.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;
@@ -320,12 +320,11 @@ TEST_CASE("3-way links (router.link_sharing bidirectional) stay exactly-once and
 
 // A routing delay of several cycles under load, with headers blocked for
 // their VC while others are still being routed: the router must be
-// evaluated at the end of every header's delay (helper/dhdr moved routed
-// headers straight to the VC-waiting set; a first version woke the router
-// only for the earliest delay while a header was blocked, and this run's
-// latencies changed by 10 cycles in total). Golden values: this run on main
-// 2dd487e, before that change (no formula gives them; the other tests check
-// the delay's timing at zero load).
+// evaluated at the end of every header's delay (routed headers wait in the
+// VC-waiting set; a router woken only for the earliest delay while a header
+// is blocked changes this run's latencies). Golden values: this run on main
+// 2dd487e (no formula gives them; the other tests check the delay's timing
+// at zero load).
 TEST_CASE("a multi-cycle routing delay under load keeps main's results") {
   const auto r = test::run_with({{"topology.kind", "mesh"},       {"topology.dims", "4x4"},
                                  {"routing.function", "dor"},     {"router.vcs", "2"},

@@ -9,8 +9,8 @@
 
 #include <map>
 
-#include "rtl_models/kernel.h"
-#include "topologies/direct_network_kind.h"
+#include "rtl_models/core/kernel.h"
+#include "topologies/networks/direct_network_kind.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;

@@ -6,7 +6,7 @@
 #include <map>
 #include <sstream>
 
-#include "rtl_models/traffic.h"
+#include "rtl_models/node/traffic.h"
 #include "topologies/direct_io.h"
 
 using namespace wormcast;

@@ -10,10 +10,10 @@
 // latency"); dateline's hop count is Σ min(Δ, k - Δ).
 #include <catch2/catch.hpp>
 
-#include "rtl_models/kernel.h"
-#include "testbenches/lib/runner.h"
+#include "rtl_models/core/kernel.h"
+#include "testbenches/app/runner.h"
 #include "tests/common/runs.h"
-#include "topologies/direct_network_kind.h"
+#include "topologies/networks/direct_network_kind.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;

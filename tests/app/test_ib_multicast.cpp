@@ -10,7 +10,7 @@
 // IBFT(8,3): same leaf switch s = 1, same level-1 subtree s = 3, else s = 5.
 #include <catch2/catch.hpp>
 
-#include "testbenches/lib/runner.h"
+#include "testbenches/app/runner.h"
 #include "tests/common/runs.h"
 
 using namespace wormcast;

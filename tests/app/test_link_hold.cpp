@@ -9,9 +9,9 @@
 // path (docs/direct_networks.md, "Zero-load latency").
 #include <catch2/catch.hpp>
 
-#include "rtl_models/kernel.h"
+#include "rtl_models/core/kernel.h"
 #include "tests/common/runs.h"
-#include "topologies/direct_network_kind.h"
+#include "topologies/networks/direct_network_kind.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;

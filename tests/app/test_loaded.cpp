@@ -3,7 +3,7 @@
 // saturation the accepted throughput equals the offered load.
 #include <catch2/catch.hpp>
 
-#include "testbenches/lib/runner.h"
+#include "testbenches/app/runner.h"
 #include "tests/common/runs.h"
 
 using namespace wormcast;
@@ -105,8 +105,8 @@ TEST_CASE("link utilisation covers the measured period with the load on, not war
   // channel. At 0.5 the measured period (the window, and until its last
   // packet is delivered) carries 0.5 flits per cycle on each. At 0.95 with
   // a 2-packet queue the sources overflow in their first cycles and stop
-  // creating, so the period carries nothing: counted over the whole run
-  // (as before), the utilisation showed the first cycles' traffic (0.001).
+  // creating, so the period carries nothing: counted over the whole run,
+  // the utilisation would show the first cycles' traffic (0.001).
   for (const bool overflow : {false, true}) {
     INFO((overflow ? "0.95, 2-packet queue" : "0.5"));
     std::vector<Override> o = {{"topology.dims", "[2]"},   {"traffic.load", overflow ? "0.95" : "0.5"},

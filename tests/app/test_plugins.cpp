@@ -9,13 +9,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "rtl_models/decoder_registry.h"
-#include "rtl_models/host_ni_node.h"
-#include "rtl_models/ni_firmware.h"
-#include "rtl_models/statistics.h"
-#include "testbenches/lib/runner.h"
-#include "testbenches/lib/synthetic_workload.h"
-#include "topologies/switch_network_kind.h"
+#include "rtl_models/switch/decoder_registry.h"
+#include "rtl_models/node/host_ni_node.h"
+#include "rtl_models/node/ni_firmware.h"
+#include "rtl_models/core/statistics.h"
+#include "testbenches/app/runner.h"
+#include "testbenches/app/workloads/synthetic_workload.h"
+#include "topologies/networks/switch_network_kind.h"
 
 using namespace wormcast;
 using namespace wormcast::tb;

@@ -1,7 +1,7 @@
-// Nothing silently wrong: each case here used to give a result that looked
-// right and was not (a run that did not finish its work reported as not
+// Nothing silently wrong: each case here could give a result that looks
+// right and is not (a run that did not finish its work reported as not
 // saturated, out-of-range numbers wrapping, duplicate keys ignored, files
-// written half or into the wrong place). Each now fails loudly or says what
+// written half or into the wrong place). Each must fail loudly or say what
 // happened.
 #include <catch2/catch.hpp>
 
@@ -12,8 +12,8 @@
 
 #include "tests/common/runs.h"
 #include "tests/common/shell.h"
-#include "testbenches/lib/atomic_file.h"
-#include "testbenches/lib/runner.h"
+#include "testbenches/app/atomic_file.h"
+#include "testbenches/app/runner.h"
 
 using namespace wormcast;
 using namespace wormcast::tb;
@@ -201,7 +201,7 @@ TEST_CASE("a sweep stopped by a signal stops its children, and a second sweep on
 
 TEST_CASE("odd inputs get clear errors and the documented exit codes") {
   const TempDir d("odd");
-  // Usage errors exit 2: a negative generator seed no longer wraps around.
+  // Usage errors exit 2: a negative generator seed is refused, not wrapped around.
   auto o = cli("topo generate --switches 4 --nodes 8 --seed -1");
   CHECK(o.code == 2);
   CHECK_THAT(o.text, Catch::Contains("--seed") && Catch::Contains("not in range"));

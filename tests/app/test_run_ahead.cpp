@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "testbenches/lib/runner.h"
+#include "testbenches/app/runner.h"
 #include "tests/common/runs.h"
 
 using namespace wormcast;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "testbenches/lib/runner.h"
+#include "testbenches/app/runner.h"
 #include "tests/common/runs.h"
 
 using namespace wormcast;
@@ -198,7 +198,7 @@ TEST_CASE("direct networks: the VC router's receive folded into the send gives t
        false, true},
       // Many packets in one VC buffer: its front segment is in the input
       // VC's first line, the others in a ring that grows past its first
-      // heap block (VcRouter::InputVc, helper/dlay).
+      // heap block (VcRouter::InputVc).
       {"mesh, 2-flit packets into 16-flit VC buffers, saturated (up to 8 packets per VC)",
        "experiments/direct_mesh_8x8.yaml",
        more({{"router.buffer", "16flits"}, {"traffic.packet_size", "2flits"}, {"traffic.load", "0.7"},
@@ -207,7 +207,7 @@ TEST_CASE("direct networks: the VC router's receive folded into the send gives t
       {"torus, bidirectional link sharing (3-way)", "experiments/direct_torus_8x8.yaml",
        more({{"router.link_sharing", "bidirectional"}, {"traffic.load", "0.3"}}), false, true},
       // Each VC records its deposited flits' arrivals as bits of cycle mod
-      // 32 (InputVc::arriving, helper/dlay4): a pipeline of 31 cycles fills
+      // 32 (InputVc::arr_mask): a pipeline of 31 cycles fills
       // the record, one of 32 is not folded (flits on the wire); channels
       // from 64 on are not folded either, beside folded ones of one router.
       {"torus, crossbar 1 + link latency 30: 31 cycles of deposits per VC", "experiments/direct_torus_8x8.yaml",

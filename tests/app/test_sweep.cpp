@@ -19,7 +19,7 @@
 #include <sstream>
 
 #include "../common/shell.h"
-#include "testbenches/lib/sweep.h"
+#include "testbenches/app/sweep.h"
 
 namespace fs = std::filesystem;
 using namespace wormcast;
@@ -473,8 +473,8 @@ TEST_CASE("sweep: --emit-jobs prints runnable command lines (for GNU parallel) a
 TEST_CASE("sweep: failing runs are reported and the others kept with exit code 3") {
   // The failure passes up-front validation and happens at run time: a
   // topology file that does not exist (the child exits 1 and writes no
-  // results). (A watchdog shorter than a hop, which used to fail here with a
-  // false deadlock, is now refused up front: see the next test case.)
+  // results). (A watchdog shorter than a hop would fail here with a false
+  // deadlock, but is refused up front: see the next test case.)
   const TempDir tmp("fail");
   const fs::path& d = tmp.path;
   write(d, "tiny.yaml",

@@ -5,9 +5,9 @@
 // definitions in seed000 §7.2, independently of the switch code.
 #include <catch2/catch.hpp>
 
-#include "rtl_models/kernel.h"
-#include "testbenches/lib/runner.h"
-#include "topologies/elaborator.h"
+#include "rtl_models/core/kernel.h"
+#include "testbenches/app/runner.h"
+#include "topologies/networks/elaborator.h"
 #include "../node/node_fixture.h"
 
 using namespace wormcast;

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "rtl_models/packet.h"
+#include "rtl_models/core/packet.h"
 
 namespace wormcast::test {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "testbenches/lib/runner.h"
+#include "testbenches/app/runner.h"
 
 namespace wormcast::test {
 

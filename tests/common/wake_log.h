@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "rtl_models/link.h"
+#include "rtl_models/core/link.h"
 
 namespace wormcast::test {
 

@@ -5,11 +5,14 @@ Draws random experiments (direct networks with endpoint or processor nodes,
 irregular switch networks with endpoint nodes: topology, routing, VCs,
 buffers, delays, link sharing, traffic pattern, load from light to
 saturated, packet size, windows, seed) and runs each three times with the
-real binary: as drawn, with sim.streams=off and with sim.run_ahead=off.
-Both switches change only how a run is computed, so every result must be
-identical: scripts/compare_results.py compares the JSON and CSV files
-(timings and the "how" fields excepted), and the exit status and error
-text must be equal. The fixed cases of scripts/regression_runs.sh compare
+real binary: as drawn, with sim.streams=off and with sim.run_ahead=off; a
+direct-network case runs a fourth time with router.impl=reference, the
+plainly written reference router (rtl_models/direct/reference_router.h)
+instead of the fast one. All three switches change only how a run is
+computed, so every result must be identical: scripts/compare_results.py
+compares the JSON and CSV files (timings and the "how" fields excepted:
+sim.streams, sim.run_ahead, router.impl), and the exit status and error text must be
+equal. The fixed cases of scripts/regression_runs.sh compare
 one binary with an older one; this compares one binary's fast paths with
 its own per-flit, per-cycle oracle on configurations nobody chose by hand.
 
@@ -31,10 +34,16 @@ import tempfile
 
 from fuzz_common import checked_paths, SANITIZER_MARKS, add_common_arguments, sanitizer_env
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import compare_results  # noqa: E402  (scripts/compare_results.py)
+
 # VC classes per routing function (docs/direct_networks.md): router.vcs must
 # be 0 or a multiple of these.
 CLASSES = {"dor": 1, "ecube": 1, "utr": 2, "utpr": 2, "btr": 3, "dateline": 2}
 VARIANTS = [("base", None), ("streams_off", "sim.streams=off"), ("run_ahead_off", "sim.run_ahead=off")]
+# Direct networks only: the reference router against the fast one.
+DIRECT_VARIANTS = VARIANTS + [("reference", "router.impl=reference")]
+DIRECT_EXPERIMENT = "experiments/direct_mesh_8x8.yaml"
 
 
 def windows(rng, s, warmups, measures, drain_limit, watchdog=None):
@@ -192,7 +201,8 @@ def make_cases(args):
 def run_case(args, case, work):
   cid, experiment, sets, seed = case
   outcome = {}
-  for tag, extra in VARIANTS:
+  variants = DIRECT_VARIANTS if experiment == DIRECT_EXPERIMENT else VARIANTS
+  for tag, extra in variants:
     out = os.path.join(work, "case%d" % cid, tag)
     shutil.rmtree(out, ignore_errors=True)
     cmd = [args.wormcast, "run", os.path.join(args.source, experiment), "--out", out, "--seed", seed]
@@ -213,16 +223,15 @@ def run_case(args, case, work):
     outcome[tag] = (p.returncode, err, out)
   base_rc, base_err, base_out = outcome["base"]
   problems = []
-  for tag, _ in VARIANTS[1:]:
+  for tag, _ in variants[1:]:
     rc, err, out = outcome[tag]
     if (rc, err) != (base_rc, base_err):
       problems.append("%s: exit %d %s, base exit %d %s" % (tag, rc, err, base_rc, base_err))
       continue
     if os.path.isdir(base_out) and os.listdir(base_out):   # results written (a saturated or deadlocked run too)
-      p = subprocess.run([sys.executable, os.path.join(args.source, "scripts", "compare_results.py"), base_out, out],
-                         capture_output=True, text=True)
-      if p.returncode != 0:
-        problems.append("%s differs:\n%s" % (tag, "\n".join(p.stdout.splitlines()[:20])))
+      _, diffs = compare_results.compare(base_out, out)
+      if diffs:
+        problems.append("%s differs:\n%s" % (tag, "\n".join(diffs[:20])))
   status = "refused" if base_rc != 0 else "ok"
   return case, "\n".join(problems), (status, base_err[:1] or ["exit %d" % base_rc])
 
@@ -248,7 +257,7 @@ def main():
         print("  %s --seed %s %s" % (experiment, seed, " ".join("--set %s=%s" % kv for kv in sets.items())))
       elif info and info[0] == "refused":
         refused.append(cid)
-        print("case %d refused alike in all three runs: %s" % (cid, info[1][0] if info[1] else "(no message)"))
+        print("case %d refused alike in all its runs: %s" % (cid, info[1][0] if info[1] else "(no message)"))
   print("%d cases, %d refused alike, %d differing%s" % (len(cases), len(refused), len(failures),
                                                        (": " + ", ".join(map(str, failures))) if failures else ""))
   if failures:

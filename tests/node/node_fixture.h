@@ -4,9 +4,9 @@
 
 #include <memory>
 
-#include "rtl_models/kernel.h"
-#include "rtl_models/host_ni_node.h"
-#include "topologies/elaborator.h"
+#include "rtl_models/core/kernel.h"
+#include "rtl_models/node/host_ni_node.h"
+#include "topologies/networks/elaborator.h"
 
 namespace wormcast::test {
 

@@ -3,7 +3,7 @@
 // host software API's checks.
 #include <catch2/catch.hpp>
 
-#include "rtl_models/statistics.h"
+#include "rtl_models/core/statistics.h"
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>

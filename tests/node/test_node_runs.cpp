@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "rtl_models/host_ni_node.h"
-#include "testbenches/lib/runner.h"
+#include "rtl_models/node/host_ni_node.h"
+#include "testbenches/app/runner.h"
 
 using namespace wormcast;
 using namespace wormcast::tb;

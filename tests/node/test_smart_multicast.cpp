@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "testbenches/lib/runner.h"
+#include "testbenches/app/runner.h"
 
 using namespace wormcast;
 using namespace wormcast::tb;

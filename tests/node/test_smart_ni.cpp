@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "node_fixture.h"
-#include "rtl_models/ni_firmware.h"
+#include "rtl_models/node/ni_firmware.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;

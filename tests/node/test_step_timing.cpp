@@ -9,7 +9,7 @@
 
 #include "algorithms/kbinomial_tree.h"
 #include "algorithms/step_model.h"
-#include "testbenches/lib/runner.h"
+#include "testbenches/app/runner.h"
 
 using namespace wormcast;
 using namespace wormcast::tb;

@@ -15,12 +15,12 @@
 #include "algorithms/multiphase.h"
 #include "algorithms/reachability.h"
 #include "algorithms/worm_check.h"
-#include "rtl_models/kernel.h"
-#include "rtl_models/traffic.h"
-#include "rtl_models/worm_packet.h"
-#include "testbenches/lib/config.h"
-#include "testbenches/lib/runner.h"
-#include "topologies/elaborator.h"
+#include "rtl_models/core/kernel.h"
+#include "rtl_models/node/traffic.h"
+#include "rtl_models/core/worm_packet.h"
+#include "testbenches/app/config.h"
+#include "testbenches/app/runner.h"
+#include "topologies/networks/elaborator.h"
 #include "topologies/topology_io.h"
 
 using namespace wormcast;

@@ -1,10 +1,10 @@
-// The bit-vector set behind the VcRouter's active sets (rtl_models/channel_set.h).
+// The bit-vector set behind the VcRouter's active sets (rtl_models/core/channel_set.h).
 #include <catch2/catch.hpp>
 
 #include <set>
 #include <vector>
 
-#include "rtl_models/channel_set.h"
+#include "rtl_models/core/channel_set.h"
 
 using wormcast::rtl::ChannelSet;
 

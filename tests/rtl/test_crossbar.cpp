@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "rtl_models/crossbar.h"
-#include "rtl_models/kernel.h"
+#include "rtl_models/switch/crossbar.h"
+#include "rtl_models/core/kernel.h"
 
 using namespace wormcast::rtl;
 

@@ -1,5 +1,5 @@
 // The latency histogram behind every run's latency statistics
-// (rtl_models/statistics.h): its count, sum, min, max and nearest-rank
+// (rtl_models/core/statistics.h): its count, sum, min, max and nearest-rank
 // percentiles against a sorted list of the same samples.
 #include <catch2/catch.hpp>
 
@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "rtl_models/statistics.h"
+#include "rtl_models/core/statistics.h"
 
 using wormcast::CycleSamples;
 

@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "rtl_models/cycle_scheduler.h"
-#include "rtl_models/kernel.h"
-#include "rtl_models/link.h"
+#include "rtl_models/core/cycle_scheduler.h"
+#include "rtl_models/core/kernel.h"
+#include "rtl_models/core/link.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;
@@ -125,9 +125,9 @@ TEST_CASE_METHOD(Bench<2>, "cycle scheduler: a wake-up for a cycle a client ran 
 }
 
 TEST_CASE_METHOD(Bench<2>, "cycle scheduler: a wake-up for a cycle that has passed is an error, not a client lost") {
-  // Before, a past cycle was marked in the ring slot that a later cycle
-  // reuses and skipped there as stale: the client never ran again (an
-  // endpoint whose source asked for its old creation cycle).
+  // Marked in the ring slot that a later cycle reuses, a past cycle would
+  // be skipped there as stale and the client never run again (an endpoint
+  // whose source asks for its old creation cycle).
   SECTION("returned by its evaluation") {
     r[0].on_run = [&](Cycle now) {
       if (now == 10) r[0].ask = 7;

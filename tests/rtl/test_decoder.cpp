@@ -9,8 +9,8 @@
 //   is illegal, so there is no route.
 #include <catch2/catch.hpp>
 
-#include "rtl_models/kernel.h"
-#include "rtl_models/updown_decoder.h"
+#include "rtl_models/core/kernel.h"
+#include "rtl_models/switch/updown_decoder.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;

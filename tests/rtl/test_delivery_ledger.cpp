@@ -1,4 +1,4 @@
-// The delivery ledger (rtl_models/sim_context.h): every recorded packet
+// The delivery ledger (rtl_models/core/sim_context.h): every recorded packet
 // must reach each of its destinations exactly once. Outstanding packets are
 // kept in a window of slots indexed by origin id; these cases check the
 // window's edges (ids out of order, gaps, a packet older than the window)
@@ -6,7 +6,7 @@
 // multicast lists beside the 4-byte slots.
 #include <catch2/catch.hpp>
 
-#include "rtl_models/sim_context.h"
+#include "rtl_models/core/sim_context.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;

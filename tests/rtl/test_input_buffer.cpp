@@ -2,8 +2,8 @@
 // freed only when every branch has read it; branches read independently.
 #include <catch2/catch.hpp>
 
-#include "rtl_models/input_buffer.h"
-#include "rtl_models/kernel.h"
+#include "rtl_models/switch/input_buffer.h"
+#include "rtl_models/core/kernel.h"
 #include "tests/common/packets.h"
 
 using namespace wormcast;

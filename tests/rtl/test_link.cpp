@@ -1,8 +1,8 @@
 // Link timing and credit flow control (seed000 §7.2: 1 cycle per flit).
 #include <catch2/catch.hpp>
 
-#include "rtl_models/kernel.h"
-#include "rtl_models/link.h"
+#include "rtl_models/core/kernel.h"
+#include "rtl_models/core/link.h"
 #include "tests/common/wake_log.h"
 
 #include <algorithm>

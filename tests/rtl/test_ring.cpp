@@ -1,4 +1,4 @@
-// The FIFO ring under Link's flits and credit returns (rtl_models/ring.h).
+// The FIFO ring under Link's flits and credit returns (rtl_models/core/ring.h).
 #include <catch2/catch.hpp>
 
 #include <cstddef>
@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "rtl_models/ring.h"
+#include "rtl_models/core/ring.h"
 
 using wormcast::rtl::Ring;
 
@@ -85,7 +85,7 @@ TEST_CASE("ring erase removes the i-th value, front, middle or back, across wrap
 }
 
 TEST_CASE("ring is a 24-byte header and moves with its values") {
-  // A pointer and 32-bit indices (helper/dlay): links and input VCs keep
+  // A pointer and 32-bit indices: links and input VCs keep
   // rings in the cache lines every flit reads.
   STATIC_REQUIRE(sizeof(Ring<int>) == 24);
   Ring<int> r;

@@ -1,15 +1,15 @@
 // A source's queue (PacketInjector, link_interface.h): a unicast_only()
 // source's packets wait as QueuedUnicast records and become Packets when they
 // start to leave (issue 10). These cases check that a packet built so is the
-// packet the endpoint made at creation before, that records and whole
+// packet the endpoint would make at creation, that records and whole
 // packets leave in the order queued, and that a queue of records counts for
-// queue_limit and the deadlock report as packets did.
+// queue_limit and the deadlock report as packets do.
 #include <catch2/catch.hpp>
 
-#include "rtl_models/endpoint.h"
-#include "rtl_models/kernel.h"
-#include "rtl_models/link_interface.h"
-#include "rtl_models/traffic.h"
+#include "rtl_models/node/endpoint.h"
+#include "rtl_models/core/kernel.h"
+#include "rtl_models/core/link_interface.h"
+#include "rtl_models/node/traffic.h"
 
 #include <memory>
 #include <stdexcept>

@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "rtl_models/input_buffer.h"
-#include "rtl_models/kernel.h"
-#include "rtl_models/link.h"
+#include "rtl_models/switch/input_buffer.h"
+#include "rtl_models/core/kernel.h"
+#include "rtl_models/core/link.h"
 #include "tests/common/packets.h"
 
 using namespace wormcast;

@@ -1,10 +1,10 @@
 // One physical link carrying all VCs of a direct-network channel
-// (rtl_models/vc_link.h): one flit per cycle on the wire whatever its VC,
+// (rtl_models/direct/vc_link.h): one flit per cycle on the wire whatever its VC,
 // per-VC credits and credit returns, flits tagged with their VC.
 #include <catch2/catch.hpp>
 
-#include "rtl_models/kernel.h"
-#include "rtl_models/vc_link.h"
+#include "rtl_models/core/kernel.h"
+#include "rtl_models/direct/vc_link.h"
 #include "tests/common/wake_log.h"
 
 #include <memory>
@@ -253,7 +253,7 @@ TEST_CASE("vc link: a folding receiver takes flits at their send, only while the
   CHECK(fold.got[1] == std::make_pair(0, Cycle{19}));
 }
 
-// The lanes are inline (helper/layout): the largest count the constructor
+// The lanes are inline: the largest count the constructor
 // accepts works on its last VC, and introspection beyond the count throws.
 TEST_CASE("vc link: 31 inline lanes, introspection of a VC beyond the count is refused") {
   fresh_kernel();
@@ -271,7 +271,7 @@ TEST_CASE("vc link: 31 inline lanes, introspection of a VC beyond the count is r
 }
 
 // The credit returns in flight: two in the link's line, the younger ones in
-// a block of their own (helper/dlay5). With a credit delay of 10 and three
+// a block of their own. With a credit delay of 10 and three
 // VCs returning in most cycles, up to 30 are on their way at once; every
 // cycle's credits and next arrivals are checked against a plain tally of
 // (arrival, vc) pairs kept here, cycle by cycle.

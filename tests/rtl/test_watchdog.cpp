@@ -3,11 +3,11 @@
 // toward the receiver has no credits at all, so its packet can never leave.
 #include <catch2/catch.hpp>
 
-#include "rtl_models/endpoint.h"
-#include "rtl_models/kernel.h"
-#include "rtl_models/switch.h"
-#include "rtl_models/updown_decoder.h"
-#include "rtl_models/watchdog.h"
+#include "rtl_models/node/endpoint.h"
+#include "rtl_models/core/kernel.h"
+#include "rtl_models/switch/switch.h"
+#include "rtl_models/switch/updown_decoder.h"
+#include "rtl_models/core/watchdog.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;

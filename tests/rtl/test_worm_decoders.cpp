@@ -8,11 +8,11 @@
 #include <catch2/catch.hpp>
 
 #include "algorithms/headers.h"
-#include "rtl_models/decoder_registry.h"
-#include "rtl_models/drop_decoder.h"
-#include "rtl_models/kernel.h"
-#include "rtl_models/reachability_decoder.h"
-#include "rtl_models/worm_packet.h"
+#include "rtl_models/switch/decoder_registry.h"
+#include "rtl_models/switch/drop_decoder.h"
+#include "rtl_models/core/kernel.h"
+#include "rtl_models/switch/reachability_decoder.h"
+#include "rtl_models/core/worm_packet.h"
 
 using namespace wormcast;
 using namespace wormcast::rtl;

@@ -13,7 +13,7 @@
 // the bounds itself; here the switch gets the main thread's real bounds.
 //
 // Second, a thread stack is discarded with its frames still on it when a
-// simulation's context is deleted (rtl_models/kernel.h): the frames' red
+// simulation's context is deleted (rtl_models/core/kernel.h): the frames' red
 // zones stay poisoned in ASan's shadow after SystemC munmaps the stack, and
 // the next context's coroutine stack, mapped at the same address, would
 // inherit them (false stack-buffer-overflows in the next test of the same

@@ -80,8 +80,8 @@ TEST_CASE("checker finds the cycle of a single-VC unidirectional ring (Fig. 2.4)
 }
 
 // The thesis's experiment networks; opt-in (./test_topo "[direct-big]"),
-// about 10 s of CPU in all since the check walks by destination (about six
-// minutes before, 2026-11-25; the 4096-node tori dominate).
+// about 10 s of CPU in all, as the check walks by destination (the
+// 4096-node tori dominate).
 TEST_CASE("checker on the Ch. 4/6 experiment networks", "[.][direct-big]") {
   for (const char* spec : {"torus:32x32:uni", "torus:8x8x8:uni", "torus:64x64:uni", "torus:16x16x16:uni"}) {
     passes(spec, RoutingAlgorithm::utr);

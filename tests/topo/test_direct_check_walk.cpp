@@ -1,7 +1,7 @@
 // check_direct_routing() walks routes by destination and stops where an
 // earlier route to the same destination went on (direct_check.cpp). These
 // tests hold it to a brute force written here: every ordered pair's route
-// walked to its end, as the check did before (O(N² × path) routing calls),
+// walked to its end (O(N² × path) routing calls),
 // and broken routing functions that it must still catch, pair by pair.
 #include <catch2/catch.hpp>
 

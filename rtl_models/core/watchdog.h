@@ -1,0 +1,38 @@
+// Deadlock / livelock watchdog (DESIGN.md principle 6). While packets are
+// outstanding it wakes every `interval` cycles; if no flit crossed any link
+// during a whole interval it stops the simulation and keeps a report listing
+// the blocked buffers and the packets holding them. It sleeps while the
+// network is empty, so an idle network costs nothing.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "rtl_models/core/sim_context.h"
+
+namespace wormcast::rtl {
+
+class Watchdog : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Watchdog);
+  using Describer = std::function<std::vector<std::string>(Cycle)>;
+  Watchdog(sc_core::sc_module_name name, SimContext& ctx, Cycle interval, Describer describe);
+
+  void arm();
+  bool tripped() const { return tripped_; }
+  const std::string& report() const { return report_; }
+
+ private:
+  void check();
+  SimContext& ctx_;
+  Cycle interval_;
+  Describer describe_;
+  bool armed_ = false, tripped_ = false;
+  std::uint64_t last_moves_ = 0;
+  std::string report_;
+  sc_core::sc_event wake_;
+};
+
+}  // namespace wormcast::rtl

@@ -1,0 +1,58 @@
+// Node model `host_ni` (node.model: host_ni): a ComputeNode (host processor,
+// I/O bus, NI coprocessor; seed000 §2.3, Fig. 2b) whose link ports are the
+// NI's. It registers the message statistics (latency and its breakdown) and
+// the per-node busy fractions and NI memory occupancy.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "rtl_models/node/compute_node.h"
+#include "rtl_models/node/node_model.h"
+
+namespace wormcast::rtl {
+
+// The message statistics (messages.*: counts, latency and its breakdown),
+// shared by the node models that run software.
+void register_message_statistics(StatsScope s);
+
+class HostNiNode : public NodeHardware {
+ public:
+  HostNiNode(const std::string& name, NodeId id, int nodes, const HostParams& hp, const IoBusParams& bp,
+             const NiParams& np, SimContext& ctx, bool vct)
+      : node_(name.c_str(), id, nodes, hp, bp, np, ctx, vct), credits_(np.receive_queue) {}
+  FlitOutPort& link_out() override { return node_.ni.out; }
+  FlitInPort& link_in() override { return node_.ni.in; }
+  int receive_credits() const override { return credits_; }
+  HostProcessor* host() override { return &node_.host; }
+  int trace(sc_core::sc_trace_file* tf, const std::string& filter) override;
+  std::string describe_blocked(Cycle now) const override;
+  ComputeNode& node() { return node_; }
+  const ComputeNode& node() const { return node_; }
+
+ private:
+  ComputeNode node_;
+  int credits_;
+};
+
+class HostNiModel : public NodeModel {
+ public:
+  HostParams host;
+  IoBusParams bus;
+  NiParams ni;
+  std::unique_ptr<NodeModel> clone() const override { return std::make_unique<HostNiModel>(*this); }
+  void visit(ParamVisitor& v) override;
+  bool runs_software() const override { return true; }
+  void packet_bound(ConfigFacts& f) const override;
+  void validate(const ConfigFacts& f) const override;
+  std::unique_ptr<NodeHardware> build(const std::string& name, NodeId id, int nodes, SimContext& ctx,
+                                      bool vct) const override {
+    HostParams hp = host;
+    hp.packet_bytes = ni.packet_size;   // host.overheads: packet counts the NI's packets
+    return std::make_unique<HostNiNode>(name, id, nodes, hp, bus, ni, ctx, vct);
+  }
+  void register_statistics(StatsScope s, const std::vector<NodeHardware*>& nodes) const override;
+  std::string bottleneck(const std::vector<NodeHardware*>& nodes, Cycle now) const override;
+};
+
+}  // namespace wormcast::rtl

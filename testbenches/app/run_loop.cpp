@@ -1,0 +1,61 @@
+#include "testbenches/app/run_loop.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace wormcast::tb {
+
+void RunLoop::advance_to(Cycle target) {
+  ctx_.stream_horizon = target;   // streams end before the results can be read (sim_context.h)
+  if (target > now_) sc_core::sc_start(ctx_.clock.delay(target - now_));
+  now_ = target;
+  if (progress_)
+    std::fprintf(stderr, "\r[wormcast] cycle %llu / %llu (%3.0f%%)  packets delivered %llu   ",
+                 static_cast<unsigned long long>(now_), static_cast<unsigned long long>(measure_end_),
+                 100.0 * static_cast<double>(std::min(now_, measure_end_)) / static_cast<double>(measure_end_),
+                 static_cast<unsigned long long>(ctx_.ledger.completed()));
+}
+
+LoopOutcome RunLoop::run() {
+  LoopOutcome out;
+  measure_end_ = sim_.warmup + sim_.measure;
+  const Cycle hard_end = measure_end_ + sim_.drain_limit;
+  const Cycle chunk = std::max<Cycle>(1000, measure_end_ / 100);
+  try {
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    // Warm-up and measurement window. The network's counters are marked at
+    // the end of the warm-up and when the measured work is done (below), so
+    // that link utilisation covers the measured period with the load on.
+    if (sim_.warmup == 0) net_.mark_window_begin(0);
+    while (now_ < measure_end_ && !stopped()) {
+      const bool warming = now_ < sim_.warmup;
+      advance_to(std::min(warming ? sim_.warmup : measure_end_, now_ + chunk));
+      if (warming && now_ == sim_.warmup) net_.mark_window_begin(now_);
+    }
+    spdlog::debug("cycle {}: measurement window closed", now_);
+    // Keep the load on until the measured work has completed, or all of it
+    // that was created (a source that stopped creating makes the run
+    // saturated, measured_pending, but waiting longer changes nothing).
+    while (!stopped() && workload_.measured_outstanding(ctx_) && now_ < hard_end)
+      advance_to(std::min(hard_end, now_ + 1000));
+    if (!stopped()) net_.mark_window_end(now_);
+    out.saturated = workload_.measured_pending(ctx_);
+    if (out.saturated) out.pending = workload_.pending_work(ctx_);
+    // Stop creating work and drain, so every packet can be checked for delivery.
+    spdlog::debug("cycle {}: measured work {}; stopping creation, draining {} packets", now_,
+                  out.saturated ? "NOT complete (saturated)" : "complete", ctx_.ledger.outstanding());
+    workload_.stop_creating_at(now_);
+    while (!stopped() && !ctx_.idle() && now_ < hard_end) advance_to(std::min(hard_end, now_ + 1000));
+    out.drained = ctx_.idle();
+    spdlog::debug("cycle {}: {}", now_, out.drained ? "network drained" : "drain limit reached");
+  } catch (const std::exception& e) {
+    out.error = e.what();
+  }
+  if (progress_) std::fprintf(stderr, "\n");
+  out.now = now_;
+  return out;
+}
+
+}  // namespace wormcast::tb

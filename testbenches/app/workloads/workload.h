@@ -1,0 +1,56 @@
+// Workloads: what the nodes do during a run, as plug-ins selected by
+// `traffic.kind`. A Workload declares its parameters (keys of the `traffic`
+// section and its own sections), installs packet sources or host programs on
+// the nodes of a built network, knows when the work measured in the window is
+// complete (the run loop waits for it, within sim.drain_limit), stops
+// creating work when told, and registers its statistics.
+// Built-ins (workload.cpp): `synthetic`, `single_multicast`. A new workload is a new file plus
+// one line there.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "rtl_models/node/node_model.h"
+#include "rtl_models/core/params.h"
+#include "rtl_models/core/registry.h"
+#include "rtl_models/core/rng.h"
+#include "topologies/networks/network_kind.h"
+
+namespace wormcast::tb {
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual std::unique_ptr<Workload> clone() const = 0;
+  // Keys of `traffic` after `kind`; `nodes` is the selected node model (a
+  // workload may need software on the nodes).
+  virtual void visit(ParamVisitor& v, const rtl::NodeModel& nodes) = 0;
+  // Sections of its own, visited after `traffic`.
+  virtual void visit_sections(ParamVisitor&, const rtl::NodeModel&) {}
+  // Packets it hands to packet endpoints, for the buffer checks.
+  virtual void describe_facts(rtl::ConfigFacts&) const {}
+  // Throws std::invalid_argument naming the keys.
+  virtual void validate(const rtl::ConfigFacts&, const rtl::NodeModel&) const {}
+  // Install sources / programs. Called once, on a fresh copy (clone()).
+  virtual void attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) = 0;
+  // Has work created in the measurement window not completed yet?
+  virtual bool measured_pending(const rtl::SimContext& ctx) const = 0;
+  // Is work created in the measurement window still on its way (created,
+  // not yet complete)? Unlike measured_pending, not true for work that a
+  // source which stopped for good (its queue full) will never create: the
+  // run keeps the load on while this is true, then stops waiting, and
+  // measured_pending says whether it saturated (so a run whose source has
+  // overflowed does not keep the load on until sim.drain_limit).
+  virtual bool measured_outstanding(const rtl::SimContext& ctx) const { return measured_pending(ctx); }
+  // Create no new work from cycle c on (work in flight completes).
+  virtual void stop_creating_at(Cycle c) = 0;
+  virtual void register_statistics(rtl::StatsScope) const {}
+  // Why measured work is still pending (for a saturated run), in words.
+  virtual std::string pending_work(const rtl::SimContext& ctx) const = 0;
+};
+
+using WorkloadRegistry = Registry<Workload>;
+WorkloadRegistry& workload_registry();
+
+}  // namespace wormcast::tb

@@ -1,0 +1,78 @@
+// Network kinds of irregular switch networks (seed000 §1, §2, §7): switches
+// of k ports joined by full-duplex links, up*/down* routing, one decoder per
+// switch. `irregular` generates the network (seed000 §7.6); `file` loads a
+// topology file. Both declare the `routing`, `switch` and `link` sections.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "rtl_models/core/link.h"
+#include "rtl_models/switch/switch.h"
+#include "topologies/networks/network_kind.h"
+#include "topologies/topology.h"
+#include "topologies/updown.h"
+
+namespace wormcast::topo {
+
+struct RoutingSection {
+  std::string root = "lowest_id";
+  std::string selection = "deterministic";
+  void visit(ParamVisitor& v);
+};
+
+RootRule parse_root_rule(const std::string& s);
+
+class SwitchNetworkKind : public NetworkKind {
+ public:
+  RoutingSection routing;
+  rtl::SwitchParams sw;
+  std::string decoder = "updown";
+  std::string drop_id = "switch_id";
+  rtl::LinkParams link;
+
+  // The switch-level topology this kind describes (generated or loaded).
+  virtual Topology topology() const = 0;
+  void visit_sections(ParamVisitor& v) override;
+  void describe_facts(rtl::ConfigFacts& f) const override;
+  void validate(const rtl::ConfigFacts& f) const override;
+  std::unique_ptr<NetworkModel> build(const char* name, const BuildInputs& in) const override;
+};
+
+class IrregularKind : public SwitchNetworkKind {
+ public:
+  IrregularParams gen;
+  std::unique_ptr<NetworkKind> clone() const override { return std::make_unique<IrregularKind>(*this); }
+  void visit_topology(ParamVisitor& v) override;
+  Topology topology() const override { return generate_irregular(gen); }
+};
+
+class FileKind : public SwitchNetworkKind {
+ public:
+  std::string file;
+  std::unique_ptr<NetworkKind> clone() const override { return std::make_unique<FileKind>(*this); }
+  void visit_topology(ParamVisitor& v) override;
+  void resolve_paths(const std::string& experiment_dir) override;
+  void validate(const rtl::ConfigFacts& f) const override;
+  Topology topology() const override;
+};
+
+// InfiniBand m-port n-tree IBFT(m, n) (seed003 §2; topologies/fat_tree.h):
+// the switch network of fat_tree_topology(), with the IB forwarding tables
+// as its decoder and store-and-forward switches by default (seed003 §12).
+// Up*/down* tables are still built (for switch.decoder updown).
+class FatTreeKind : public SwitchNetworkKind {
+ public:
+  int m = 8, n = 3;
+  FatTreeKind() {
+    decoder = "ib";
+    sw.admission = "store_and_forward";
+    sw.next_header = "after_grant";   // an IB switch looks up the next packet while the one ahead is sent
+  }
+  std::unique_ptr<NetworkKind> clone() const override { return std::make_unique<FatTreeKind>(*this); }
+  void visit_topology(ParamVisitor& v) override;
+  void validate(const rtl::ConfigFacts& f) const override;
+  Topology topology() const override;
+};
+
+}  // namespace wormcast::topo
