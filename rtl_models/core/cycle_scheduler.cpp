@@ -61,7 +61,7 @@ void CycleScheduler::every_cycle(const std::string& why) {
 // sc_start (its own time is evaluated in the next one), or the first cycle
 // at or after the kernel's next pending activity (0: none may).
 Cycle CycleScheduler::ahead_limit() const {
-  if (sc_core::sc_pending_activity_at_current_time()) return 0;
+  if (stopped_ || sc_core::sc_pending_activity_at_current_time()) return 0;
   Cycle limit = *horizon_;
   if (sc_core::sc_pending_activity_at_future_time()) {
     const std::uint64_t at = (sc_core::sc_time_stamp() + sc_core::sc_time_to_pending_activity()).value();

@@ -97,6 +97,10 @@ class CycleScheduler : public sc_core::sc_module {
   // Evaluate every cycle in a kernel activation of its own (a VCD trace, an
   // option); `why` is kept for run_ahead_off_reason().
   void every_cycle(const std::string& why);
+  // The run has been stopped (the watchdog's sc_stop): no cycle is run
+  // ahead of the kernel any more, so nothing happens after the stop that
+  // one activation per cycle would not do.
+  void stop_running_ahead() { stopped_ = true; }
   // After the start of simulation: does it run ahead, and if not, why not?
   bool run_ahead() const { return run_ahead_; }
   const std::string& run_ahead_off_reason() const { return off_reason_; }
@@ -154,6 +158,7 @@ class CycleScheduler : public sc_core::sc_module {
   std::vector<Far> far_;                 // min-heap of wake-ups at or after base_ + kRing
   Cycle pending_ = UINT64_MAX;           // cycle the process is notified for
   bool running_ = false;
+  bool stopped_ = false;   // stop_running_ahead
   bool rescan_ = false;                  // a client was woken for the cycle being evaluated
   // Prefetch ahead of each evaluation (Client::prefetch) in designs of at
   // least kPrefetchClients clients: on the 32x32 mesh (2,048 clients) the

@@ -39,6 +39,7 @@ void Watchdog::check() {
     report_ += "Outstanding packets (first 20):\n";
     for (const auto& line : ctx_.ledger.describe_outstanding(20)) report_ += "  " + line + "\n";
     for (const auto& line : ctx_.messages.describe_outstanding(20)) report_ += "  " + line + "\n";
+    if (ctx_.scheduler != nullptr) ctx_.scheduler->stop_running_ahead();
     sc_core::sc_stop();
     return;
   }

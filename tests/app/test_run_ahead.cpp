@@ -92,6 +92,14 @@ TEST_CASE("runs ahead of the kernel give the results of one activation per cycle
         {"traffic.packet_size", "16"}, {"router.buffer", "1"}, {"sim.warmup", "200"}, {"sim.measure", "5000"},
         {"sim.watchdog", "500"}},
        nullptr},
+      // The reference router keeps working on its blocked flits in every
+      // cycle: no cycle may run ahead once the watchdog has stopped the run.
+      {"a cyclic single-VC ring of reference routers: nothing runs after the watchdog's stop", "",
+       {{"topology.kind", "torus"}, {"topology.dims", "[6]"}, {"topology.direction", "unidirectional"},
+        {"routing.function", "broken_single_vc_ring"}, {"routing.check", "never"}, {"router.impl", "reference"},
+        {"traffic.load", "0.8"}, {"traffic.packet_size", "8flits"}, {"router.buffer", "2flits"},
+        {"sim.warmup", "0"}, {"sim.measure", "3000"}, {"sim.watchdog", "500"}},
+       nullptr},
       {"host_ni nodes (software threads)", "",
        {{"node.model", "host_ni"}, {"traffic.load", "0.01"}, {"ni.t_ns", "200"}, {"ni.t_nr", "200"},
         {"message.size", "256"}, {"sim.warmup", "2000"}, {"sim.measure", "20000"}},
