@@ -843,11 +843,11 @@ void VcRouter::set_owner(int oc, int in_ch) {
     if (o.tx_link->fold_fns() == &kFoldFns)   // the receiver is a VcRouter (attach_folds)
       static_cast<const VcRouter*>(o.tx_link->fold_receiver())->prefetch_for_deposit();
   }
-  WORMCAST_INVARIANT(name(), 4, o.owner < 0,
+  WORMCAST_INVARIANT(name(), 4, o.owner < 0 || o.owner == in_ch,
                      channel_name(oc) + " given to " + channel_name(in_ch) + " while " +
                          (o.owner < 0 ? std::string("free") : channel_name(o.owner)) + " holds it");
-  WORMCAST_INVARIANT(name(), 5, (chan(o.first).port.owned >> (oc - o.first) & 1u) == 0,
-                     channel_name(oc) + ": its port marks it held while it has no owner");
+  WORMCAST_INVARIANT(name(), 5, (o.owner >= 0) == ((chan(o.first).port.owned >> (oc - o.first) & 1u) != 0),
+                     channel_name(oc) + ": its port's held mask disagrees with its owner");
   if (o.owner < 0) {
     OutputPort& op = chan(o.first).port;
     if (op.owned == 0) add(owned_ports_, kOwned, o.port);

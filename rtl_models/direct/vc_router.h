@@ -78,7 +78,8 @@
 //  3. At most one flit per cycle leaves a physical output, a run's flits
 //     included: a send there comes after its last flit (checked build).
 //  4. An output VC has at most one owner: a header takes only a free one
-//     (checked build).
+//     or one it holds already (a replicating worm's first branch is also
+//     its `out`) (checked build).
 //  5. A port's mask of held VCs (OutputPort::owned) has exactly the bits of
 //     its output VCs that have an owner (checked build).
 //  6. Deposits into a VC come in arrival order: none for a cycle at or

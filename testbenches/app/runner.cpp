@@ -293,6 +293,16 @@ RunResult list_statistics(const ExperimentConfig& cfg, std::vector<StatisticInfo
   init_context(ctx, cfg);
   Elaborated e = elaborate(cfg, ctx, Rng(cfg.seed), res);
   if (!e.net) return res;
+  // Elaboration is completed as a run's is (end_of_elaboration's checks
+  // run, and the modules' threads start, so the kernel frees them when the
+  // next run resets it), but no cycle is simulated.
+  try {
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  } catch (const std::exception& err) {   // a check at the end of elaboration
+    res.exit_code = 3;
+    res.error = err.what();
+    return res;
+  }
   Statistics stats;
   const LoopOutcome none{};   // the probes are not read
   register_statistics(stats, cfg, ctx, *e.net, *e.workload, none, node_hardware(*e.net));
