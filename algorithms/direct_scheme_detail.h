@@ -81,6 +81,22 @@ inline NetworkNeed torus_utr_btr() {
           "routing.function utr or btr (descending)"};
 }
 
+// The testbench experiment of seed001 Ch. 4 (U-torus and its
+// separate-addressing baseline): a one-port 8x8 torus with UTR (BTR when
+// bidirectional), 4-flit buffers, t_s = 20, t_r = 16, 64-byte messages.
+inline DirectTbDefaults chapter4_torus_defaults(const char* about) {
+  return {about,
+          "torus:8x8:uni",
+          "utr",
+          "btr",
+          {{"router.ports", "one_port"},
+           {"router.buffer", "4flits"},
+           {"processor.t_s", "20"},
+           {"processor.t_r", "16"},
+           {"message.size", "64"}},
+          {}};
+}
+
 // seed004: the SCI testbed routes X then Y (§6).
 inline NetworkNeed sci_torus(bool regular) {
   auto xy = [](const topo::DirectRouting& r) { return utr_or_btr(r) && !descending(r); };

@@ -59,17 +59,9 @@ class SeparateAddressing : public DirectScheme {
 
   // As U-torus's experiments (experiments/seed001/utorus.yaml), which it is the baseline of.
   DirectTbDefaults tb_defaults() const override {
-    return {"seed001 Fig. 4.16's baseline: torus, the source sends a unicast to each destination, UTR (BTR when "
-            "bidirectional), one-port",
-            "torus:8x8:uni",
-            "utr",
-            "btr",
-            {{"router.ports", "one_port"},
-             {"router.buffer", "4flits"},
-             {"processor.t_s", "20"},
-             {"processor.t_r", "16"},
-             {"message.size", "64"}},
-            {}};
+    return detail::chapter4_torus_defaults(
+        "seed001 Fig. 4.16's baseline: torus, the source sends a unicast to each destination, UTR (BTR when "
+        "bidirectional), one-port");
   }
 };
 

@@ -90,16 +90,8 @@ class UTorusScheme : public DirectScheme {
   }
 
   DirectTbDefaults tb_defaults() const override {
-    return {"seed001 Ch. 4: torus, unicast-based on the R-chain, UTR (BTR when bidirectional), one-port",
-            "torus:8x8:uni",
-            "utr",
-            "btr",
-            {{"router.ports", "one_port"},
-             {"router.buffer", "4flits"},
-             {"processor.t_s", "20"},
-             {"processor.t_r", "16"},
-             {"message.size", "64"}},
-            {}};
+    return detail::chapter4_torus_defaults(
+        "seed001 Ch. 4: torus, unicast-based on the R-chain, UTR (BTR when bidirectional), one-port");
   }
 
  private:

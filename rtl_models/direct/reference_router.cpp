@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "algorithms/compound_header.h"
 #include "rtl_models/core/bound_link.h"
+#include "rtl_models/direct/ir_split.h"
 
 namespace wormcast::rtl {
 
@@ -23,7 +23,7 @@ NodeId target_of(const Packet& p) {
 
 ReferenceRouter::ReferenceRouter(sc_core::sc_module_name name, NodeId id,
                                  std::shared_ptr<const topo::DirectRouting> routing, int vcs, int local_ports,
-                                 const VcRouterParams& p, SimContext& ctx)
+                                 const VcRouterParams& p, SimContext& ctx, const RouterPolicies& policies)
     : sc_core::sc_module(name), id_(id), routing_(std::move(routing)), p_(p), ctx_(ctx), vcs_(vcs),
       ext_ports_(routing_->topology().num_ports()), local_ports_(local_ports), sched_(ctx.scheduler),
       wake_(ctx.clock) {
@@ -34,8 +34,11 @@ ReferenceRouter::ReferenceRouter(sc_core::sc_module_name name, NodeId id,
                                 std::to_string(routing_->num_vcs()));
   if (vcs_ > 31) throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(vcs_) + " VCs (at most 31)");
   if (local_ports_ < 1) throw std::invalid_argument(std::string(this->name()) + ": needs an internal channel");
-  routing_fn_ = std::make_unique<DeterministicRouting>(routing_);
-  selection_ = std::make_unique<FirstCandidate>();
+  routing_fn_ = policies.routing ? policies.routing : std::make_shared<const DeterministicRouting>(routing_);
+  if (routing_fn_->base().get() != routing_.get())
+    throw std::logic_error(std::string(this->name()) + ": routing function " + routing_fn_->name() +
+                           " runs on another network's routing");
+  selection_ = selections().make(policies.selection);
   allocator_ = std::make_unique<RotatingLowestFree>();
   make_ports();
   ins_.resize(static_cast<std::size_t>(num_channels()));
@@ -296,28 +299,6 @@ bool ReferenceRouter::turns(const InputVc& iv, int c) const {
   return false;
 }
 
-// Header flits only the local processor gets at an intermediate
-// destination: the address (plain IR) or the compound header's whole block.
-int ReferenceRouter::ir_strip(const Packet& old) const {
-  const int addresses = static_cast<int>(old.header.dests.size());
-  if (!old.header.compound) {
-    if (old.header_flits != addresses + 1)
-      throw std::invalid_argument(std::string(name()) + ": multi-destination packet " + std::to_string(old.id) +
-                                  " has " + std::to_string(old.header_flits) + " header flits for " +
-                                  std::to_string(addresses) + " addresses (one per address plus the terminator)");
-    return 1;
-  }
-  const std::vector<NodeId>& f = *old.header.compound;
-  const std::string what = std::string(name()) + ": compound header of packet " + std::to_string(old.id);
-  if (static_cast<int>(f.size()) != old.header_flits)
-    throw std::invalid_argument(what + " has " + std::to_string(f.size()) + " flits but header_flits = " +
-                                std::to_string(old.header_flits));
-  const int strip = algo::compound_first_block_flits(f);
-  if (f.front() != id_ || strip >= static_cast<int>(f.size()) || f[static_cast<std::size_t>(strip)] != old.header.dests[1])
-    throw std::invalid_argument(what + " does not match its destination list at node " + std::to_string(id_));
-  return strip;
-}
-
 // Intermediate reception: the local copy (the stripped header flits and the
 // body, a unicast packet to this node) and the forwarded worm (the rest of
 // the header and the body), both new packets; the worm keeps the class it
@@ -325,27 +306,10 @@ int ReferenceRouter::ir_strip(const Packet& old) const {
 void ReferenceRouter::start_ir(int c) {
   InputVc& iv = ins_[static_cast<std::size_t>(c)];
   const PacketPtr old = iv.buf.front().pkt;
-  if (old->header.dests[1] == id_)
-    throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(old->id) +
-                                " lists destination " + std::to_string(id_) + " twice in a row");
-  const int strip = iv.strip = ir_strip(*old);
-  iv.fwd = std::make_shared<Packet>(*old);
-  iv.fwd->id = ctx_.new_packet_id();
-  iv.fwd->header.dests.erase(iv.fwd->header.dests.begin());
-  iv.fwd->header_flits -= strip;
-  iv.fwd->length -= strip;
-  iv.copy = std::make_shared<Packet>(*old);
-  iv.copy->id = ctx_.new_packet_id();
-  iv.copy->header.kind = HeaderKind::unicast;
-  iv.copy->header.dest = id_;
-  iv.copy->header.dests.clear();
-  iv.copy->header_flits = strip;
-  iv.copy->length = strip + (old->length - old->header_flits);
-  if (old->header.compound) {
-    const auto& f = *old->header.compound;
-    iv.fwd->header.compound = std::make_shared<const std::vector<NodeId>>(f.begin() + strip, f.end());
-    iv.copy->header.compound = std::make_shared<const std::vector<NodeId>>(f.begin(), f.begin() + strip);
-  }
+  IrSplit split = split_ir_worm(*old, id_, ctx_, name());
+  iv.strip = split.strip;
+  iv.fwd = std::move(split.fwd);
+  iv.copy = std::move(split.copy);
   iv.out = output_channel(c, decide(RouteQuery{id_, iv.fwd->header.dests.front(), iv.vc_class, -1}));
   topo::DirectHop here;
   here.arrived = true;
@@ -471,7 +435,7 @@ bool ReferenceRouter::send_on_port(int port, Cycle now) {
   const int first = first_channel(port);
   int v = -1;
   if (op.hold >= 0) v = can_send(first + op.hold, now) ? op.hold : -1;
-  else v = op.arbiter.grant(port_vcs(port), [&](int k) { return can_send(first + k, now); });
+  else v = op.arbiter->grant(port_vcs(port), [&](int k) { return can_send(first + k, now); });
   if (v < 0) return false;
   op.used = now;
   send_flit(first + v, now);

@@ -56,9 +56,12 @@ class ReferenceRouter : public sc_core::sc_module,
  public:
   SC_HAS_PROCESS(ReferenceRouter);
   // As VcRouter: `local_ports` internal channel pairs, `vcs` VCs per
-  // external channel (a positive multiple of the routing's classes).
+  // external channel (a positive multiple of the routing's classes). The
+  // policies may name an adaptive routing function whose base() is
+  // `routing` (router_policies.h).
   ReferenceRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<const topo::DirectRouting> routing,
-                  int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx);
+                  int vcs, int local_ports, const VcRouterParams& p, SimContext& ctx,
+                  const RouterPolicies& policies = {});
 
   // Channel numbering and ports as VcRouter's.
   std::vector<std::unique_ptr<VcLinkInPort>> link_in;
@@ -113,7 +116,7 @@ class ReferenceRouter : public sc_core::sc_module,
     std::uint64_t sent = 0;
   };
   struct OutputPort {
-    RoundRobinArbiter arbiter;
+    std::unique_ptr<LinkArbiter> arbiter = std::make_unique<RoundRobinArbiter>();
     Cycle used = UINT64_MAX;         // cycle a flit last left
     int hold = -1;                   // router.link_hold: packet: the VC whose packet has the link
     SharedLink* shared = nullptr;    // "3-way" arbiter of this port, or null
@@ -137,7 +140,6 @@ class ReferenceRouter : public sc_core::sc_module,
   void route_header(int c);
   topo::DirectHop decide(const RouteQuery& q) const;
   void start_ir(int c);
-  int ir_strip(const Packet& old) const;
   void start_tree(int c);
   bool turns(const InputVc& iv, int c) const;
   bool allocate(Cycle now);
@@ -176,7 +178,7 @@ class ReferenceRouter : public sc_core::sc_module,
   SimContext& ctx_;
   int vcs_ = 0, per_class_ = 1, ext_ports_ = 0, local_ports_ = 0;
   // Policies (router_policies.h).
-  std::unique_ptr<RoutingFunction> routing_fn_;
+  std::shared_ptr<const RoutingFunction> routing_fn_;
   std::unique_ptr<Selection> selection_;
   std::unique_ptr<VcAllocator> allocator_;
 

@@ -2,11 +2,12 @@
 // objects, so that a new policy is a new class rather than an edit of the
 // router's cycle loop:
 //
-//   routing      candidates, then selection: a RoutingFunction lists the
-//                hops a header may take (topo::DirectRouting's
-//                deterministic next_hop is the one-candidate case) and a
-//                Selection picks one of them, seeing how many free VCs each
-//                candidate's output has;
+//   routing      candidates, then selection: a RoutingFunction
+//                (topologies/routing_function.h) lists the hops a header may
+//                take (topo::DirectRouting's deterministic next_hop is the
+//                one-candidate case; west_first on meshes an adaptive one)
+//                and a Selection (routing.selection) picks one of them,
+//                seeing how many free VCs each candidate's output has;
 //   VC allocator the order in which an input channel's requests are served
 //                in a cycle and which free VC of the requested class a
 //                header takes;
@@ -14,50 +15,30 @@
 //                gets the link in a cycle.
 //
 // The built-ins are the policies of docs/direct_networks.md, "The router":
-// deterministic routing, requests served round-robin from input channel
+// the routing.function, the routing.selection (most_free_vcs or first: the
+// same with one candidate), requests served round-robin from input channel
 // (cycle mod channels) with the lowest-numbered free VC of the class, and a
-// round-robin link arbiter per physical output.
+// round-robin link arbiter per physical output. The fast router (VcRouter)
+// implements exactly the deterministic functions with these policies.
 #pragma once
 
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "rtl_models/core/clock.h"
-#include "topologies/direct_routing.h"
+#include "rtl_models/core/registry.h"
+#include "topologies/routing_function.h"
 
 namespace wormcast::rtl {
 
-// What routing is asked for one header: the node, the destination the header
-// is routed on, the class of the VC it arrived on (local when injected) and
-// the input port it came through (-1: injected, or a fresh decision at an
-// intermediate destination of an IR worm).
-struct RouteQuery {
-  topo::NodeId at = -1;
-  topo::NodeId dst = -1;
-  topo::VcClass in_class = topo::VcClass::local;
-  int in_port = -1;
-};
-
-// The legal next hops of a header, best first.
-class RoutingFunction {
- public:
-  virtual ~RoutingFunction() = default;
-  virtual std::vector<topo::DirectHop> candidates(const RouteQuery& q) const = 0;
-};
-
-// topo::DirectRouting's deterministic function: exactly one candidate.
-class DeterministicRouting final : public RoutingFunction {
- public:
-  explicit DeterministicRouting(std::shared_ptr<const topo::DirectRouting> routing) : routing_(std::move(routing)) {}
-  std::vector<topo::DirectHop> candidates(const RouteQuery& q) const override {
-    return {routing_->next_hop(q.at, q.dst, q.in_class, q.in_port)};
-  }
-
- private:
-  std::shared_ptr<const topo::DirectRouting> routing_;
-};
+// Routing functions are SystemC-free (topologies/routing_function.h), so
+// that the routing check evaluates the same objects the router does.
+using topo::DeterministicRouting;
+using topo::RouteQuery;
+using topo::RoutingFunction;
 
 // Picks one of the candidates (never an empty list). `free_vcs(hop)` is the
 // number of free VCs of the hop's class on its output, for selections that
@@ -77,6 +58,35 @@ class FirstCandidate final : public Selection {
     return 0;
   }
 };
+
+// The candidate whose output has the most free VCs of its class (Noxim's
+// "buffer level" idea at VC granularity); a tie goes to the earlier one.
+class MostFreeVcs final : public Selection {
+ public:
+  std::size_t select(const std::vector<topo::DirectHop>& candidates,
+                     const std::function<int(const topo::DirectHop&)>& free_vcs) const override {
+    std::size_t best = 0;
+    int most = -1;
+    for (std::size_t k = 0; k < candidates.size(); ++k) {
+      const int f = free_vcs(candidates[k]);
+      if (f > most) most = f, best = k;
+    }
+    return best;
+  }
+};
+
+// routing.selection by name.
+using SelectionRegistry = Registry<Selection>;
+inline const SelectionRegistry& selections() {
+  static const SelectionRegistry r = [] {
+    SelectionRegistry reg("routing selection");
+    reg.add("most_free_vcs", "the candidate whose output has the most free VCs of its class (ties: the first)",
+            [] { return std::make_unique<MostFreeVcs>(); });
+    reg.add("first", "the first candidate the routing function lists", [] { return std::make_unique<FirstCandidate>(); });
+    return reg;
+  }();
+  return r;
+}
 
 // VC allocation: requests are served in the order of input channels that
 // first_request(now, channels) starts (then ascending, wrapping round), and a
@@ -130,6 +140,13 @@ class RoundRobinArbiter final : public LinkArbiter {
 
  private:
   int next_ = 0;
+};
+
+// The policies a ReferenceRouter is built with (null routing: the network's
+// deterministic DirectRouting).
+struct RouterPolicies {
+  std::shared_ptr<const RoutingFunction> routing;
+  std::string selection = "most_free_vcs";
 };
 
 }  // namespace wormcast::rtl

@@ -1,8 +1,8 @@
 #include "rtl_models/direct/vc_router.h"
 
-#include "algorithms/compound_header.h"
 #include "rtl_models/core/bound_link.h"
 #include "rtl_models/core/checked.h"
+#include "rtl_models/direct/ir_split.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -694,52 +694,14 @@ void VcRouter::route_special(InputVc& iv, int c) {
   iv.out = output_for(c, route_fn_->next_hop(here_, dst, iv.vc_class, in_port_of(c)));
 }
 
-// Header flits that only the local processor gets at an intermediate
-// destination: the address (plain IR, Fig. 5.10) or the whole block
-// (address, count, later-phase list) of a compound header (Fig. 6.2).
-int VcRouter::ir_strip(const Packet& old) const {
-  const int addresses = static_cast<int>(old.header.dests.size());
-  if (!old.header.compound) {
-    if (old.header_flits != addresses + 1)
-      throw std::invalid_argument(std::string(name()) + ": multi-destination packet " + std::to_string(old.id) +
-                                  " has " + std::to_string(old.header_flits) + " header flits for " +
-                                  std::to_string(addresses) + " addresses (one per address plus the terminator)");
-    return 1;
-  }
-  const std::vector<NodeId>& f = *old.header.compound;
-  const std::string what = std::string(name()) + ": compound header of packet " + std::to_string(old.id);
-  if (static_cast<int>(f.size()) != old.header_flits)
-    throw std::invalid_argument(what + " has " + std::to_string(f.size()) + " flits but header_flits = " +
-                                std::to_string(old.header_flits));
-  const int strip = algo::compound_first_block_flits(f);
-  if (f.front() != id_ || strip >= static_cast<int>(f.size()) || f[static_cast<std::size_t>(strip)] != old.header.dests[1])
-    throw std::invalid_argument(what + " does not match its destination list at node " + std::to_string(id_));
-  return strip;
-}
-
+// Intermediate reception: the local copy and the forwarded worm
+// (ir_split.h); the worm is routed afresh towards its next address.
 void VcRouter::start_ir(InputVc& iv, int c) {
   const PacketPtr& old = iv.head.pkt;
-  if (old->header.dests[1] == id_)
-    throw std::invalid_argument(std::string(name()) + ": packet " + std::to_string(old->id) +
-                                " lists destination " + std::to_string(id_) + " twice in a row");
-  const int strip = iv.strip = ir_strip(*old);
-  iv.fwd = std::make_shared<Packet>(*old);
-  iv.fwd->id = ctx_->new_packet_id();
-  iv.fwd->header.dests.erase(iv.fwd->header.dests.begin());
-  iv.fwd->header_flits -= strip;
-  iv.fwd->length -= strip;
-  iv.copy = std::make_shared<Packet>(*old);
-  iv.copy->id = ctx_->new_packet_id();
-  iv.copy->header.kind = HeaderKind::unicast;
-  iv.copy->header.dest = id_;
-  iv.copy->header.dests.clear();
-  iv.copy->header_flits = strip;
-  iv.copy->length = strip + (old->length - old->header_flits);
-  if (old->header.compound) {
-    const auto& f = *old->header.compound;
-    iv.fwd->header.compound = std::make_shared<const std::vector<NodeId>>(f.begin() + strip, f.end());
-    iv.copy->header.compound = std::make_shared<const std::vector<NodeId>>(f.begin(), f.begin() + strip);
-  }
+  IrSplit split = split_ir_worm(*old, id_, *ctx_, name());
+  iv.strip = split.strip;
+  iv.fwd = std::move(split.fwd);
+  iv.copy = std::move(split.copy);
   iv.out = output_for(c, routing_->next_hop(id_, iv.fwd->header.dests.front(), class_of(c)));
   topo::DirectHop here;
   here.arrived = true;

@@ -1,6 +1,13 @@
 // Wormhole router with virtual channels of the direct networks of seed001
 // §1.1–1.5 (Robinson): k-ary n-cube tori, meshes and hypercubes.
 //
+// The subset of the reference router's policies (router_policies.h) it
+// implements, fast: the deterministic routing functions of DirectRouting
+// (one candidate, so any routing.selection), the rotating lowest-free VC
+// allocator and the round-robin link arbiter. An adaptive routing.function
+// is refused by the network (topo::fast_router_refusal names
+// router.impl: reference).
+//
 // Channels. External port 2d + dir (topo::DirectTopology::port_index) exists
 // for every (dimension, direction) of the network: n ports in a
 // unidirectional torus, 2n otherwise (unbound where the channel does not
@@ -619,7 +626,6 @@ class VcRouter : private detail::VcRouterHead,
   void route_special(InputVc& iv, int c);
   [[noreturn]] void bad_destination(const Packet& pk, NodeId dst) const;
   void start_ir(InputVc& iv, int c);
-  int ir_strip(const Packet& old) const;
   void start_tree(InputVc& iv, int c);
   bool tree_can_send(const InputVc& iv, Cycle now, Cycle& next);
   int port_of(int ch) const { return ch < external_channels() ? ch / vcs_ : ext_ports_ + ch - external_channels(); }

@@ -15,7 +15,7 @@ namespace wormcast::topo {
 
 DirectNetwork::DirectNetwork(sc_core::sc_module_name name, std::shared_ptr<const DirectRouting> routing,
                              const DirectNetworkParams& p, rtl::SimContext& ctx)
-    : sc_core::sc_module(name), routing_(std::move(routing)), ctx_(ctx),
+    : sc_core::sc_module(name), routing_(std::move(routing)), routing_function_(p.policies.routing), ctx_(ctx),
       vcs_(p.router.vcs > 0 ? p.router.vcs : routing_->num_vcs()) {
   const DirectTopology& t = topology();
   scheduler_ = std::make_unique<rtl::CycleScheduler>("scheduler", ctx.clock, &ctx.stream_horizon);
@@ -45,10 +45,12 @@ DirectNetwork::~DirectNetwork() {
 std::unique_ptr<rtl::DirectRouter> DirectNetwork::make_router(NodeId x, int local_ports, const DirectNetworkParams& p) {
   const std::string name = "router" + std::to_string(x);
   if (p.router_impl == "reference")
-    return std::make_unique<rtl::DirectRouterOf<rtl::ReferenceRouter>>(
-        std::make_unique<rtl::ReferenceRouter>(name.c_str(), x, routing_, vcs_, local_ports, p.router, ctx_));
+    return std::make_unique<rtl::DirectRouterOf<rtl::ReferenceRouter>>(std::make_unique<rtl::ReferenceRouter>(
+        name.c_str(), x, routing_, vcs_, local_ports, p.router, ctx_, p.policies));
   if (p.router_impl != "fast")
     throw std::invalid_argument("router.impl: '" + p.router_impl + "' (fast | reference)");
+  if (p.policies.routing && !p.policies.routing->deterministic())
+    throw std::invalid_argument(fast_router_refusal(p.policies.routing->name()));
   return std::make_unique<rtl::DirectRouterOf<rtl::VcRouter>>(
       std::make_unique<rtl::VcRouter>(name.c_str(), x, routing_, vcs_, local_ports, p.router, ctx_));
 }
@@ -241,7 +243,7 @@ std::vector<std::uint64_t> DirectNetwork::flits_sent_per_link() const {
 nlohmann::json DirectNetwork::describe() const {
   return {{"description", topology().spec()},
           {"nodes", topology().num_nodes()},
-          {"routing", to_string(routing_->algorithm())},
+          {"routing", routing_function_ ? routing_function_->name() : std::string(to_string(routing_->algorithm()))},
           {"vcs", vcs_},
           {"links", vc_lanes_ + static_cast<int>(links.size())}};
 }
@@ -263,14 +265,24 @@ void DirectNetwork::register_statistics(rtl::StatsScope s) const {
 // The kinds
 
 void DirectRoutingSection::visit(ParamVisitor& v) {
-  v.choice("function", function,
-           {"default", "dor", "ecube", "utr", "btr", "utpr", "dateline", "broken_single_vc_ring"},
+  std::vector<std::string> functions = {"default", "dor", "ecube", "utr", "btr", "utpr", "dateline"};
+  for (const std::string& name : adaptive_routings().names()) functions.push_back(name);
+  functions.push_back("broken_single_vc_ring");
+  v.choice("function", function, functions,
            "routing function (seed001 §1.3): default = dor (mesh), ecube (hypercube), utr/btr (uni/bi torus); "
            "dateline = 2-class dimension order on bidirectional tori (BookSim2's dim_order_torus); "
+           "west_first = the turn model's adaptive west-first on 2-D meshes (router.impl: reference only); "
            "broken_single_vc_ring is deadlock-prone, for tests with check: never");
+
   v.choice("order", order, {"descending", "ascending"},
            "dimension order of dor/ecube/utr/btr/dateline: highest dimension first (thesis) or lowest first "
            "(nCUBE-2, SCI)");
+  // Only with an adaptive function (a deterministic one has one candidate),
+  // so the resolved configuration of every other experiment is unchanged.
+  if (adaptive_routings().find(function))
+    v.choice("selection", selection, rtl::selections().names(),
+             "which of the adaptive function's candidate hops a header takes: most_free_vcs = the one whose output "
+             "has the most free VCs of its class (a tie: the first); first = always the first");
   v.choice("check", check, {"auto", "always", "never"},
            "independent routing check at set-up (shortest routes, existing VCs, acyclic dependencies): auto = "
            "up to 1024 nodes (O(N^2) routing decisions: about 1 s of CPU for 64x64); never only to demonstrate a "
@@ -281,7 +293,7 @@ namespace {
 constexpr int max_simulated_nodes = 1 << 16;
 }  // namespace
 
-std::shared_ptr<const DirectRouting> DirectNetworkKind::make_routing(const std::string& where) const {
+DirectTopology DirectNetworkKind::network_topology(const std::string& where) const {
   DirectTopology t = DirectTopology::hypercube(1);
   try {
     t = topology();
@@ -292,21 +304,26 @@ std::shared_ptr<const DirectRouting> DirectNetworkKind::make_routing(const std::
     throw std::invalid_argument(where + ": topology.dims: " + t.spec() + " has " + std::to_string(t.num_nodes()) +
                                 " nodes; at most " + std::to_string(max_simulated_nodes) +
                                 " routers are simulated (each is a SystemC module with its links)");
+  return t;
+}
+
+// routing.function: an adaptive one (it makes its own base routing) or a
+// deterministic DirectRouting as its one-candidate function.
+std::shared_ptr<const RoutingFunction> DirectNetworkKind::make_routing_function(const std::string& where) const {
+  const DirectTopology t = network_topology(where);
+  const DimOrder o = routing.order == "ascending" ? DimOrder::ascending : DimOrder::descending;
   try {
-    const RoutingAlgorithm a = routing.function == "default"                 ? default_routing(t)
-                               : routing.function == "broken_single_vc_ring" ? RoutingAlgorithm::broken_single_vc_ring
-                                                                              : parse_routing(routing.function);
-    const DimOrder o = routing.order == "ascending" ? DimOrder::ascending : DimOrder::descending;
-    auto r = std::make_shared<const DirectRouting>(t, a, o);
-    if (router.vcs > 0 && r->vcs_per_class(router.vcs) == 0)
-      throw std::invalid_argument("router.vcs: " + std::to_string(router.vcs) + " virtual channels, but routing " +
-                                  to_string(a) + " has " + std::to_string(r->num_vcs()) + " VC classes and needs " +
-                                  (r->num_vcs() == 1 ? std::string("any number")
-                                                     : "a multiple of " + std::to_string(r->num_vcs())) +
-                                  (router.vcs < r->num_vcs() ? " (too few: its VC classes would not fit)"
-                                                             : " (each class gets router.vcs / " +
-                                                                   std::to_string(r->num_vcs()) + " VCs)"));
-    return r;
+    std::shared_ptr<const RoutingFunction> fn;
+    if (adaptive_routings().find(routing.function)) {
+      fn = adaptive_routings().make(routing.function, t, o);
+    } else {
+      const RoutingAlgorithm a = routing.function == "default"                 ? default_routing(t)
+                                 : routing.function == "broken_single_vc_ring" ? RoutingAlgorithm::broken_single_vc_ring
+                                                                                : parse_routing(routing.function);
+      fn = std::make_shared<const DeterministicRouting>(std::make_shared<const DirectRouting>(t, a, o));
+    }
+    check_vcs(*fn->base());
+    return fn;
   } catch (const TopologyError& e) {
     throw std::invalid_argument(where + ": routing.function '" + routing.function + "' on " + t.spec() + ": " +
                                 e.what());
@@ -315,8 +332,29 @@ std::shared_ptr<const DirectRouting> DirectNetworkKind::make_routing(const std::
   }
 }
 
+std::shared_ptr<const DirectRouting> DirectNetworkKind::make_routing(const std::string& where) const {
+  return make_routing_function(where)->base();
+}
+
+void DirectNetworkKind::check_vcs(const DirectRouting& r) const {
+  if (router.vcs <= 0 || r.vcs_per_class(router.vcs) != 0) return;
+  throw std::invalid_argument("router.vcs: " + std::to_string(router.vcs) + " virtual channels, but routing " +
+                              to_string(r.algorithm()) + " has " + std::to_string(r.num_vcs()) +
+                              " VC classes and needs " +
+                              (r.num_vcs() == 1 ? std::string("any number") : "a multiple of " + std::to_string(r.num_vcs())) +
+                              (router.vcs < r.num_vcs() ? " (too few: its VC classes would not fit)"
+                                                        : " (each class gets router.vcs / " + std::to_string(r.num_vcs()) +
+                                                              " VCs)"));
+}
+
+std::string fast_router_refusal(const std::string& function) {
+  return "routing.function: " + function + " is an adaptive routing, which only the reference router implements (the "
+         "fast router implements the deterministic functions dor, ecube, utr, btr, utpr and dateline); set "
+         "router.impl: reference";
+}
+
 void DirectNetworkKind::visit_sections(ParamVisitor& v) {
-  v.begin_section("routing", "deterministic routing of the direct network (seed001 §1.3, §1.5)");
+  v.begin_section("routing", "routing of the direct network: deterministic (seed001 §1.3, §1.5) or adaptive");
   routing.visit(v);
   v.end_section();
   v.begin_section("router", "wormhole router with virtual channels (rtl_models/direct/vc_router.h)");
@@ -336,7 +374,8 @@ void DirectNetworkKind::describe_facts(rtl::ConfigFacts& f) const {
 }
 
 void DirectNetworkKind::validate(const rtl::ConfigFacts& f) const {
-  make_routing(f.where);
+  if (!make_routing_function(f.where)->deterministic() && router_impl == "fast")
+    throw std::invalid_argument(f.where + ": " + fast_router_refusal(routing.function));
   const Cycle hop = router.route_delay + router.turn_delay + router.crossbar_delay + link.latency;
   if (hop >= f.watchdog || link.credit_delay >= f.watchdog)
     throw std::invalid_argument(f.where + ": router.route_delay + router.turn_delay + router.crossbar_delay + link.latency (" +
@@ -346,13 +385,14 @@ void DirectNetworkKind::validate(const rtl::ConfigFacts& f) const {
 }
 
 std::unique_ptr<NetworkModel> DirectNetworkKind::build(const char* name, const BuildInputs& in) const {
-  auto r = make_routing("configuration");
+  auto fn = make_routing_function("configuration");
+  auto r = fn->base();
   spdlog::info("direct network {} ({} nodes), routing {}, {} VCs", r->topology().spec(), r->topology().num_nodes(),
-               to_string(r->algorithm()), router.vcs > 0 ? router.vcs : r->num_vcs());
+               fn->name(), router.vcs > 0 ? router.vcs : r->num_vcs());
   const bool check = routing.check == "always" ||
                      (routing.check == "auto" && r->topology().num_nodes() <= DirectRoutingSection::auto_check_nodes);
   if (check) {
-    const auto problems = check_direct_routing(*r, router.vcs);
+    const auto problems = fn->deterministic() ? check_direct_routing(*r, router.vcs) : check_routing_function(*fn);
     if (!problems.empty()) throw SetupError("direct routing check failed: " + problems.front());
   } else if (routing.check == "auto") {
     spdlog::info("routing check skipped: {} nodes > {} (routing.check: always forces it)", r->topology().num_nodes(),
@@ -361,6 +401,8 @@ std::unique_ptr<NetworkModel> DirectNetworkKind::build(const char* name, const B
   DirectNetworkParams p;
   p.router = router;
   p.router_impl = router_impl;
+  if (!fn->deterministic()) p.policies.routing = fn;
+  p.policies.selection = routing.selection;
   p.link = link;
   p.watchdog = in.watchdog;
   p.node_model = in.node_model;

@@ -10,7 +10,7 @@
 // rtl::DirectRouter (rtl_models/direct/direct_router.h).
 //
 //   topology: {kind: torus, dims: [8, 8], direction: bidirectional}
-//   routing:  {function: btr}           # dor | ecube | utr | btr | utpr
+//   routing:  {function: btr}           # dor | ecube | utr | btr | utpr | dateline | west_first
 //   router:   {vcs: 0, buffer: 2, route_delay: 1, crossbar_delay: 1}
 //
 // DirectNetwork is usable directly from tests and users' testbenches.
@@ -28,8 +28,10 @@
 #include "rtl_models/direct/direct_router.h"
 #include "rtl_models/direct/shared_link.h"
 #include "rtl_models/direct/vc_link.h"
+#include "rtl_models/direct/router_policies.h"
 #include "rtl_models/direct/vc_router.h"
 #include "topologies/direct_routing.h"
+#include "topologies/routing_function.h"
 #include "topologies/networks/network_kind.h"
 
 namespace wormcast::topo {
@@ -39,6 +41,9 @@ struct DirectNetworkParams {
   // router.impl: fast (VcRouter) or reference (ReferenceRouter, the plainly
   // written oracle of the same microarchitecture; rtl_models/direct/reference_router.h).
   std::string router_impl = "fast";
+  // routing.function when adaptive, and routing.selection (the reference
+  // router's; the fast router refuses an adaptive function).
+  rtl::RouterPolicies policies;
   rtl::LinkParams link;
   Cycle watchdog = 20000;
   std::shared_ptr<const rtl::NodeModel> node_model;   // null: endpoint with defaults
@@ -62,6 +67,8 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
   const DirectTopology& topology() const { return routing_->topology(); }
   const DirectRouting& routing() const { return *routing_; }
   std::shared_ptr<const DirectRouting> routing_ptr() const { return routing_; }
+  // routing.function when adaptive (its base() is routing()), else null.
+  const RoutingFunction* adaptive_routing() const { return routing_function_.get(); }
   int vcs() const { return vcs_; }
   rtl::Endpoint& endpoint(int n);
   // The physical link of channel (x, d, dir) (VcLink::uses_vc: its VCs), or
@@ -90,6 +97,7 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
   void bind_pair(const DirectNetworkParams& p, rtl::NodeHardware& node, NodeId x, int pair);
 
   std::shared_ptr<const DirectRouting> routing_;
+  std::shared_ptr<const RoutingFunction> routing_function_;
   rtl::SimContext& ctx_;
   // The clock's activity list: routers and endpoints are evaluated by it
   // (SimContext::scheduler while the network exists).
@@ -105,9 +113,12 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
 std::function<int(NodeId)> injection_selector(std::shared_ptr<const DirectRouting> routing, NodeId x);
 // The error for router.ports: all_port with a node model of one link pair.
 std::string all_port_refusal(const std::string& where);
+// The error for an adaptive routing.function on the fast router.
+std::string fast_router_refusal(const std::string& function);
 
 struct DirectRoutingSection {
   std::string function = "default";
+  std::string selection = "most_free_vcs";   // rtl::selections()
   std::string order = "descending";
   std::string check = "auto";   // auto | always | never
   // `auto` checks networks up to this many nodes: the check is O(N^2), about
@@ -127,11 +138,19 @@ class DirectNetworkKind : public NetworkKind {
 
   virtual DirectTopology topology() const = 0;
   // Throws std::invalid_argument naming the keys (topology.dims, routing.function, router.vcs).
+  // routing.function on the network: DeterministicRouting or an adaptive
+  // function; its base() is make_routing's routing (dor for west_first).
+  std::shared_ptr<const RoutingFunction> make_routing_function(const std::string& where) const;
   std::shared_ptr<const DirectRouting> make_routing(const std::string& where) const;
   void visit_sections(ParamVisitor& v) override;
   void describe_facts(rtl::ConfigFacts& f) const override;
   void validate(const rtl::ConfigFacts& f) const override;
   std::unique_ptr<NetworkModel> build(const char* name, const BuildInputs& in) const override;
+
+ private:
+  DirectTopology network_topology(const std::string& where) const;
+  // router.vcs fits the routing's classes.
+  void check_vcs(const DirectRouting& r) const;
 };
 
 class TorusKind : public DirectNetworkKind {

@@ -176,6 +176,11 @@ algo::DirectNodeFacts node_facts(const rtl::ProcessorNode& proc, const topo::Dir
 void DirectMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext&, const Rng& rng) {
   auto* dn = dynamic_cast<topo::DirectNetwork*>(&net);
   if (!dn) throw ConfigError("traffic.kind direct_multicast needs a direct network (topology.kind torus, mesh or hypercube)");
+  if (const topo::RoutingFunction* f = dn->adaptive_routing())
+    throw ConfigError("traffic.kind direct_multicast: its schemes plan every message on the routes of a "
+                      "deterministic routing.function (the plan's link metrics and its worms' deadlock freedom rest "
+                      "on them); routing.function " + f->name() + " is adaptive: run it with unicast traffic, or "
+                      "choose a deterministic routing.function");
   run_ = std::make_shared<Run>();
   Run& run = *run_;
   run.scheme = configured_scheme();
