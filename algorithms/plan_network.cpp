@@ -2,14 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <filesystem>
 #include <random>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
-#include "topologies/fat_tree_io.h"
 #include "topologies/topology_io.h"
 
 namespace wormcast::algo {
@@ -28,24 +26,6 @@ std::string strip_spaces(const std::string& s) {
 bool is_integer(const std::string& s) {
   return !s.empty() &&
          std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-}
-
-std::string kind_prefix(const std::string& spec) {
-  const auto colon = spec.find(':');
-  return colon == std::string::npos ? std::string() : spec.substr(0, colon);
-}
-
-// "ibft:M,N": the m-port n-tree.
-PlanNetwork fat_tree_network(const std::string& spec) {
-  PlanNetwork n;
-  n.kind = NetworkClass::fat_tree;
-  try {
-    n.fat_tree.emplace(topo::parse_fat_tree_spec(spec));
-  } catch (const topo::TopologyError& e) {
-    throw std::invalid_argument(e.what());
-  }
-  n.spec = n.fat_tree->spec();
-  return n;
 }
 
 }  // namespace
@@ -156,21 +136,12 @@ PlanNetwork file_network(const std::string& path) {
   return n;
 }
 
-PlanNetwork parse_network_spec(const std::string& spec) {
-  const std::string kind = kind_prefix(spec);
-  if (kind == "irregular") return irregular_network(parse_irregular_spec(spec));
-  if (kind == "torus" || kind == "mesh" || kind == "hypercube") {
-    try {
-      return direct_network(topo::parse_direct_spec(spec));
-    } catch (const topo::TopologyError& e) {
-      throw std::invalid_argument(std::string("topology: ") + e.what());
-    }
-  }
-  if (kind == "ibft") return fat_tree_network(spec);
-  if (!kind.empty() && !std::filesystem::exists(spec))
-    throw std::invalid_argument("topology \"" + spec + "\": unknown kind \"" + kind +
-                                "\" (known: irregular, torus, mesh, hypercube, ibft, or a topology file)");
-  return file_network(spec);
+PlanNetwork fat_tree_network(const topo::FatTree& t) {
+  PlanNetwork n;
+  n.kind = NetworkClass::fat_tree;
+  n.fat_tree.emplace(t);
+  n.spec = n.fat_tree->spec();
+  return n;
 }
 
 std::vector<NodeId> parse_node_list(const PlanNetwork& net, const std::string& list, NodeId source,

@@ -60,14 +60,14 @@ topo::IrregularParams parse_irregular_spec(const std::string& spec);
 // Canonical spec of generator parameters (connectivity only when not 0.8).
 std::string irregular_spec(const topo::IrregularParams& p);
 
-// Any SPEC form above. Throws std::invalid_argument for a malformed spec or
-// an unknown kind and topo::TopologyError for a bad file or impossible
-// generator parameters.
-PlanNetwork parse_network_spec(const std::string& spec);
+// The networks of the SPEC forms above; a spec string itself is resolved by
+// the network kinds' registry (topo::resolve_network_spec,
+// topologies/networks/network_kind.h), the same that `run` builds from.
 PlanNetwork irregular_network(const topo::IrregularParams& p);
 PlanNetwork file_network(const std::string& path);
 // A torus, mesh or hypercube with its default routing (topo::default_routing).
 PlanNetwork direct_network(const topo::DirectTopology& t);
+PlanNetwork fat_tree_network(const topo::FatTree& t);
 
 // "3,5,9" or "(0,1),(2,3)": names separated by commas outside parentheses;
 // spaces are ignored. Each must be a node; none may repeat or be the source.

@@ -20,7 +20,6 @@
 #include <sstream>
 #include <systemc>
 
-#include "algorithms/ib_multicast.h"
 #include "rtl_models/switch/decoder_registry.h"
 #include "rtl_models/node/ni_firmware.h"
 #include "testbenches/app/atomic_file.h"
@@ -31,8 +30,8 @@
 #include "testbenches/app/runner.h"
 #include "testbenches/app/stats_command.h"
 #include "testbenches/app/sweep.h"
-#include "topologies/direct_io.h"
-#include "topologies/fat_tree_io.h"
+#include "topologies/networks/network_kind.h"
+#include "topologies/networks/switch_network_kind.h"
 #include "topologies/topology_io.h"
 
 using namespace wormcast;
@@ -80,91 +79,22 @@ void emit(const std::string& text, const std::string& out) {
   std::cerr << "wrote " << out << "\n";
 }
 
+// A switch network in `format` to `out` (stdout when empty), warnings on stderr.
 void write_topology(const topo::Topology& t, const std::string& format, const std::string& out) {
   std::ostringstream os;
-  if (format == "yaml") topo::write_topology_yaml(t, os);
-  else if (format == "json") topo::write_topology_json(t, os);
-  else if (format == "anynet") {   // BookSim2 network_file; it cannot express parallel links
-    for (const auto& [a, b] : topo::write_topology_anynet(t, os))
-      std::cerr << "warning: anynet: a parallel link between switches " << a << " and " << b
-                << " is merged into one (BookSim2 cannot express parallel links)\n";
-  }
-  else {
-    const topo::UpDownRouting r(t);
-    topo::write_topology_dot(t, &r, os);
-  }
+  for (const std::string& w : topo::write_switch_network(t, format, os)) std::cerr << "warning: " << w << "\n";
   emit(os.str(), out);
 }
 
-void show_topology(const topo::Topology& t) {
-  const topo::UpDownRouting r(t);
-  std::cout << t.description << "\n";
-  std::cout << fmt::format("{} switches x {} ports, {} nodes, {} inter-switch links; up*/down* root {}, {} levels\n",
-                           t.num_switches(), t.ports_per_switch, t.num_nodes(), t.links().size(), r.root(),
-                           r.max_level() + 1);
-  for (int s = 0; s < t.num_switches(); ++s) {
-    std::string line = fmt::format("  sw{:<3} level {}:", s, r.level(s));
-    for (int p = 0; p < t.ports_per_switch; ++p) {
-      const auto& pp = t.peer(s, p);
-      if (pp.kind == topo::PeerKind::node) line += fmt::format(" p{}=node{}", p, pp.id);
-      else if (pp.kind == topo::PeerKind::switch_port)
-        line += fmt::format(" p{}=sw{}.p{}({})", p, pp.id, pp.port, r.is_up_port(s, p) ? "up" : "down");
-      else line += fmt::format(" p{}=-", p);
-    }
-    std::cout << line << "\n";
-  }
-  const auto problems = topo::check_updown(t, r);
-  std::cout << (problems.empty() ? "  up*/down* tables: legal, minimal, deadlock-free (CDG acyclic)\n"
-                                 : "  up*/down* check FAILED: " + problems.front() + "\n");
-}
-
-// Direct networks named by a spec (topologies/direct_io.h).
-int show_direct_network(const std::string& spec, const std::string& routing, int vcs) {
-  const topo::DirectTopology t = topo::parse_direct_spec(spec);
-  topo::show_direct(topo::DirectRouting(t, topo::routing_for(t, routing)), std::cout, vcs);
-  return 0;
-}
-
-// Fat trees named by a spec (topologies/fat_tree_io.h), with a check of the
-// paper's forwarding tables: every cyclic-DLID route reaches its destination.
-int show_fat_tree_network(const std::string& spec) {
-  const topo::FatTree t = topo::parse_fat_tree_spec(spec);
-  topo::show_fat_tree(t, std::cout);
-  if (t.num_nodes() > 1024) {
-    std::cout << "  forwarding tables: not checked above 1024 nodes\n";
-    return 0;
-  }
+// `topo show` and `topo export` of any network the kinds' registry names by
+// a spec or a file (topo::kind_of_spec); a refusal is a configuration error.
+template <class F>
+int with_spec_kind(const std::string& spec, F&& f) {
   try {
-    const int lids = algo::lids_per_node(t);
-    for (topo::NodeId s = 0; s < t.num_nodes(); ++s)
-      for (topo::NodeId d = 0; d < t.num_nodes(); ++d)
-        if (s != d) algo::trace_unicast(t, s, algo::cyclic_dlid(t, s, d));
-    std::cout << "  addressing: " << lids << " LIDs per node (LMC), LIDs 1.." << lids * t.num_nodes()
-              << "; forwarding tables (Eqs. 1-2): every cyclic route reaches its destination\n";
+    f(topo::kind_of_spec(spec));
   } catch (const std::invalid_argument& e) {
-    std::cout << "  addressing: not applicable (" << e.what() << ")\n";
+    throw tb::ConfigError(e.what());
   }
-  return 0;
-}
-
-int export_fat_tree_network(const std::string& spec, const std::string& format, const std::string& out) {
-  if (format != "dot")
-    throw tb::ConfigError("topo export " + spec + ": --format " + format + ": fat trees are exported as dot only");
-  std::ostringstream os;
-  topo::write_fat_tree_dot(topo::parse_fat_tree_spec(spec), os);
-  emit(os.str(), out);
-  return 0;
-}
-
-int export_direct_network(const std::string& spec, const std::string& routing, int vcs, const std::string& format,
-                          const std::string& out) {
-  if (format != "dot")
-    throw tb::ConfigError("topo export " + spec + ": --format " + format +
-                          ": direct networks are exported as dot only (yaml/json/anynet describe switch networks)");
-  const topo::DirectTopology t = topo::parse_direct_spec(spec);
-  std::ostringstream os;
-  topo::write_direct_dot(topo::DirectRouting(t, topo::routing_for(t, routing)), os, vcs);
-  emit(os.str(), out);
   return 0;
 }
 
@@ -252,33 +182,36 @@ void add_topo_show_export(CLI::App& topo_cmd, std::vector<Command>& cmds) {
     int vcs = 0;
   };
   auto st = std::make_shared<State>();
-  auto* show = topo_cmd.add_subcommand("show", "print a topology file with its up*/down* structure, a direct "
-                                               "network (torus:4x4:uni, mesh:8x8, hypercube:4) with its VC classes, "
-                                               "or a fat tree (ibft:8,3)");
-  show->add_option("file", st->show_file, "topology file (YAML/JSON), direct network spec or fat tree spec")->required();
+  const std::string forms = topo::network_spec_forms();
+  auto* show = topo_cmd.add_subcommand("show", "print a network with its routing structure and the check of its "
+                                               "tables: " + forms);
+  show->add_option("file", st->show_file, "network spec or topology file: " + forms)->required();
   show->add_option("--routing", st->routing,
                    "direct networks: dor, ecube, utr, btr, utpr, dateline (default: the thesis's)");
   show->add_option("--vcs", st->vcs, "direct networks: VCs per channel as router.vcs (0 = what the routing needs)");
-  auto* exp = topo_cmd.add_subcommand("export", "convert a topology file to yaml, json, dot or anynet (BookSim2)");
-  exp->add_option("file", st->exp_file, "topology file (YAML/JSON), or direct network or fat tree spec (dot only)")->required();
+  auto* exp = topo_cmd.add_subcommand("export", "write a network as yaml, json, dot or anynet (BookSim2): switch "
+                                                "networks in any of them, direct networks and fat trees as dot");
+  exp->add_option("file", st->exp_file, "network spec or topology file: " + forms)->required();
   exp->add_option("--routing", st->routing, "direct networks: routing whose VC classes label the channels");
   exp->add_option("--vcs", st->vcs, "direct networks: VCs per channel as router.vcs; labels give each class's VCs");
   exp->add_option("--format", st->format, "yaml, json, dot or anynet (BookSim2; parallel links merged, with a warning)")
       ->check(CLI::IsMember({"yaml", "json", "dot", "anynet"}));
   exp->add_option("-o,--output", st->out, "output file (default stdout)");
   cmds.push_back({show, [st] {
-                    if (topo::is_direct_spec(st->show_file)) return show_direct_network(st->show_file, st->routing, st->vcs);
-                    if (topo::is_fat_tree_spec(st->show_file)) return show_fat_tree_network(st->show_file);
-                    show_topology(topo::load_topology(st->show_file));
-                    return 0;
+                    return with_spec_kind(st->show_file, [&](const topo::NetworkKind& k) {
+                      std::ostringstream os;
+                      k.show(st->show_file, topo::SpecOptions{st->routing, st->vcs, st->format}, os);
+                      emit(os.str(), "");
+                    });
                   }});
   cmds.push_back({exp, [st] {
-                    if (topo::is_direct_spec(st->exp_file))
-                      return export_direct_network(st->exp_file, st->routing, st->vcs, st->format, st->out);
-                    if (topo::is_fat_tree_spec(st->exp_file))
-                      return export_fat_tree_network(st->exp_file, st->format, st->out);
-                    write_topology(topo::load_topology(st->exp_file), st->format, st->out);
-                    return 0;
+                    return with_spec_kind(st->exp_file, [&](const topo::NetworkKind& k) {
+                      std::ostringstream os;
+                      const auto warnings =
+                          k.export_spec(st->exp_file, topo::SpecOptions{st->routing, st->vcs, st->format}, os);
+                      for (const std::string& w : warnings) std::cerr << "warning: " << w << "\n";
+                      emit(os.str(), st->out);
+                    });
                   }});
 }
 

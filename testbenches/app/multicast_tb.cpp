@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "topologies/networks/network_kind.h"
+
 namespace wormcast::tb {
 
 std::string TbMulticast::names(const std::vector<topo::NodeId>& nodes) const {
@@ -15,7 +17,7 @@ std::string TbMulticast::names(const std::vector<topo::NodeId>& nodes) const {
 
 TbMulticast tb_multicast(const TbSetOptions& o) {
   TbMulticast m;
-  m.net = std::make_shared<const algo::PlanNetwork>(algo::parse_network_spec(o.topology));
+  m.net = std::make_shared<const algo::PlanNetwork>(topo::resolve_network_spec(o.topology));
   m.source = o.source.empty() ? 0 : m.net->parse_node(o.source, "--source");
   if (!o.dests.empty()) {
     m.dests = algo::parse_node_list(*m.net, o.dests, m.source, "--dests");

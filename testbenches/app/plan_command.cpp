@@ -10,6 +10,7 @@
 
 #include "algorithms/direct_scheme.h"
 #include "algorithms/plan_network.h"
+#include "topologies/networks/network_kind.h"
 
 namespace wormcast::tb {
 
@@ -26,7 +27,7 @@ std::shared_ptr<const PlanNetwork> make_network(const PlanCliArgs& a) {
   if (a.topology && irregular_params_given(a))
     throw std::invalid_argument(
         "--topology cannot be combined with --switches/--ports/--nodes/--connectivity/--topo-seed");
-  if (a.topology) return std::make_shared<const PlanNetwork>(algo::parse_network_spec(*a.topology));
+  if (a.topology) return std::make_shared<const PlanNetwork>(topo::resolve_network_spec(*a.topology));
   if (!irregular_params_given(a)) return nullptr;
   topo::IrregularParams p;
   p.switches = a.switches.value_or(p.switches);
@@ -129,9 +130,7 @@ void optional_option(CLI::App* c, const std::string& name, std::optional<T>& tar
 }
 
 void add_network_options(CLI::App* c, PlanCliArgs& a) {
-  optional_option(c, "--topology", a.topology, a.errors,
-                  "irregular:SxPpN[sSEED][cCONN] (e.g. irregular:8x8p32s1), torus:6x6:uni, mesh:8x8, hypercube:6 "
-                  "or a topology file");
+  optional_option(c, "--topology", a.topology, a.errors, topo::network_spec_forms());
   optional_option(c, "--switches", a.switches, a.errors, "irregular network without --topology: switches (default 8)");
   optional_option(c, "--ports", a.ports, a.errors, "... ports per switch (default 8)");
   optional_option(c, "--nodes", a.nodes, a.errors, "... processing nodes (default 32)");

@@ -8,11 +8,12 @@
 #include <string>
 
 #include "algorithms/plan.h"
+#include "topologies/networks/network_kind.h"
 
 namespace wormcast::test {
 
 inline std::shared_ptr<const algo::PlanNetwork> plan_net(const std::string& spec) {
-  return std::make_shared<const algo::PlanNetwork>(algo::parse_network_spec(spec));
+  return std::make_shared<const algo::PlanNetwork>(wormcast::topo::resolve_network_spec(spec));
 }
 
 // Every destination delivered exactly once and nothing else.

@@ -13,6 +13,7 @@
 
 #include "algorithms/direct_scheme.h"
 #include "tests/algorithms/plan_fixtures.h"
+#include "topologies/networks/network_kind.h"
 
 using namespace wormcast::algo;
 using wormcast::topo::NodeId;
@@ -112,11 +113,11 @@ TEST_CASE("separate: the wrong network or an option is refused with the key", "[
   CHECK_THROWS_WITH(plan_multicast("separate", q), Contains("--r does not apply to scheme 'separate'"));
   // An experiment's spelling: the routing it must configure.
   const std::unique_ptr<DirectScheme> s = direct_schemes().make("separate");
-  const wormcast::topo::DirectTopology cube = *parse_network_spec("hypercube:3").direct;
+  const wormcast::topo::DirectTopology cube = *wormcast::topo::resolve_network_spec("hypercube:3").direct;
   const wormcast::topo::DirectRouting ecube(cube, wormcast::topo::RoutingAlgorithm::ecube);
   CHECK_THROWS_WITH(require_network(*s, experiment_keys("separate"), &cube, &ecube),
                     Contains("traffic.scheme separate needs a torus with routing.function utr or btr"));
-  const wormcast::topo::DirectTopology torus = *parse_network_spec("torus:4x4:uni").direct;
+  const wormcast::topo::DirectTopology torus = *wormcast::topo::resolve_network_spec("torus:4x4:uni").direct;
   const wormcast::topo::DirectRouting utpr(torus, wormcast::topo::RoutingAlgorithm::utpr);
   CHECK_THROWS_WITH(require_network(*s, experiment_keys("separate"), &torus, &utpr),
                     Contains("the network is torus:4x4:uni with routing utpr"));
@@ -135,7 +136,7 @@ Fitted fitted(const std::string& name) {
   std::unique_ptr<DirectScheme> s = direct_schemes().make(name);
   const DirectTbDefaults d = s->tb_defaults();
   set_options(*s, d.options, plan_keys(name));
-  PlanNetwork net = parse_network_spec(d.topology);
+  PlanNetwork net = wormcast::topo::resolve_network_spec(d.topology);
   wormcast::topo::DirectRouting r = s->plan_routing(*net.direct);
   return {std::move(s), std::move(net), std::move(r)};
 }

@@ -13,6 +13,7 @@
 
 #include "algorithms/plan.h"
 #include "tests/algorithms/plan_fixtures.h"
+#include "topologies/networks/network_kind.h"
 
 using namespace wormcast::algo;
 using wormcast::topo::NodeId;
@@ -244,33 +245,33 @@ TEST_CASE("network specs: irregular, direct, files, errors", "[plan]") {
   CHECK(p.seed == 3);
   CHECK(p.connectivity == Approx(0.6));
   CHECK(irregular_spec(p) == "irregular:16x8p64s3c0.6");
-  CHECK(parse_network_spec("irregular:8x8p32").spec == "irregular:8x8p32s1");
+  CHECK(wormcast::topo::resolve_network_spec("irregular:8x8p32").spec == "irregular:8x8p32s1");
   CHECK_THROWS_WITH(parse_irregular_spec("irregular:8p32"), Contains("expected irregular:SxPpN"));
-  const PlanNetwork f = parse_network_spec("ibft:8,3");
+  const PlanNetwork f = wormcast::topo::resolve_network_spec("ibft:8,3");
   CHECK(f.kind == NetworkClass::fat_tree);
   CHECK(f.num_nodes() == 128);
   CHECK(f.describe() == "InfiniBand fat tree ibft:8,3");
   CHECK(f.node_json(f.parse_node("P(201)", "--source")) == "P(201)");
   CHECK_THROWS_WITH(f.parse_node("P(901)", "--dests"), Contains("--dests") && Contains("P(901)"));
-  CHECK_THROWS_WITH(parse_network_spec("ibft:8"), Contains("expected ibft:M,N"));
-  CHECK_THROWS_WITH(parse_network_spec("ibft:7,3"), Contains("ibft:7,3"));
-  CHECK_THROWS_WITH(parse_network_spec("ring:8"), Contains("unknown kind \"ring\""));
-  CHECK_THROWS_WITH(parse_network_spec("torus:6x6"), Contains("torus:6x6"));
+  CHECK_THROWS_WITH(wormcast::topo::resolve_network_spec("ibft:8"), Contains("expected ibft:M,N"));
+  CHECK_THROWS_WITH(wormcast::topo::resolve_network_spec("ibft:7,3"), Contains("ibft:7,3"));
+  CHECK_THROWS_WITH(wormcast::topo::resolve_network_spec("ring:8"), Contains("unknown kind \"ring\""));
+  CHECK_THROWS_WITH(wormcast::topo::resolve_network_spec("torus:6x6"), Contains("torus:6x6"));
 
-  const PlanNetwork h = parse_network_spec("hypercube:4");
+  const PlanNetwork h = wormcast::topo::resolve_network_spec("hypercube:4");
   CHECK(h.kind == NetworkClass::direct);
   CHECK(h.node_json(11) == "1011");
   CHECK(h.parse_node("1011", "--source") == 11);
-  const PlanNetwork m = parse_network_spec("mesh:8x8");
+  const PlanNetwork m = wormcast::topo::resolve_network_spec("mesh:8x8");
   CHECK(m.node_text(m.parse_node("(4,3)", "--source")) == "(4,3)");
   CHECK_THROWS_WITH(m.parse_node("(9,0)", "--dests"), Contains("--dests") && Contains("(9,0)"));
-  const PlanNetwork i = parse_network_spec("irregular:8x8p32s1");
+  const PlanNetwork i = wormcast::topo::resolve_network_spec("irregular:8x8p32s1");
   CHECK(i.node_json(5) == 5);
   CHECK_THROWS_WITH(i.parse_node("x", "--source"), Contains("--source: \"x\" is not a node") && Contains("0..31"));
 }
 
 TEST_CASE("node lists and random destinations", "[plan]") {
-  const PlanNetwork t = parse_network_spec("torus:4x4:bi");
+  const PlanNetwork t = wormcast::topo::resolve_network_spec("torus:4x4:bi");
   CHECK(parse_node_list(t, "(0,1), (2,3),(3,3)", 0, "--dests") ==
         std::vector<NodeId>{t.parse_node("(0,1)", ""), t.parse_node("(2,3)", ""), t.parse_node("(3,3)", "")});
   CHECK_THROWS_WITH(parse_node_list(t, "(0,1),(0,1)", 0, "--dests"), Contains("listed twice"));

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "rtl_models/direct/reference_router.h"
+#include "topologies/direct_io.h"
 #include "rtl_models/node/endpoint_node.h"
 
 namespace wormcast::topo {
@@ -407,6 +408,29 @@ std::unique_ptr<NetworkModel> DirectNetworkKind::build(const char* name, const B
   p.watchdog = in.watchdog;
   p.node_model = in.node_model;
   return std::make_unique<DirectNetwork>(name, r, p, in.ctx);
+}
+
+algo::PlanNetwork DirectNetworkKind::plan_network(const std::string& spec) const {
+  try {
+    return algo::direct_network(parse_direct_spec(spec));
+  } catch (const TopologyError& e) {
+    throw std::invalid_argument(std::string("topology: ") + e.what());
+  }
+}
+
+void DirectNetworkKind::show(const std::string& spec, const SpecOptions& o, std::ostream& os) const {
+  const DirectTopology t = parse_direct_spec(spec);
+  show_direct(DirectRouting(t, routing_for(t, o.routing)), os, o.vcs);
+}
+
+std::vector<std::string> DirectNetworkKind::export_spec(const std::string& spec, const SpecOptions& o,
+                                                        std::ostream& os) const {
+  if (o.format != "dot")
+    throw std::invalid_argument("topo export " + spec + ": --format " + o.format +
+                                ": direct networks are exported as dot only (yaml/json/anynet describe switch networks)");
+  const DirectTopology t = parse_direct_spec(spec);
+  write_direct_dot(DirectRouting(t, routing_for(t, o.routing)), os, o.vcs);
+  return {};
 }
 
 void TorusKind::visit_topology(ParamVisitor& v) {

@@ -146,6 +146,10 @@ class DirectNetworkKind : public NetworkKind {
   void describe_facts(rtl::ConfigFacts& f) const override;
   void validate(const rtl::ConfigFacts& f) const override;
   std::unique_ptr<NetworkModel> build(const char* name, const BuildInputs& in) const override;
+  // Specs: torus:6x6:uni, mesh:8x8, hypercube:6 (parse_direct_spec).
+  algo::PlanNetwork plan_network(const std::string& spec) const override;
+  void show(const std::string& spec, const SpecOptions& o, std::ostream& os) const override;
+  std::vector<std::string> export_spec(const std::string& spec, const SpecOptions& o, std::ostream& os) const override;
 
  private:
   DirectTopology network_topology(const std::string& where) const;
@@ -157,6 +161,8 @@ class TorusKind : public DirectNetworkKind {
  public:
   std::string direction = "bidirectional";
   std::unique_ptr<NetworkKind> clone() const override { return std::make_unique<TorusKind>(*this); }
+  std::string spec_prefix() const override { return "torus"; }
+  std::string spec_example() const override { return "torus:6x6:uni"; }
   void visit_topology(ParamVisitor& v) override;
   DirectTopology topology() const override;
 };
@@ -164,6 +170,8 @@ class TorusKind : public DirectNetworkKind {
 class MeshKind : public DirectNetworkKind {
  public:
   std::unique_ptr<NetworkKind> clone() const override { return std::make_unique<MeshKind>(*this); }
+  std::string spec_prefix() const override { return "mesh"; }
+  std::string spec_example() const override { return "mesh:8x8"; }
   void visit_topology(ParamVisitor& v) override;
   DirectTopology topology() const override;
 };
@@ -172,6 +180,8 @@ class HypercubeKind : public DirectNetworkKind {
  public:
   HypercubeKind() { dims = {2, 2, 2, 2}; }
   std::unique_ptr<NetworkKind> clone() const override { return std::make_unique<HypercubeKind>(*this); }
+  std::string spec_prefix() const override { return "hypercube"; }
+  std::string spec_example() const override { return "hypercube:6"; }
   void visit_topology(ParamVisitor& v) override;
   DirectTopology topology() const override;
 };

@@ -1,6 +1,7 @@
 #include "topologies/networks/network_kind.h"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "rtl_models/core/statistics.h"
 
@@ -37,6 +38,62 @@ NetworkKindRegistry& network_kind_registry() {
     return r;
   }();
   return registry;
+}
+
+algo::PlanNetwork NetworkKind::plan_network(const std::string& spec) const {
+  throw std::invalid_argument("topology \"" + spec + "\": this network kind is not named by a spec");
+}
+
+void NetworkKind::show(const std::string& spec, const SpecOptions&, std::ostream&) const {
+  throw std::invalid_argument("topo show " + spec + ": this network kind is not named by a spec");
+}
+
+std::vector<std::string> NetworkKind::export_spec(const std::string& spec, const SpecOptions&, std::ostream&) const {
+  throw std::invalid_argument("topo export " + spec + ": this network kind is not named by a spec");
+}
+
+namespace {
+
+// One instance of every registered kind, for their spec methods (a kind's
+// default-constructed parameters do not matter to them). Made per call, so
+// that a kind an embedding program registers later is found too; the
+// instances live as long as the program (kind_of_spec returns one).
+const std::vector<std::unique_ptr<NetworkKind>>& spec_kinds() {
+  static std::vector<std::unique_ptr<NetworkKind>> kinds;
+  const std::vector<std::string> names = network_kind_registry().names();
+  for (std::size_t i = kinds.size(); i < names.size(); ++i) kinds.push_back(network_kind_registry().make(names[i]));
+  return kinds;
+}
+
+}  // namespace
+
+const NetworkKind& kind_of_spec(const std::string& spec) {
+  const auto colon = spec.find(':');
+  const std::string prefix = colon == std::string::npos ? std::string() : spec.substr(0, colon);
+  for (const auto& k : spec_kinds())
+    if (!prefix.empty() && k->spec_prefix() == prefix) return *k;
+  // A path may hold a ':' too; a prefix no kind reads is a typo unless the file exists.
+  if (prefix.empty() || std::filesystem::exists(spec))
+    for (const auto& k : spec_kinds())
+      if (k->reads_files()) return *k;
+  std::string known;
+  for (const auto& k : spec_kinds())
+    if (!k->spec_prefix().empty()) known += (known.empty() ? "" : ", ") + k->spec_prefix();
+  throw std::invalid_argument("topology \"" + spec + "\": unknown kind \"" + prefix + "\" (known: " + known +
+                              ", or a topology file)");
+}
+
+algo::PlanNetwork resolve_network_spec(const std::string& spec) { return kind_of_spec(spec).plan_network(spec); }
+
+std::string network_spec_forms() {
+  std::vector<std::string> forms;
+  for (bool files : {false, true})   // spec forms first, then paths
+    for (const auto& k : spec_kinds())
+      if (!k->spec_example().empty() && k->reads_files() == files) forms.push_back(k->spec_example());
+  std::string out;
+  for (std::size_t i = 0; i < forms.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == forms.size() ? " or " : ", ") + forms[i];
+  return out;
 }
 
 }  // namespace wormcast::topo

@@ -11,6 +11,7 @@
 // line there.
 #pragma once
 
+#include <iosfwd>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -19,6 +20,7 @@
 #include <systemc>
 #include <vector>
 
+#include "algorithms/plan_network.h"
 #include "rtl_models/node/node_model.h"
 #include "rtl_models/core/params.h"
 #include "rtl_models/core/registry.h"
@@ -77,6 +79,13 @@ class SetupError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// `wormcast topo show|export`'s options for a network named by a spec.
+struct SpecOptions {
+  std::string routing = "default";   // direct networks: --routing
+  int vcs = 0;                       // direct networks: --vcs (router.vcs)
+  std::string format = "dot";        // export: yaml, json, dot or anynet
+};
+
 struct BuildInputs {
   rtl::SimContext& ctx;
   std::shared_ptr<const rtl::NodeModel> node_model;
@@ -100,9 +109,35 @@ class NetworkKind {
   virtual void validate(const rtl::ConfigFacts& f) const = 0;
   // Builds the network as the SystemC module `name`. Throws SetupError.
   virtual std::unique_ptr<NetworkModel> build(const char* name, const BuildInputs& in) const = 0;
+
+  // Naming a network of this kind without an experiment file (`wormcast
+  // plan --topology`, `wormcast topo show|export`, multicast testbenches):
+  // the text before the first ':' of the specs the kind reads ("torus" for
+  // torus:6x6:uni), or "" when it reads a topology file's path instead
+  // (reads_files). spec_example() shows the form in help texts.
+  virtual std::string spec_prefix() const { return ""; }
+  virtual bool reads_files() const { return false; }
+  virtual std::string spec_example() const { return ""; }
+  // The network `spec` names as `plan` reads it (graph, default routing,
+  // node names). Throws std::invalid_argument or TopologyError quoting it.
+  virtual algo::PlanNetwork plan_network(const std::string& spec) const;
+  // `topo show`: the network with its routing structure and its check.
+  virtual void show(const std::string& spec, const SpecOptions& o, std::ostream& os) const;
+  // `topo export` in o.format; returns warnings (e.g. what a format cannot
+  // express). Throws std::invalid_argument for a format the kind lacks.
+  virtual std::vector<std::string> export_spec(const std::string& spec, const SpecOptions& o, std::ostream& os) const;
 };
 
 using NetworkKindRegistry = Registry<NetworkKind>;
 NetworkKindRegistry& network_kind_registry();
+
+// The one way a network spec is resolved: the registered kind whose
+// spec_prefix() is the text before the spec's first ':', else the kind that
+// reads files when `spec` is a path. Throws std::invalid_argument naming
+// the forms the registry knows.
+const NetworkKind& kind_of_spec(const std::string& spec);
+algo::PlanNetwork resolve_network_spec(const std::string& spec);
+// Every kind's spec_example(), for help texts: "irregular:8x8p32s1, ...".
+std::string network_spec_forms();
 
 }  // namespace wormcast::topo

@@ -45,6 +45,12 @@ class IrregularKind : public SwitchNetworkKind {
   std::unique_ptr<NetworkKind> clone() const override { return std::make_unique<IrregularKind>(*this); }
   void visit_topology(ParamVisitor& v) override;
   Topology topology() const override { return generate_irregular(gen); }
+  // Specs irregular:SxPpN[sSEED][cCONN] (switch_network_specs.cpp).
+  std::string spec_prefix() const override { return "irregular"; }
+  std::string spec_example() const override { return "irregular:SxPpN[sSEED][cCONN] (e.g. irregular:8x8p32s1)"; }
+  algo::PlanNetwork plan_network(const std::string& spec) const override;
+  void show(const std::string& spec, const SpecOptions& o, std::ostream& os) const override;
+  std::vector<std::string> export_spec(const std::string& spec, const SpecOptions& o, std::ostream& os) const override;
 };
 
 class FileKind : public SwitchNetworkKind {
@@ -55,6 +61,12 @@ class FileKind : public SwitchNetworkKind {
   void resolve_paths(const std::string& experiment_dir) override;
   void validate(const rtl::ConfigFacts& f) const override;
   Topology topology() const override;
+  // A topology file's path (YAML/JSON, topology_io.h).
+  bool reads_files() const override { return true; }
+  std::string spec_example() const override { return "a topology file (YAML/JSON)"; }
+  algo::PlanNetwork plan_network(const std::string& spec) const override;
+  void show(const std::string& spec, const SpecOptions& o, std::ostream& os) const override;
+  std::vector<std::string> export_spec(const std::string& spec, const SpecOptions& o, std::ostream& os) const override;
 };
 
 // InfiniBand m-port n-tree IBFT(m, n) (seed003 §2; topologies/fat_tree.h):
@@ -73,6 +85,18 @@ class FatTreeKind : public SwitchNetworkKind {
   void visit_topology(ParamVisitor& v) override;
   void validate(const rtl::ConfigFacts& f) const override;
   Topology topology() const override;
+  // Specs ibft:M,N (fat_tree_io.h); exported as dot.
+  std::string spec_prefix() const override { return "ibft"; }
+  std::string spec_example() const override { return "ibft:8,3"; }
+  algo::PlanNetwork plan_network(const std::string& spec) const override;
+  void show(const std::string& spec, const SpecOptions& o, std::ostream& os) const override;
+  std::vector<std::string> export_spec(const std::string& spec, const SpecOptions& o, std::ostream& os) const override;
 };
+
+// `topo show` of a switch network: its switches, ports and up*/down*
+// levels, and the independent check of its tables.
+void show_switch_network(const Topology& t, std::ostream& os);
+// A switch network in format yaml, json, dot or anynet; returns warnings.
+std::vector<std::string> write_switch_network(const Topology& t, const std::string& format, std::ostream& os);
 
 }  // namespace wormcast::topo

@@ -29,7 +29,7 @@ std::vector<rtl::NodeId> draw(Rng& rng, int n, int count) {
 // `wormcast plan` reads them (algo::parse_node_list): none may repeat.
 std::vector<rtl::NodeId> parse_nodes(const topo::FatTree& t, const std::string& text, const std::string& key) {
   try {
-    return algo::parse_node_list(algo::parse_network_spec(t.spec()), text, -1, key);
+    return algo::parse_node_list(algo::fat_tree_network(t), text, -1, key);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(e.what());
   }
