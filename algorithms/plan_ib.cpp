@@ -1,5 +1,7 @@
-// The InfiniBand fat-tree schemes of seed003 (Zhou, Lin, Chung) in the plan
-// contract, on IBFT(m, n) (--topology ibft:M,N; algorithms/ib_multicast.h):
+// The InfiniBand fat-tree schemes of seed003 (Zhou, Lin, Chung) as scheme
+// records (ib_scheme.h): in the plan contract on IBFT(m, n) (--topology
+// ibft:M,N; algorithms/ib_multicast.h) and as the tables of one trial of
+// the ib_multicast workload:
 //  * ib-cyclic: one multicast packet through the MFT of the (source, group)
 //    pair, the union of the LFT ports of the destinations' cyclic DLIDs
 //    (§5-§7);
@@ -12,11 +14,11 @@
 // the source's leaf switch (a tree, not a line); `mft` maps each switch of
 // the table to its sorted output ports, `link_traversals` counts the links
 // the copies cross (the source's injection link included).
+#include <algorithm>
 #include <deque>
 #include <stdexcept>
 
-#include "algorithms/ib_multicast.h"
-#include "algorithms/plan.h"
+#include "algorithms/ib_scheme.h"
 
 namespace wormcast::algo {
 
@@ -76,57 +78,118 @@ MulticastPlan multicast_plan(const topo::FatTree& t, const PlanRequest& q, const
   return p;
 }
 
-MulticastPlan plan_cyclic(const PlanRequest& q) {
-  const topo::FatTree& t = need_fat_tree(q, "ib-cyclic");
-  const NodeId src = q.source.value_or(0);
-  MulticastPlan p = multicast_plan(t, q, "ib-cyclic", cyclic_mft(t, src, q.destinations));
-  json dlids = json::object();
-  for (NodeId d : q.destinations) dlids[t.node_name(d)] = cyclic_dlid(t, src, d);
-  p.messages.front().extras["dlids"] = dlids;
-  p.extras["lids_per_node"] = lids_per_node(t);
-  return p;
+// The senders' destinations: the members but the sender itself.
+std::vector<NodeId> others(const std::vector<NodeId>& members, NodeId sender) {
+  std::vector<NodeId> out;
+  for (NodeId m : members)
+    if (m != sender) out.push_back(m);
+  return out;
 }
 
-MulticastPlan plan_opensm(const PlanRequest& q) {
-  const topo::FatTree& t = need_fat_tree(q, "ib-opensm");
-  std::vector<NodeId> members = q.destinations;
-  members.push_back(q.source.value_or(0));   // the sender joins the group (SendOnly)
-  MulticastPlan p = multicast_plan(t, q, "ib-opensm", opensm_mft(t, members));
-  p.extras["root"] = t.switch_name(opensm_root(t, members));
-  return p;
-}
-
-MulticastPlan plan_unicast(const PlanRequest& q) {
-  const topo::FatTree& t = need_fat_tree(q, "ib-unicast");
-  const NodeId src = q.source.value_or(0);
-  const std::vector<std::vector<IbHop>> routes = unicast_routes(t, src, q.destinations);
-  MulticastPlan p;
-  p.source = src;
-  p.destinations = q.destinations;
-  int links = 0;
-  for (std::size_t i = 0; i < routes.size(); ++i) {
-    std::vector<std::string> path;
-    for (const IbHop& h : routes[i]) path.push_back(t.switch_name(h.sw));
-    PlanMessage m{src, static_cast<int>(i) + 1, {q.destinations[i]}, std::move(path), json::object()};
-    m.extras = {{"dlid", cyclic_dlid(t, src, q.destinations[i])}};
-    p.messages.push_back(std::move(m));
-    links += static_cast<int>(routes[i].size()) + 1;   // the injection link and one per switch
+// ib-cyclic: one MFT per (sender, group), the union of the LFT ports of its
+// destinations' cyclic DLIDs (§5-§7).
+class CyclicScheme final : public IbScheme {
+ public:
+  MulticastPlan plan(const PlanRequest& q) const override {
+    const topo::FatTree& t = need_fat_tree(q, "ib-cyclic");
+    const NodeId src = q.source.value_or(0);
+    MulticastPlan p = multicast_plan(t, q, "ib-cyclic", cyclic_mft(t, src, q.destinations));
+    json dlids = json::object();
+    for (NodeId d : q.destinations) dlids[t.node_name(d)] = cyclic_dlid(t, src, d);
+    p.messages.front().extras["dlids"] = dlids;
+    p.extras["lids_per_node"] = lids_per_node(t);
+    return p;
   }
-  p.steps = static_cast<int>(routes.size());
-  p.extras = {{"link_traversals", links}, {"lids_per_node", lids_per_node(t)}};
-  return p;
-}
+  // One table per sender with someone to send to, in sender order.
+  IbTrialPlan trial(const topo::FatTree& t, const std::vector<NodeId>& senders,
+                    const std::vector<NodeId>& members) const override {
+    IbTrialPlan out;
+    for (std::size_t i = 0; i < senders.size(); ++i) {
+      const std::vector<NodeId> dests = others(members, senders[i]);
+      if (!dests.empty()) out.tables.push_back({cyclic_mft(t, senders[i], dests), {i}});
+    }
+    return out;
+  }
+};
+
+// ib-opensm: OpenSM's one shared spanning tree per group, over the members
+// and the senders (a sender must join, SendOnly, §8).
+class OpenSmScheme final : public IbScheme {
+ public:
+  MulticastPlan plan(const PlanRequest& q) const override {
+    const topo::FatTree& t = need_fat_tree(q, "ib-opensm");
+    std::vector<NodeId> members = q.destinations;
+    members.push_back(q.source.value_or(0));   // the sender joins the group (SendOnly)
+    MulticastPlan p = multicast_plan(t, q, "ib-opensm", opensm_mft(t, members));
+    p.extras["root"] = t.switch_name(opensm_root(t, members));
+    return p;
+  }
+  IbTrialPlan trial(const topo::FatTree& t, const std::vector<NodeId>& senders,
+                    const std::vector<NodeId>& members) const override {
+    std::vector<NodeId> tree = members;
+    for (NodeId s : senders)
+      if (std::find(members.begin(), members.end(), s) == members.end()) tree.push_back(s);   // SendOnly join
+    IbTable table{opensm_mft(t, tree), {}};
+    for (std::size_t i = 0; i < senders.size(); ++i) table.senders.push_back(i);
+    IbTrialPlan out;
+    out.tables.push_back(std::move(table));
+    return out;
+  }
+};
+
+// ib-unicast: one unicast per destination with its cyclic DLID, back to
+// back (§9): message i in step i.
+class UnicastScheme final : public IbScheme {
+ public:
+  MulticastPlan plan(const PlanRequest& q) const override {
+    const topo::FatTree& t = need_fat_tree(q, "ib-unicast");
+    const NodeId src = q.source.value_or(0);
+    const std::vector<std::vector<IbHop>> routes = unicast_routes(t, src, q.destinations);
+    MulticastPlan p;
+    p.source = src;
+    p.destinations = q.destinations;
+    int links = 0;
+    for (std::size_t i = 0; i < routes.size(); ++i) {
+      std::vector<std::string> path;
+      for (const IbHop& h : routes[i]) path.push_back(t.switch_name(h.sw));
+      PlanMessage m{src, static_cast<int>(i) + 1, {q.destinations[i]}, std::move(path), json::object()};
+      m.extras = {{"dlid", cyclic_dlid(t, src, q.destinations[i])}};
+      p.messages.push_back(std::move(m));
+      links += static_cast<int>(routes[i].size()) + 1;   // the injection link and one per switch
+    }
+    p.steps = static_cast<int>(routes.size());
+    p.extras = {{"link_traversals", links}, {"lids_per_node", lids_per_node(t)}};
+    return p;
+  }
+  IbTrialPlan trial(const topo::FatTree&, const std::vector<NodeId>&, const std::vector<NodeId>&) const override {
+    IbTrialPlan out;
+    out.unicasts = true;
+    return out;
+  }
+};
 
 }  // namespace
 
+const IbSchemeRegistry& ib_schemes() {
+  static const IbSchemeRegistry r = [] {
+    IbSchemeRegistry reg("InfiniBand multicast scheme");
+    reg.add("cyclic", "InfiniBand fat tree, hardware multicast: cyclic path selection, MFT = union of the LFT ports "
+            "(seed003)", [] { return std::make_unique<CyclicScheme>(); });
+    reg.add("opensm", "InfiniBand fat tree, hardware multicast: OpenSM's one spanning tree per group (seed003 §8)",
+            [] { return std::make_unique<OpenSmScheme>(); });
+    reg.add("unicast", "InfiniBand fat tree: one unicast per destination with its cyclic DLID (seed003 §9)",
+            [] { return std::make_unique<UnicastScheme>(); });
+    return reg;
+  }();
+  return r;
+}
+
+// `wormcast plan` names them ib-cyclic, ib-opensm, ib-unicast.
 void register_ib_schemes(SchemeRegistry& r) {
-  r.add({"ib-cyclic",
-         "InfiniBand fat tree, hardware multicast: cyclic path selection, MFT = union of the LFT ports (seed003)",
-         {}, plan_cyclic});
-  r.add({"ib-opensm", "InfiniBand fat tree, hardware multicast: OpenSM's one spanning tree per group (seed003 §8)",
-         {}, plan_opensm});
-  r.add({"ib-unicast", "InfiniBand fat tree: one unicast per destination with its cyclic DLID (seed003 §9)", {},
-         plan_unicast});
+  for (const auto& e : ib_schemes().entries()) {
+    const std::string name = e.name;
+    r.add({"ib-" + name, e.description, {}, [name](const PlanRequest& q) { return ib_schemes().make(name)->plan(q); }});
+  }
 }
 
 }  // namespace wormcast::algo

@@ -14,8 +14,6 @@
 namespace wormcast::tb {
 
 namespace {
-const char* const kSchemes[] = {"cyclic", "opensm", "unicast"};
-
 // `count` distinct nodes of 0..n-1, uniformly, in the order drawn.
 std::vector<rtl::NodeId> draw(Rng& rng, int n, int count) {
   std::vector<rtl::NodeId> all(static_cast<std::size_t>(n));
@@ -54,9 +52,13 @@ std::vector<rtl::NodeId> reach_of(const topo::FatTree& t, rtl::NodeId src, const
 }  // namespace
 
 void IbMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
-  v.choice("scheme", scheme, {kSchemes[0], kSchemes[1], kSchemes[2]},
-           "cyclic: one MLID per (sender, group), union of the cyclic paths (seed003 §7); opensm: one shared "
-           "spanning tree per group (§8); unicast: one cyclic-DLID unicast per member (§9)");
+  // From the scheme records, once (a description outlives the visit).
+  static const std::string help = [] {
+    std::string h;
+    for (const auto& e : algo::ib_schemes().entries()) h += (h.empty() ? "" : "; ") + e.name + ": " + e.description;
+    return h;
+  }();
+  v.choice("scheme", scheme, algo::ib_schemes().names(), help.c_str());
   v.count("sources", sources, "senders per trial, drawn uniformly (seed003: 1, 40% = 51, 100% = 128 of 128)", 1,
           1 << 20);
   v.count("group", group, "multicast group members per trial, drawn uniformly (10% = 13, 40% = 51, 100% = 128)", 1,
@@ -113,7 +115,7 @@ void IbMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, 
   if (!members.empty()) run.fixed_members = parse_nodes(run.subnet->tree(), members, "traffic.members");
   if (run.fixed_senders.size() == 1 && run.fixed_members.size() == 1 && run.fixed_senders == run.fixed_members)
     throw ConfigError("traffic.members: the one member is the one sender, which never receives its own message");
-  run.scheme = static_cast<Run::Scheme>(std::find(std::begin(kSchemes), std::end(kSchemes), scheme) - std::begin(kSchemes));
+  run.scheme = algo::ib_schemes().make(scheme);
   run.ctx = &ctx;
   run.rng = rng.fork(0x1B00000000ULL);
   run.sources = sources;
@@ -164,31 +166,19 @@ void IbMulticastWorkload::Run::begin_trial() {
   // is in flight (it ended when every copy was delivered).
   subnet->clear();
   double links = 0, entries = 0;
-  std::vector<std::pair<int, std::vector<rtl::NodeId>>> plan(senders.size());   // per sender: MLID, reach
-  if (scheme == Scheme::opensm) {
-    std::vector<rtl::NodeId> tree_nodes = members;
-    for (rtl::NodeId s : senders)
-      if (!is_member[static_cast<std::size_t>(s)]) tree_nodes.push_back(s);   // SendOnly join
-    const algo::Mft mft = algo::opensm_mft(t, tree_nodes);
-    const int mlid = subnet->program(mft);
-    entries += static_cast<double>(mft.size());
-    for (std::size_t i = 0; i < senders.size(); ++i) plan[i] = {mlid, reach_of(t, senders[i], mft, links)};
-  } else if (scheme == Scheme::cyclic) {
-    for (std::size_t i = 0; i < senders.size(); ++i) {
-      std::vector<rtl::NodeId> dests;
-      for (rtl::NodeId m : members)
-        if (m != senders[i]) dests.push_back(m);
-      if (dests.empty()) continue;
-      const algo::Mft mft = algo::cyclic_mft(t, senders[i], dests);
-      entries += static_cast<double>(mft.size());
-      plan[i] = {subnet->program(mft), reach_of(t, senders[i], mft, links)};
-      std::sort(dests.begin(), dests.end());
-      if (plan[i].second != dests)
-        throw std::logic_error("cyclic multicast table of " + t.node_name(senders[i]) + " does not reach its group");
+  // Per sender: the MLID it multicasts with and the nodes that reaches.
+  std::vector<std::pair<int, std::vector<rtl::NodeId>>> plan(senders.size());
+  const algo::IbTrialPlan tp = scheme->trial(t, senders, members);
+  for (const algo::IbTable& table : tp.tables) {
+    const int mlid = subnet->program(table.mft);
+    entries += static_cast<double>(table.mft.size());
+    for (std::size_t i : table.senders) {
+      plan[i] = {mlid, reach_of(t, senders[i], table.mft, links)};
+      check_reach(t, senders[i], plan[i].second);
     }
   }
   for (std::size_t i = 0; i < senders.size(); ++i) {
-    if (scheme == Scheme::unicast) links += send_unicasts(senders[i]);
+    if (tp.unicasts) links += send_unicasts(senders[i]);
     else if (!plan[i].second.empty()) send_multicast(senders[i], plan[i].first, plan[i].second);
   }
   if (expected == 0)
@@ -196,6 +186,19 @@ void IbMulticastWorkload::Run::begin_trial() {
                              " has nothing to deliver (its only member is its only sender): use traffic.group >= 2");
   link_traversals.push_back(links * packets_per_message());
   table_entries.push_back(entries);
+}
+
+// A scheme's table reaches every member but the sender, and no node that is
+// neither a member nor a sender (those copies would be lost in the count).
+void IbMulticastWorkload::Run::check_reach(const topo::FatTree& t, rtl::NodeId sender,
+                                           const std::vector<rtl::NodeId>& reach) const {
+  for (rtl::NodeId m : members)
+    if (m != sender && !std::binary_search(reach.begin(), reach.end(), m))
+      throw std::logic_error("multicast table of " + t.node_name(sender) + " does not reach member " + t.node_name(m));
+  for (rtl::NodeId x : reach)
+    if (!is_member[static_cast<std::size_t>(x)] && std::find(senders.begin(), senders.end(), x) == senders.end())
+      throw std::logic_error("multicast table of " + t.node_name(sender) + " reaches " + t.node_name(x) +
+                             ", neither a member nor a sender");
 }
 
 void IbMulticastWorkload::Run::send_multicast(rtl::NodeId src, int mlid, std::vector<rtl::NodeId> reach) {

@@ -31,6 +31,8 @@
 // member had the whole message.
 #pragma once
 
+#include "algorithms/ib_scheme.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -73,8 +75,7 @@ class IbMulticastWorkload : public Workload {
 };
 
 struct IbMulticastWorkload::Run {
-  enum class Scheme { cyclic, opensm, unicast };
-  Scheme scheme = Scheme::cyclic;
+  std::shared_ptr<const algo::IbScheme> scheme;   // traffic.scheme (algo::ib_schemes())
   std::shared_ptr<rtl::IbSubnet> subnet;
   std::vector<rtl::Endpoint*> endpoints;
   rtl::SimContext* ctx = nullptr;
@@ -112,6 +113,7 @@ struct IbMulticastWorkload::Run {
   int packets_per_message() const { return mtu > 0 ? (bytes + mtu - 1) / mtu : 1; }
   int packet_payload(int index) const;
   void send_multicast(rtl::NodeId src, int mlid, std::vector<rtl::NodeId> reach);
+  void check_reach(const topo::FatTree& t, rtl::NodeId sender, const std::vector<rtl::NodeId>& reach) const;
   // Returns the links its packets cross (one packet per member).
   double send_unicasts(rtl::NodeId src);
   void inject(rtl::NodeId src, const rtl::PacketHeader& h, int index);
