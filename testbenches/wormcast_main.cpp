@@ -30,6 +30,7 @@
 #include "testbenches/app/runner.h"
 #include "testbenches/app/stats_command.h"
 #include "testbenches/app/sweep.h"
+#include "testbenches/app/units.h"
 #include "topologies/networks/network_kind.h"
 #include "topologies/networks/switch_network_kind.h"
 #include "topologies/topology_io.h"
@@ -71,8 +72,8 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
 // A text written to `out` (atomically), or to standard output when `out` is empty.
 void emit(const std::string& text, const std::string& out) {
   if (out.empty()) {
-    std::cout << text << std::flush;
-    if (!std::cout) throw std::runtime_error("standard output: cannot write");
+    std::cout << text;
+    tb::check_written(std::cout, "standard output");
     return;
   }
   tb::write_file_atomic(out, text);
@@ -165,9 +166,21 @@ void add_topo_generate(CLI::App& topo_cmd, std::vector<Command>& cmds) {
   gen->add_option("--ports", st->ip.ports, "ports per switch")->capture_default_str();
   gen->add_option("--nodes", st->ip.nodes, "processing nodes")->capture_default_str();
   gen->add_option("--connectivity", st->ip.connectivity, "fraction of free ports linked (0,1]")->capture_default_str();
-  gen->add_option("--seed", st->ip.seed, "generator seed")
-      ->capture_default_str()
-      ->check(CLI::Range(std::int64_t{0}, std::numeric_limits<std::int64_t>::max()));
+  // Read as topology.seed is (tb::parse_integer, 0 .. 2^63 - 1), so the two
+  // accept and refuse the same values.
+  gen->add_option_function<std::string>(
+         "--seed",
+         [st](const std::string& text) {
+           std::int64_t v = -1;
+           try {
+             v = tb::parse_integer(text);
+           } catch (const std::invalid_argument& e) {
+             throw CLI::ValidationError("--seed", e.what());
+           }
+           if (v < 0) throw CLI::ValidationError("--seed", "'" + text + "' must be a non-negative integer");
+           st->ip.seed = static_cast<std::uint64_t>(v);
+         },
+         "generator seed, 0 .. 2^63 - 1 (default 1)");
   gen->add_option("--format", st->format, "yaml, json or dot")->check(CLI::IsMember({"yaml", "json", "dot"}));
   gen->add_option("-o,--output", st->out, "output file (default stdout)");
   cmds.push_back({gen, [st] {
@@ -254,7 +267,14 @@ void add_sweep_command(CLI::App& app, std::vector<Command>& cmds) {
 int run_command(const std::vector<Command>& cmds) {
   try {
     for (const Command& c : cmds)
-      if (*c.app) return c.action();
+      if (*c.app) {
+        const int code = c.action();
+        // Every command whose product is standard output (params, plan
+        // --json, sweep --dry-run, ...): a lost output is an error (one that
+        // failed already has said why).
+        if (code == 0) tb::check_written(std::cout, "standard output");
+        return code;
+      }
   } catch (const tb::ConfigError& e) {
     std::cerr << "wormcast: error: " << e.what() << "\n";
     return 1;

@@ -1,5 +1,7 @@
 #include "testbenches/app/atomic_file.h"
 
+#include <ostream>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -77,13 +79,21 @@ void write_file_atomic(const std::string& path, const std::string& text) {
 void AtomicFile::commit() { write_file_atomic(path_, buf_.str()); }
 
 void check_writable_dir(const std::string& dir) {
-  std::error_code ec;
+  // The reason is create_directories' (a read-only file system, a file in
+  // the way, no permission), not is_directory's "no such file".
+  std::error_code create_error, probe;
   const fs::path d(dir.empty() ? "." : dir);
-  fs::create_directories(d, ec);
-  if (!fs::is_directory(d, ec))
-    throw FileWriteError(dir + ": cannot create the output folder" + (ec ? ": " + ec.message() : std::string()));
+  fs::create_directories(d, create_error);
+  if (!fs::is_directory(d, probe))
+    throw FileWriteError(dir + ": cannot create the output folder" +
+                         (create_error ? ": " + create_error.message() : std::string()));
   if (::access(d.c_str(), W_OK | X_OK) != 0)
     throw FileWriteError(dir + ": output folder is not writable: " + std::strerror(errno));
+}
+
+void check_written(std::ostream& os, const std::string& what) {
+  os.flush();
+  if (!os) throw FileWriteError(what + ": cannot write");
 }
 
 }  // namespace wormcast::tb

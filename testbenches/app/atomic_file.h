@@ -7,6 +7,7 @@
 
 #include <sstream>
 #include <stdexcept>
+#include <iosfwd>
 #include <string>
 
 namespace wormcast::tb {
@@ -17,6 +18,11 @@ class FileWriteError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Flushes `os` and throws FileWriteError ("<what>: cannot write") when a
+// write to it has failed (a full disk, a closed pipe): a command whose
+// product is its output must not report success for a lost one.
+void check_written(std::ostream& os, const std::string& what);
 
 class AtomicFile {
  public:

@@ -10,6 +10,7 @@
 
 #include "algorithms/direct_scheme.h"
 #include "algorithms/plan_network.h"
+#include "testbenches/app/atomic_file.h"
 #include "topologies/networks/network_kind.h"
 
 namespace wormcast::tb {
@@ -81,6 +82,7 @@ int run_plan(const PlanCliArgs& a, std::ostream& out, std::ostream& err) {
   try {
     if (a.list) {
       print_schemes(out);
+      check_written(out, "standard output");
       return 0;
     }
     if (!a.errors.empty()) throw std::invalid_argument(a.errors.front());
@@ -89,6 +91,7 @@ int run_plan(const PlanCliArgs& a, std::ostream& out, std::ostream& err) {
     const algo::MulticastPlan p = algo::plan_multicast(a.scheme, make_plan_request(a));
     if (a.json) out << p.to_json().dump(2) << "\n";
     else out << p.to_text();
+    check_written(out, "standard output");
     return 0;
   } catch (const std::exception& e) {
     err << "wormcast: error: " << e.what() << "\n";

@@ -272,15 +272,22 @@ void check_top_level(const std::string& path, const YAML::Node& root) {
 }
 
 // `name:`, by default the sweep file's stem.
+// It names the output folder's files (NAME_runs.csv, ...): no leading '.'
+// (".", ".." and hidden files), and a `name:` of letters, digits, '_', '.'
+// and '-' only.
 std::string read_name(const std::string& path, const YAML::Node& root) {
-  std::string name = fs::path(path).stem().string();
-  if (root["name"]) {
-    name = scalar(path, root["name"], "name");
-    if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
-                            std::string::npos)
-      throw ConfigError(line_of(path, root["name"]) + ": name: '" + name +
-                        "' must be a file name (letters, digits, '_', '.', '-')");
+  if (!root["name"]) {
+    const std::string stem = fs::path(path).stem().string();
+    if (stem.empty() || stem.front() == '.')
+      throw ConfigError(path + ": the sweep is named after its file, '" + stem +
+                        "', which starts with '.': give it a name: (letters, digits, '_', '.', '-')");
+    return stem;
   }
+  const std::string name = scalar(path, root["name"], "name");
+  if (name.empty() || name.front() == '.' ||
+      name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != std::string::npos)
+    throw ConfigError(line_of(path, root["name"]) + ": name: '" + name +
+                      "' must be a file name (letters, digits, '_', '.', '-'; not starting with '.')");
   return name;
 }
 
@@ -697,6 +704,7 @@ void print_dry_run(const SweepState& st) {
                                                                                   : "to run";
     st.out << fmt::format("  #{:<4} {}  hash {}  {}\n", i + 1, run_label(r), r.hash, state);
   }
+  check_written(st.out, "standard output");
 }
 
 // --emit-jobs: a shell command line per run still to do.
@@ -712,6 +720,7 @@ void print_jobs(const SweepState& st) {
     st.out << "mkdir -p " << shell_quote(dir) << " && " << command_line(exe, child_args(r, experiment, dir))
            << " > " << shell_quote(dir + "/log.txt") << " 2>&1\n";
   }
+  check_written(st.out, "standard output");   // before saying the lines were printed
   st.err << "sweep '" << spec.name << "': " << st.counts << "; printed " << st.todo.size()
          << " command lines. Run them (e.g. with GNU parallel), then run this sweep again to collect the CSVs.\n";
 }

@@ -204,7 +204,7 @@ TEST_CASE("odd inputs get clear errors and the documented exit codes") {
   // Usage errors exit 2: a negative generator seed is refused, not wrapped around.
   auto o = cli("topo generate --switches 4 --nodes 8 --seed -1");
   CHECK(o.code == 2);
-  CHECK_THAT(o.text, Catch::Contains("--seed") && Catch::Contains("not in range"));
+  CHECK_THAT(o.text, Catch::Contains("--seed") && Catch::Contains("must be a non-negative integer"));
   CHECK(cli("no-such-command").code == 2);
   CHECK(cli("--help").code == 0);
   // A topology with no processing node.
@@ -226,4 +226,59 @@ TEST_CASE("odd inputs get clear errors and the documented exit codes") {
   o = cli("run " + e1 + " --no-progress --out " + (d.path / "r").string());
   CHECK(o.code == 1);
   CHECK_THAT(o.text, Catch::Contains("needs at least 2 nodes"));
+}
+
+TEST_CASE("commands whose product is standard output fail on a lost write") {
+  const TempDir d("stdout");
+  const std::string exp = d.write("e.yaml", "name: e\nsim:\n  warmup: 0\n  measure: 200\n");
+  const std::string sweep = d.write("s.yaml", "name: s\nexperiment: e.yaml\ngrid:\n  traffic.load: [0.01, 0.02]\n");
+  const std::string out = " --out " + (d.path / "sweep_out").string();
+  const char* commands[] = {"params", "plan kbinomial --set-size 8 --json", "topo show torus:4x4:uni", "stats"};
+  for (const char* c : commands) {
+    INFO(c);
+    const auto o = test::shell("{ " + test::wormcast_bin() + " " + c + " > /dev/full; }");
+    CHECK(o.code == 1);
+    CHECK_THAT(o.text, Catch::Contains("standard output"));
+  }
+  for (const char* flag : {"--emit-jobs", "--dry-run"}) {
+    INFO(flag);
+    const auto ok = cli("sweep " + sweep + out + " " + flag);
+    REQUIRE(ok.code == 0);   // the same command to a working stdout
+    const auto o = test::shell("{ " + test::wormcast_bin() + " sweep " + sweep + out + " " + flag + " > /dev/full; }");
+    CHECK(o.code == 1);
+    CHECK_THAT(o.text, Catch::Contains("standard output: cannot write"));
+    CHECK_THAT(o.text, !Catch::Contains("printed"));   // --emit-jobs no longer claims its lines
+  }
+}
+
+TEST_CASE("topo generate --seed takes what topology.seed takes") {
+  CHECK(cli("topo generate --switches 4 --nodes 8 --seed 9223372036854775807").code == 0);
+  for (const char* bad : {"9223372036854775808", "18446744073709551616", "-1", "1.5"}) {
+    INFO(bad);
+    const auto o = cli(std::string("topo generate --switches 4 --nodes 8 --seed ") + bad);
+    CHECK(o.code != 0);
+    CHECK_THAT(o.text, Catch::Contains("--seed") && Catch::Contains(bad));
+    const auto r = cli(std::string("run ") + WORMCAST_SOURCE_DIR + "/experiments/default_unicast.yaml --set topology.seed=" + bad);
+    CHECK(r.code != 0);   // the experiment key refuses the same values
+  }
+}
+
+TEST_CASE("a sweep named '.' or a hidden name is refused, a folder that cannot be made says why") {
+  const TempDir d("names");
+  d.write("e.yaml", "name: e\nsim:\n  warmup: 0\n  measure: 200\n");
+  for (const char* name : {".", "..", ".hidden"}) {
+    INFO(name);
+    const std::string s = d.write("n.yaml", std::string("name: \"") + name + "\"\nexperiment: e.yaml\n");
+    const auto o = cli("sweep " + s + " --dry-run --out " + (d.path / "o").string());
+    CHECK(o.code == 1);
+    CHECK_THAT(o.text, Catch::Contains("name") && Catch::Contains("not starting with '.'"));
+  }
+  const std::string hidden = d.write(".yaml", "experiment: e.yaml\n");   // named after its file: ".yaml"
+  CHECK(cli("sweep " + hidden + " --dry-run --out " + (d.path / "o").string()).code == 1);
+  // The reason is the one creating the folder met (sysfs refuses new
+  // folders), not a "no such file" from the check after it.
+  const std::string exp = d.write("r.yaml", "name: r\nsim:\n  warmup: 0\n  measure: 100\n");
+  const auto o = cli("run " + exp + " --no-progress --out /sys/wormcast_test_out");
+  CHECK(o.code == 1);
+  CHECK_THAT(o.text, Catch::Contains("cannot create the output folder") && !Catch::Contains("No such file"));
 }
