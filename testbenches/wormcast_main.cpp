@@ -64,8 +64,8 @@ int cmd_run(const std::string& file, const std::vector<std::string>& sets, const
   tb::write_csv_file(r.json, stem + ".csv");
   tb::print_summary(r.json, std::cout);
   std::cout << "  results: " << stem << ".json, " << stem << ".csv\n";
-  if (!ropt.vcd_path.empty()) std::cout << "  waveform: " << ropt.vcd_path << "\n";
-  if (!r.ok) std::cerr << "wormcast: simulation error: " << r.error << "\n";
+  if (!ropt.vcd_path.empty() && r.exit_code != 1) std::cout << "  waveform: " << ropt.vcd_path << "\n";
+  if (!r.ok) std::cerr << (r.exit_code == 1 ? "wormcast: error: " : "wormcast: simulation error: ") << r.error << "\n";
   return r.exit_code;
 }
 

@@ -13,7 +13,9 @@
 #include "rtl_models/core/kernel.h"
 #include "rtl_models/core/process_memory.h"
 #include "rtl_models/core/sim_context.h"
+#include "testbenches/app/atomic_file.h"
 #include "testbenches/app/run_loop.h"
+#include "testbenches/app/vcd_sink.h"
 #include "topologies/networks/switch_network_kind.h"
 #include "topologies/topology.h"
 
@@ -61,21 +63,23 @@ std::string traceable_name_examples(topo::NetworkModel& net) {
   return s;
 }
 
-// A VCD file of the modules matching the filter, closed when it goes out of scope.
+// A VCD file of the modules matching the filter, closed when it goes out of
+// scope; written through a VcdSink, so that close() reports a waveform that
+// did not reach the file whole.
 class VcdTrace {
  public:
   VcdTrace(const RunOptions& opt, std::uint64_t period_ps, topo::NetworkModel& net) {
     if (opt.vcd_path.empty()) return;
     require_vcd_matches(net, opt.vcd_filter);
-    // SystemC does not report a trace file it cannot open (it crashes later),
-    // so make sure the file can be written first.
     std::error_code ec;
     const auto parent = std::filesystem::path(opt.vcd_path).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-    if (!std::ofstream(opt.vcd_path)) throw ConfigError("--vcd " + opt.vcd_path + ": cannot create the file");
-    std::string base = opt.vcd_path;
-    if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
-    tf_ = sc_core::sc_create_vcd_trace_file(base.c_str());
+    try {
+      sink_ = std::make_unique<VcdSink>(opt.vcd_path);
+    } catch (const FileWriteError& e) {
+      throw ConfigError(e.what());
+    }
+    tf_ = sc_core::sc_create_vcd_trace_file(sink_->systemc_base().c_str());
     // VCD timescales are powers of ten: the largest one dividing the period.
     std::uint64_t unit_ps = 1;
     while (period_ps % (unit_ps * 10) == 0) unit_ps *= 10;
@@ -83,13 +87,21 @@ class VcdTrace {
     const int n = net.trace(tf_, opt.vcd_filter);
     spdlog::info("tracing {} modules into {}", n, opt.vcd_path);
   }
-  ~VcdTrace() { close(); }
+  ~VcdTrace() {
+    try {
+      close();
+    } catch (const FileWriteError&) {   // a run that fails before close() reports its own error
+    }
+  }
+  // Throws FileWriteError when the waveform could not be written whole.
   void close() {
     if (tf_) sc_core::sc_close_vcd_trace_file(tf_);
     tf_ = nullptr;
+    if (sink_) sink_->finish();
   }
 
  private:
+  std::unique_ptr<VcdSink> sink_;
   sc_core::sc_trace_file* tf_ = nullptr;
 };
 
@@ -332,7 +344,12 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
   const auto wall0 = std::chrono::steady_clock::now();
   LoopOutcome out = RunLoop(cfg.sim, ctx, *net, *workload, opt.progress).run();
   const double wall = seconds_since(wall0);   // simulation only (elaboration's end included)
-  vcd.close();
+  std::string vcd_error;   // a waveform that did not reach its file whole
+  try {
+    vcd.close();
+  } catch (const FileWriteError& e) {
+    vcd_error = e.what();
+  }
   if (opt.inspect) opt.inspect(*workload);
   const std::vector<rtl::NodeHardware*> nodes = node_hardware(*net);
   if (out.saturated) {
@@ -348,11 +365,12 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
   j["topology"] = net->describe();
   j["metrics"] = stats.collect();
   j["statistics"] = describe_statistics(stats.list());
-  const std::string error = check_invariants(ctx, *net, out, j["invariants"]);
+  const std::string invariant_error = check_invariants(ctx, *net, out, j["invariants"]);
+  const std::string error = invariant_error.empty() ? vcd_error : invariant_error;
   j["performance"] = performance(ctx, out.now, setup, wall);
   res.ok = error.empty();
   res.error = error;
-  res.exit_code = res.ok ? 0 : 3;
+  res.exit_code = res.ok ? 0 : invariant_error.empty() ? 1 : 3;   // 1: an output could not be written
   j["status"] = res.ok ? "ok" : "error";
   if (!res.ok) j["error"] = error;
   res.json = std::move(j);

@@ -14,6 +14,7 @@
 #include "tests/common/shell.h"
 #include "testbenches/app/atomic_file.h"
 #include "testbenches/app/runner.h"
+#include "testbenches/app/vcd_sink.h"
 
 using namespace wormcast;
 using namespace wormcast::tb;
@@ -281,4 +282,42 @@ TEST_CASE("a sweep named '.' or a hidden name is refused, a folder that cannot b
   const auto o = cli("run " + exp + " --no-progress --out /sys/wormcast_test_out");
   CHECK(o.code == 1);
   CHECK_THAT(o.text, Catch::Contains("cannot create the output folder") && !Catch::Contains("No such file"));
+}
+
+TEST_CASE("a waveform that cannot be written whole is an error") {
+  const TempDir d("vcd");
+  const std::string exp = d.write("e.yaml", "name: e\nsim:\n  warmup: 0\n  measure: 500\n");
+  const std::string out = " --no-progress --out " + (d.path / "o").string();
+  // A full device: SystemC's own writer would end the file early and say nothing.
+  auto o = cli("run " + exp + out + " --vcd /dev/full");
+  CHECK(o.code == 1);
+  CHECK_THAT(o.text, Catch::Contains("--vcd /dev/full: cannot write the waveform: No space left on device"));
+  CHECK_THAT(o.text, !Catch::Contains("waveform: /dev/full"));
+  // A place that cannot hold the file: refused before simulating.
+  d.write("afile", "x");
+  o = cli("run " + exp + out + " --vcd " + (d.path / "afile" / "w.vcd").string());
+  CHECK(o.code == 1);
+  CHECK_THAT(o.text, Catch::Contains("afile/w.vcd: cannot create the file"));
+  // Written whole: the header, the definitions and the value changes, at the
+  // path given (no ".vcd" appended).
+  const std::string vcd = (d.path / "wave").string();
+  o = cli("run " + exp + out + " --vcd " + vcd + " --vcd-filter net.sw0");
+  REQUIRE(o.code == 0);
+  std::ifstream in(vcd);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(text, Catch::StartsWith("$date") && Catch::Contains("$enddefinitions") && Catch::Contains("#500"));
+  CHECK_FALSE(fs::exists(vcd + ".vcd"));
+}
+
+TEST_CASE("a waveform sink SystemC never wrote to ends at once, empty") {
+  const TempDir d("vcdsink");
+  const std::string f = (d.path / "empty.vcd").string();
+  {
+    VcdSink sink(f);
+    CHECK_THAT(sink.systemc_base(), !Catch::Contains(d.path.string()));   // the pipe is in its own folder
+    sink.finish();   // no writer ever opened the pipe: must not wait for one
+  }
+  CHECK(fs::exists(f));
+  CHECK(fs::file_size(f) == 0);
+  CHECK_THROWS_WITH(VcdSink((d.path / "no" / "x.vcd").string()), Catch::Contains("cannot create the file"));
 }
