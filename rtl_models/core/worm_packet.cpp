@@ -54,67 +54,106 @@ const char* worm_encoding_name(WormEncoding e) {
   return "?";
 }
 
-SwitchScheme parse_switch_scheme(const std::string& s) {
-  if (s == "tree") return SwitchScheme::tree;
-  if (s == "path-lg") return SwitchScheme::path_lg;
-  if (s == "path-greedy") return SwitchScheme::path_greedy;
-  if (s == "ssr") return SwitchScheme::ssr;
-  throw std::invalid_argument("unknown switch-based scheme '" + s + "' (tree, path-lg, path-greedy, ssr)");
-}
+namespace {
 
-const char* switch_scheme_name(SwitchScheme s) {
-  switch (s) {
-    case SwitchScheme::tree: return "tree";
-    case SwitchScheme::path_lg: return "path-lg";
-    case SwitchScheme::path_greedy: return "path-greedy";
-    case SwitchScheme::ssr: return "ssr";
-  }
-  return "?";
-}
-
-const char* scheme_decoder(SwitchScheme s) { return s == SwitchScheme::tree ? "reachability" : "ssr"; }
-
-WormSend encode_worm(const topo::Topology& t, SwitchScheme s, algo::SsrId id, const algo::RelayWorm& w, int bytes) {
+// The worm of w's destinations (visiting order) in `enc`, with its relay payload.
+WormSend encode_worm(const topo::Topology& t, WormEncoding enc, algo::SsrId id, const algo::RelayWorm& w, int bytes) {
   const algo::HeaderGeometry g = algo::HeaderGeometry::of(t);
   WormSend out;
   out.dests = w.destinations;
   out.bytes = bytes;
-  if (s == SwitchScheme::tree) {
-    out.encoding = WormEncoding::tree;
+  out.encoding = enc;
+  if (enc == WormEncoding::tree) {
     out.header_bits = algo::encode_tree(g, true, algo::NodeBits::of(t.num_nodes(), w.destinations));
     return out;
   }
   const std::vector<algo::DropPair> pairs = algo::multidrop_pairs(t, w.destinations, id);
-  if (s == SwitchScheme::ssr) {
+  if (enc == WormEncoding::ssr) {
     if (pairs.size() != 1) throw std::logic_error("SSR worm with destinations on several switches");
-    out.encoding = WormEncoding::ssr;
     out.header_bits = algo::encode_ssr(g, pairs.front(), id);
   } else {
-    out.encoding = WormEncoding::multidrop;
     out.header_bits = algo::encode_multidrop(g, pairs, id);
   }
   if (!w.tasks.empty()) out.relay_worm = std::make_shared<const algo::RelayWorm>(w);
   return out;
 }
 
-std::vector<WormSend> source_worms(const topo::Topology& t, const topo::UpDownRouting& r, SwitchScheme s,
-                                   algo::SsrId id, NodeId source, const std::vector<NodeId>& dests, int bytes) {
-  algo::check_multicast(t, source, dests);
-  if (s == SwitchScheme::tree) return {encode_worm(t, s, id, algo::RelayWorm{dests, {}}, bytes)};
-  const algo::Scheduler sched = s == SwitchScheme::path_greedy ? algo::Scheduler::greedy : algo::Scheduler::less_greedy;
-  const algo::Schedule plan = s == SwitchScheme::ssr ? algo::plan_ssr(t, r, source, dests, sched)
-                                                     : algo::plan_path_based(t, r, source, dests, sched);
-  std::vector<WormSend> out;
-  for (const algo::RelayWorm& w : algo::relay_plan(plan).worms) out.push_back(encode_worm(t, s, id, w, bytes));
-  return out;
+// tree: one bit-string worm to every destination, nothing to relay.
+class TreeWorms final : public WormScheme {
+ public:
+  std::string name() const override { return "tree"; }
+  const char* decoder() const override { return "reachability"; }
+  std::vector<WormSend> source_worms(const topo::Topology& t, const topo::UpDownRouting&, algo::SsrId id,
+                                     NodeId source, const std::vector<NodeId>& dests, int bytes) const override {
+    algo::check_multicast(t, source, dests);
+    return {encode_worm(t, WormEncoding::tree, id, algo::RelayWorm{dests, {}}, bytes)};
+  }
+  std::vector<WormSend> relay_worms(const topo::Topology&, algo::SsrId, const algo::RelayWorm*, NodeId,
+                                    int) const override {
+    return {};
+  }
+};
+
+// The multi-phase schemes: multi-drop worms on POCs (path) or one worm per
+// destination switch (ssr), phases scheduled by `sched`.
+class PhasedWorms final : public WormScheme {
+ public:
+  PhasedWorms(std::string name, WormEncoding enc, algo::Scheduler sched)
+      : name_(std::move(name)), enc_(enc), sched_(sched) {}
+  std::string name() const override { return name_; }
+  const char* decoder() const override { return "ssr"; }
+  std::vector<WormSend> source_worms(const topo::Topology& t, const topo::UpDownRouting& r, algo::SsrId id,
+                                     NodeId source, const std::vector<NodeId>& dests, int bytes) const override {
+    algo::check_multicast(t, source, dests);
+    const algo::Schedule plan = enc_ == WormEncoding::ssr ? algo::plan_ssr(t, r, source, dests, sched_)
+                                                          : algo::plan_path_based(t, r, source, dests, sched_);
+    std::vector<WormSend> out;
+    for (const algo::RelayWorm& w : algo::relay_plan(plan).worms) out.push_back(encode_worm(t, enc_, id, w, bytes));
+    return out;
+  }
+  std::vector<WormSend> relay_worms(const topo::Topology& t, algo::SsrId id, const algo::RelayWorm* got, NodeId me,
+                                    int bytes) const override {
+    std::vector<WormSend> out;
+    if (!got) return out;
+    for (const algo::RelayWorm& w : algo::relay_sends(*got, me)) out.push_back(encode_worm(t, enc_, id, w, bytes));
+    return out;
+  }
+
+ private:
+  std::string name_;
+  WormEncoding enc_;
+  algo::Scheduler sched_;
+};
+
+}  // namespace
+
+const WormSchemeRegistry& worm_schemes() {
+  static const WormSchemeRegistry r = [] {
+    WormSchemeRegistry reg("switch-based scheme");
+    reg.add("tree", "one bit-string worm (reachability strings, seed000 §5.9), switch.decoder reachability",
+            [] { return std::make_unique<TreeWorms>(); });
+    reg.add("path-lg", "multi-drop worms on POCs, Less-Greedy phases (seed000 §5.7), switch.decoder ssr", [] {
+      return std::make_unique<PhasedWorms>("path-lg", WormEncoding::multidrop, algo::Scheduler::less_greedy);
+    });
+    reg.add("path-greedy", "multi-drop worms on POCs, Greedy phases (seed000 §5.7), switch.decoder ssr", [] {
+      return std::make_unique<PhasedWorms>("path-greedy", WormEncoding::multidrop, algo::Scheduler::greedy);
+    });
+    reg.add("ssr", "one worm per destination switch, Less-Greedy phases (seed000 §5.2), switch.decoder ssr",
+            [] { return std::make_unique<PhasedWorms>("ssr", WormEncoding::ssr, algo::Scheduler::less_greedy); });
+    return reg;
+  }();
+  return r;
 }
 
-std::vector<WormSend> relay_worms(const topo::Topology& t, SwitchScheme s, algo::SsrId id,
-                                  const algo::RelayWorm* got, NodeId me, int bytes) {
-  std::vector<WormSend> out;
-  if (!got || s == SwitchScheme::tree) return out;
-  for (const algo::RelayWorm& w : algo::relay_sends(*got, me)) out.push_back(encode_worm(t, s, id, w, bytes));
-  return out;
+const WormScheme& worm_scheme(const std::string& name) {
+  static const std::vector<std::unique_ptr<WormScheme>> made = [] {
+    std::vector<std::unique_ptr<WormScheme>> v;
+    for (const std::string& n : worm_schemes().names()) v.push_back(worm_schemes().make(n));
+    return v;
+  }();
+  for (const auto& s : made)
+    if (s->name() == name) return *s;
+  throw std::invalid_argument("unknown switch-based scheme '" + name + "' (" + worm_schemes().joined_names() + ")");
 }
 
 }  // namespace wormcast::rtl

@@ -11,6 +11,7 @@
 
 #include "algorithms/headers.h"
 #include "rtl_models/core/packet.h"
+#include "rtl_models/core/registry.h"
 #include "rtl_models/switch/port_choice.h"
 #include "topologies/updown.h"
 
@@ -49,26 +50,36 @@ int unicast_port(const topo::UpDownRouting& r, int sw, int in_port, const Packet
 const char* worm_encoding_name(WormEncoding e);
 
 // ---- the host software's side of the switch-based schemes ------------------
-// tree: one bit-string worm from the source; path_lg / path_greedy: POC
+// A switch-based scheme of seed000 §5 as one record: the decoder its worms
+// need and the local rule the host software runs (what the source sends,
+// what a node sends after receiving a worm). Built-ins (worm_schemes()):
+// tree: one bit-string worm from the source; path-lg / path-greedy: POC
 // multi-drop worms scheduled Less-Greedy / Greedy (§5.7); ssr: SSR worms
 // scheduled Less-Greedy. Every worm of a multi-phase scheme carries its
 // algo::RelayWorm, from which each receiver computes alone what it sends
-// next (algo::relay_sends).
-enum class SwitchScheme { tree, path_lg, path_greedy, ssr };
-SwitchScheme parse_switch_scheme(const std::string& s);   // "tree", "path-lg", "path-greedy", "ssr"
-const char* switch_scheme_name(SwitchScheme s);
-// The decoder (switch.decoder) a scheme's worms need.
-const char* scheme_decoder(SwitchScheme s);
+// next (algo::relay_sends). The workloads and testbenches select a record
+// by name and never tell schemes apart.
+class WormScheme {
+ public:
+  virtual ~WormScheme() = default;
+  virtual std::string name() const = 0;
+  // The decoder (switch.decoder) its worms need.
+  virtual const char* decoder() const = 0;
+  // The worms the source sends, in order (they leave one after another).
+  // Throws std::invalid_argument on a bad multicast (algo::check_multicast).
+  virtual std::vector<WormSend> source_worms(const topo::Topology& t, const topo::UpDownRouting& r, algo::SsrId id,
+                                             NodeId source, const std::vector<NodeId>& dests, int bytes) const = 0;
+  // The worms node `me` sends after receiving a worm that carried `got`, in
+  // order (none for a node that does not relay).
+  virtual std::vector<WormSend> relay_worms(const topo::Topology& t, algo::SsrId id, const algo::RelayWorm* got,
+                                            NodeId me, int bytes) const = 0;
+};
 
-// Encoded worm to the destinations of `w` (visiting order) with its relay payload.
-WormSend encode_worm(const topo::Topology& t, SwitchScheme s, algo::SsrId id, const algo::RelayWorm& w, int bytes);
-// The worms the source sends, in order (they leave one after another).
-// Throws std::invalid_argument on a bad multicast (algo::check_multicast).
-std::vector<WormSend> source_worms(const topo::Topology& t, const topo::UpDownRouting& r, SwitchScheme s,
-                                   algo::SsrId id, NodeId source, const std::vector<NodeId>& dests, int bytes);
-// The worms node `me` sends after receiving a worm that carried `got`, in order
-// (none for the tree scheme or a node that does not relay).
-std::vector<WormSend> relay_worms(const topo::Topology& t, SwitchScheme s, algo::SsrId id,
-                                  const algo::RelayWorm* got, NodeId me, int bytes);
+using WormSchemeRegistry = Registry<WormScheme>;
+// tree, path-lg, path-greedy, ssr, with their descriptions.
+const WormSchemeRegistry& worm_schemes();
+// The record of `name`, alive for the whole program; throws
+// std::invalid_argument naming the known schemes.
+const WormScheme& worm_scheme(const std::string& name);
 
 }  // namespace wormcast::rtl

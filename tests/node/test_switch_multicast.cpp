@@ -39,11 +39,11 @@ struct Case {
 };
 
 std::vector<Override> overrides(const Case& c) {
-  const auto scheme = rtl::parse_switch_scheme(c.scheme);
+  const rtl::WormScheme& scheme = rtl::worm_scheme(c.scheme);
   std::vector<Override> o = {
       {"node.model", c.node_model},
       {"topology.seed", std::to_string(c.topo_seed)},
-      {"switch.decoder", rtl::scheme_decoder(scheme)},
+      {"switch.decoder", scheme.decoder()},
       {"switch.drop_id", c.drop_id},
       {"routing.selection", c.selection},
       {"traffic.kind", "single_multicast"},
@@ -179,10 +179,11 @@ TEST_CASE("bad switch-based multicasts are refused with a clear error") {
 TEST_CASE("worm planning refuses an empty set, an unknown node and the source as destination") {
   const topo::Topology t = topo::generate_irregular({});
   const topo::UpDownRouting r(t);
-  for (auto s : {rtl::SwitchScheme::tree, rtl::SwitchScheme::path_lg, rtl::SwitchScheme::ssr}) {
-    CHECK_THROWS_AS(rtl::source_worms(t, r, s, algo::SsrId::switch_id, 0, {}, 8), std::invalid_argument);
-    CHECK_THROWS_AS(rtl::source_worms(t, r, s, algo::SsrId::switch_id, 0, {1, 40}, 8), std::invalid_argument);
-    CHECK_THROWS_AS(rtl::source_worms(t, r, s, algo::SsrId::switch_id, 0, {1, 0}, 8), std::invalid_argument);
+  for (const char* name : {"tree", "path-lg", "ssr"}) {
+    const rtl::WormScheme& s = rtl::worm_scheme(name);
+    CHECK_THROWS_AS(s.source_worms(t, r, algo::SsrId::switch_id, 0, {}, 8), std::invalid_argument);
+    CHECK_THROWS_AS(s.source_worms(t, r, algo::SsrId::switch_id, 0, {1, 40}, 8), std::invalid_argument);
+    CHECK_THROWS_AS(s.source_worms(t, r, algo::SsrId::switch_id, 0, {1, 0}, 8), std::invalid_argument);
   }
 }
 
@@ -215,7 +216,7 @@ TEST_CASE("golden cycle count of one tree worm on a two-switch network") {
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     sc_core::sc_start(ctx.clock.delay(5));
     const int payload = 30, hf = 2, length = hf + payload;
-    auto worms = rtl::source_worms(t, net.routing(), rtl::SwitchScheme::tree, algo::SsrId::switch_id, 0, {1, 3},
+    auto worms = rtl::worm_scheme("tree").source_worms(t, net.routing(), algo::SsrId::switch_id, 0, {1, 3},
                                    payload);
     REQUIRE(worms.size() == 1);
     REQUIRE(worms[0].header_bits.size() == 11);
@@ -250,7 +251,7 @@ RunResult run_load(const std::string& scheme, const std::string& model, int degr
                              {"sim.warmup", "2000"},
                              {"sim.measure", model == "host_ni" ? "60000" : "20000"},
                              {"sim.drain_limit", "2000000"}};
-  if (scheme != "ni") o.push_back({"switch.decoder", rtl::scheme_decoder(rtl::parse_switch_scheme(scheme))});
+  if (scheme != "ni") o.push_back({"switch.decoder", rtl::worm_scheme(scheme).decoder()});
   else o.push_back({"ni.firmware", "fpfs"});
   return run_experiment(load_experiment("", o), RunOptions{});
 }
@@ -294,7 +295,7 @@ TEST_CASE("switch-based worms under uniform background load: exactly once, no de
   for (const std::string name : {"tree", "path-lg", "path-greedy", "ssr"})
     for (std::uint64_t seed : {3, 8}) {
       INFO(name << " topology seed " << seed);
-      const auto scheme = rtl::parse_switch_scheme(name);
+      const rtl::WormScheme& scheme = rtl::worm_scheme(name);
       topo::IrregularParams gp;
       gp.seed = seed;
       const topo::Topology t = topo::generate_irregular(gp);
@@ -313,7 +314,7 @@ TEST_CASE("switch-based worms under uniform background load: exactly once, no de
       std::uint64_t worms = 0;
       for (int n = 0; n < t.num_nodes(); ++n)
         net.endpoint(n).on_receive = [&, n](const rtl::Packet& p, Cycle) {
-          for (const auto& w : rtl::relay_worms(t, scheme, algo::SsrId::switch_id, p.header.relay_worm.get(), n, 48)) {
+          for (const auto& w : scheme.relay_worms(t, algo::SsrId::switch_id, p.header.relay_worm.get(), n, 48)) {
             auto q = rtl::make_worm(w.encoding, w.header_bits, w.dests, w.bytes);
             q->header.relay_worm = w.relay_worm;
             net.endpoint(n).inject(q);
@@ -329,7 +330,7 @@ TEST_CASE("switch-based worms under uniform background load: exactly once, no de
         for (int d = 0; d < 32 && dests.size() < 3 + static_cast<std::size_t>(round); ++d)
           if (d != src && pick.below(2)) dests.push_back(d);
         if (dests.empty()) continue;
-        for (const auto& w : rtl::source_worms(t, net.routing(), scheme, algo::SsrId::switch_id, src, dests, 48)) {
+        for (const auto& w : scheme.source_worms(t, net.routing(), algo::SsrId::switch_id, src, dests, 48)) {
           auto q = rtl::make_worm(w.encoding, w.header_bits, w.dests, w.bytes);
           q->header.relay_worm = w.relay_worm;
           net.endpoint(src).inject(q);

@@ -55,9 +55,10 @@ std::vector<std::string> NetworkKind::export_spec(const std::string& spec, const
 namespace {
 
 // One instance of every registered kind, for their spec methods (a kind's
-// default-constructed parameters do not matter to them). Made per call, so
-// that a kind an embedding program registers later is found too; the
-// instances live as long as the program (kind_of_spec returns one).
+// default-constructed parameters do not matter to them). Each call adds the
+// kinds registered since the last (the registry only grows), so that a kind
+// an embedding program registers later is found too; the instances live as
+// long as the program (kind_of_spec returns one).
 const std::vector<std::unique_ptr<NetworkKind>>& spec_kinds() {
   static std::vector<std::unique_ptr<NetworkKind>> kinds;
   const std::vector<std::string> names = network_kind_registry().names();

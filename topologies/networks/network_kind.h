@@ -5,10 +5,12 @@
 // topology, routing tables and every module, with a node of the selected
 // node model at each processing node. What it builds is a NetworkModel, the
 // one interface the run loop, the invariants, VCD tracing, the deadlock
-// report and the statistics use, whatever the kind.
+// report and the statistics use, whatever the kind. The same registry names
+// networks by a spec string for `plan` and `topo` (kind_of_spec below).
 // Built-ins (network_kind.cpp): `irregular` and `file` (switch networks with
-// up*/down* routing, seed000 §1, §7.6). A new kind is a new file plus one
-// line there.
+// up*/down* routing, seed000 §1, §7.6), `fat_tree` (seed003) and the direct
+// networks `torus`, `mesh`, `hypercube` (direct_network_kind.h). A new kind
+// is a new file plus one line there.
 #pragma once
 
 #include <iosfwd>

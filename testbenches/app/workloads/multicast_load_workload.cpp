@@ -14,7 +14,9 @@
 namespace wormcast::tb {
 
 void MulticastLoadWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
-  v.choice("scheme", scheme, {"tree", "path-lg", "path-greedy", "ssr", "ni"},
+  std::vector<std::string> schemes = rtl::worm_schemes().names();   // the switch-based records, then ni
+  schemes.push_back("ni");
+  v.choice("scheme", scheme, schemes,
            "multicast scheme (seed000 §4-§5); ni needs node.model host_ni");
   v.count("degree", degree, "destinations per multicast (m; 3-way and 15-way in seed000 Figs. 26-28)", 1, 1 << 20);
   v.real("load", load, "flits/cycle/node",
@@ -53,8 +55,8 @@ void MulticastLoadWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx
   Run& run = *run_;
   run.ni = scheme == "ni";
   if (!run.ni) {
-    run.scheme = rtl::parse_switch_scheme(scheme);
-    const std::string need = rtl::scheme_decoder(run.scheme);
+    run.scheme = &rtl::worm_scheme(scheme);
+    const std::string need = run.scheme->decoder();
     if (sw->params().decoder != need && sw->params().decoder != "multicast")
       throw ConfigError("traffic.scheme " + scheme + " needs switch.decoder: " + need + " or multicast (it is '" +
                         sw->params().decoder + "')");
@@ -173,7 +175,7 @@ void MulticastLoadWorkload::Run::host_program(rtl::HostApi& h) {
         relay_of.erase(it);
         host_relay_sends(h, me, mc);
       } else if (!ni) {
-        me.sends = rtl::relay_worms(*topology, scheme, drop_id, me.got.relay_worm.get(), h.node(), bytes);
+        me.sends = scheme->relay_worms(*topology, drop_id, me.got.relay_worm.get(), h.node(), bytes);
         me.got.relay_worm.reset();
         for (const rtl::WormSend& w : me.sends) {
           message_of[h.send_worm(w)] = mc;
@@ -205,7 +207,7 @@ void MulticastLoadWorkload::Run::host_send(rtl::HostApi& h, Node& me) {
     message_of[h.send_multicast(me.chain, k, 0, bytes)] = mc;
     return;
   }
-  me.sends = rtl::source_worms(*topology, *routing, scheme, drop_id, h.node(), me.dests, bytes);
+  me.sends = scheme->source_worms(*topology, *routing, drop_id, h.node(), me.dests, bytes);
   for (const rtl::WormSend& w : me.sends) {
     message_of[h.send_worm(w)] = mc;
     ++worms;
@@ -240,7 +242,7 @@ void MulticastLoadWorkload::Run::endpoint_source(rtl::NodeId src) {
     }
     const std::uint64_t mc = start(src, me.next);
     me.next += gap(me);
-    me.sends = rtl::source_worms(*topology, *routing, scheme, drop_id, src, me.dests, bytes);
+    me.sends = scheme->source_worms(*topology, *routing, drop_id, src, me.dests, bytes);
     inject(src, mc, me.sends);
     me.sends.clear();
   }
@@ -258,7 +260,7 @@ void MulticastLoadWorkload::Run::inject(rtl::NodeId from, std::uint64_t mc, cons
 
 void MulticastLoadWorkload::Run::endpoint_received(rtl::NodeId at, const rtl::Packet& p, Cycle now) {
   delivered(p.message, now);
-  inject(at, p.message, rtl::relay_worms(*topology, scheme, drop_id, p.header.relay_worm.get(), at, bytes));
+  inject(at, p.message, scheme->relay_worms(*topology, drop_id, p.header.relay_worm.get(), at, bytes));
 }
 
 bool MulticastLoadWorkload::measured_pending(const rtl::SimContext& ctx) const {

@@ -27,7 +27,7 @@ void collect_all(const topo::Topology& t, const SingleMulticastWorkload::Run& ru
   all.push_back(w);
   if (depth > t.num_nodes()) throw std::logic_error("switch multicast: relay nesting does not end");
   for (const auto& task : w.relay_worm ? w.relay_worm->tasks : std::vector<algo::RelayTask>{})
-    for (const auto& next : rtl::relay_worms(t, run.scheme, run.drop_id, w.relay_worm.get(), task.relay, 0))
+    for (const auto& next : run.scheme->relay_worms(t, run.drop_id, w.relay_worm.get(), task.relay, 0))
       collect_all(t, run, next, all, depth + 1);
 }
 
@@ -39,8 +39,8 @@ void SingleMulticastWorkload::attach_worms(topo::NetworkModel& net, rtl::SimCont
   if (!sw) throw ConfigError("traffic.scheme " + scheme + " needs a switch network (irregular or file)");
   Run& run = *run_;
   run.worms = true;
-  run.scheme = rtl::parse_switch_scheme(scheme);
-  const std::string need = rtl::scheme_decoder(run.scheme);
+  run.scheme = &rtl::worm_scheme(scheme);
+  const std::string need = run.scheme->decoder();
   if (sw->params().decoder != need && sw->params().decoder != "multicast")
     throw ConfigError("traffic.scheme " + scheme + " needs switch.decoder: " + need + " or multicast (it is '" +
                       sw->params().decoder + "')");
@@ -56,7 +56,7 @@ void SingleMulticastWorkload::attach_worms(topo::NetworkModel& net, rtl::SimCont
   run.got.assign(static_cast<std::size_t>(n), {});
   std::vector<rtl::WormSend> all;
   try {
-    for (const auto& w : rtl::source_worms(*run.topology, *run.routing, run.scheme, run.drop_id, source, dests,
+    for (const auto& w : run.scheme->source_worms(*run.topology, *run.routing, run.drop_id, source, dests,
                                            run.bytes))
       collect_all(*run.topology, run, w, all, 0);
   } catch (const std::invalid_argument& e) {
@@ -112,7 +112,7 @@ void SingleMulticastWorkload::Run::worm_source_program(rtl::HostApi& h) {
     send_call = h.now();
     last_received = 0;
     remaining = chain.size() - 1;
-    mine = rtl::source_worms(*topology, *routing, scheme, drop_id, chain.front(),
+    mine = scheme->source_worms(*topology, *routing, drop_id, chain.front(),
                              std::vector<rtl::NodeId>(chain.begin() + 1, chain.end()), bytes);
     for (const rtl::WormSend& w : mine) {
       h.send_worm(w);
@@ -128,7 +128,7 @@ void SingleMulticastWorkload::Run::worm_destination_program(rtl::HostApi& h) {
   for (;;) {
     got[me] = h.receive();
     note_received(got[me].received);
-    sends[me] = rtl::relay_worms(*topology, scheme, drop_id, got[me].relay_worm.get(), h.node(), bytes);
+    sends[me] = scheme->relay_worms(*topology, drop_id, got[me].relay_worm.get(), h.node(), bytes);
     got[me].relay_worm.reset();
     for (const rtl::WormSend& w : sends[me]) {
       h.send_worm(w);
@@ -146,7 +146,7 @@ void SingleMulticastWorkload::Run::endpoint_repetition(rtl::SimContext& ctx) {
   last_received = 0;
   remaining = chain.size() - 1;
   auto& mine = sends[static_cast<std::size_t>(chain.front())];
-  mine = rtl::source_worms(*topology, *routing, scheme, drop_id, chain.front(),
+  mine = scheme->source_worms(*topology, *routing, drop_id, chain.front(),
                            std::vector<rtl::NodeId>(chain.begin() + 1, chain.end()), bytes);
   inject_worms(chain.front(), mine);
 }
@@ -164,7 +164,7 @@ void SingleMulticastWorkload::Run::inject_worms(rtl::NodeId from, const std::vec
 void SingleMulticastWorkload::Run::endpoint_received(rtl::SimContext& ctx, rtl::NodeId at, const rtl::Packet& p,
                                                      Cycle now) {
   note_received(now);
-  inject_worms(at, rtl::relay_worms(*topology, scheme, drop_id, p.header.relay_worm.get(), at, bytes));
+  inject_worms(at, scheme->relay_worms(*topology, drop_id, p.header.relay_worm.get(), at, bytes));
   if (remaining == 0) {
     latency.push_back(static_cast<std::uint32_t>(last_received - send_call));
     endpoint_repetition(ctx);
