@@ -15,10 +15,13 @@
 
 namespace wormcast::algo {
 
-// A table the subnet manager programs (one MLID) and the senders, as
-// indices into the trial's sender list, that multicast through it.
+// A table the subnet manager programs (one MLID), the nodes it joins (a
+// sender's packet reaches each of them but the sender, and nothing else)
+// and the senders, as indices into the trial's sender list, that multicast
+// through it.
 struct IbTable {
   Mft mft;
+  std::vector<topo::NodeId> group;
   std::vector<std::size_t> senders;
 };
 

@@ -106,7 +106,7 @@ class CyclicScheme final : public IbScheme {
     IbTrialPlan out;
     for (std::size_t i = 0; i < senders.size(); ++i) {
       const std::vector<NodeId> dests = others(members, senders[i]);
-      if (!dests.empty()) out.tables.push_back({cyclic_mft(t, senders[i], dests), {i}});
+      if (!dests.empty()) out.tables.push_back({cyclic_mft(t, senders[i], dests), dests, {i}});
     }
     return out;
   }
@@ -129,7 +129,7 @@ class OpenSmScheme final : public IbScheme {
     std::vector<NodeId> tree = members;
     for (NodeId s : senders)
       if (std::find(members.begin(), members.end(), s) == members.end()) tree.push_back(s);   // SendOnly join
-    IbTable table{opensm_mft(t, tree), {}};
+    IbTable table{opensm_mft(t, tree), tree, {}};
     for (std::size_t i = 0; i < senders.size(); ++i) table.senders.push_back(i);
     IbTrialPlan out;
     out.tables.push_back(std::move(table));

@@ -113,7 +113,8 @@ struct IbMulticastWorkload::Run {
   int packets_per_message() const { return mtu > 0 ? (bytes + mtu - 1) / mtu : 1; }
   int packet_payload(int index) const;
   void send_multicast(rtl::NodeId src, int mlid, std::vector<rtl::NodeId> reach);
-  void check_reach(const topo::FatTree& t, rtl::NodeId sender, const std::vector<rtl::NodeId>& reach) const;
+  static void check_reach(const topo::FatTree& t, rtl::NodeId sender, std::vector<rtl::NodeId> group,
+                          const std::vector<rtl::NodeId>& reach);
   // Returns the links its packets cross (one packet per member).
   double send_unicasts(rtl::NodeId src);
   void inject(rtl::NodeId src, const rtl::PacketHeader& h, int index);
