@@ -63,29 +63,37 @@ class SmartFirmware : public NiFirmware {
     std::vector<PacketPtr> packets;
   };
 
+  // send_copy waits, so what a relay is sending lives in members, not in
+  // locals: a run that ends while the NI processor is blocked here discards
+  // its thread's stack (ni_firmware.h), and the child headers with it.
   void relay(NiFirmwareApi& api, const PacketPtr& pkt) {
-    const auto children = child_headers(*pkt->header.relay);
-    if (children.empty()) return;   // a leaf
-    if (d_ == SmartDiscipline::fpfs || children.size() == 1 || pkt->msg_packets == 1) {
-      for (const PacketHeader& h : children) api.send_copy(pkt, h);
+    children_ = child_headers(*pkt->header.relay);
+    if (children_.empty()) return;   // a leaf
+    if (d_ == SmartDiscipline::fpfs || children_.size() == 1 || pkt->msg_packets == 1) {
+      for (const PacketHeader& h : children_) api.send_copy(pkt, h);
+      children_.clear();
       return;
     }
-    api.send_copy(pkt, children.front());
+    api.send_copy(pkt, children_.front());
     Pending& p = pending_[pkt->message];
-    if (p.packets.empty()) p.children = children;
+    if (p.packets.empty()) p.children = std::move(children_);
+    children_.clear();
     api.retain_packet(pkt);
     p.packets.push_back(pkt);
     if (static_cast<int>(p.packets.size()) < pkt->msg_packets) return;
-    Pending done = std::move(p);
+    done_ = std::move(p);
     pending_.erase(pkt->message);
-    for (std::size_t i = 1; i < done.children.size(); ++i)
-      for (const PacketPtr& q : done.packets) api.send_copy(q, done.children[i]);
-    for (const PacketPtr& q : done.packets) api.release_packet(q);
+    for (std::size_t i = 1; i < done_.children.size(); ++i)
+      for (const PacketPtr& q : done_.packets) api.send_copy(q, done_.children[i]);
+    for (const PacketPtr& q : done_.packets) api.release_packet(q);
+    done_ = Pending{};
   }
 
   SmartDiscipline d_;
   ConventionalFirmware conventional_;
   std::map<std::uint64_t, Pending> pending_;   // FCFS, by message id
+  std::vector<PacketHeader> children_;         // of the packet being relayed
+  Pending done_;                               // FCFS: the message being sent to children 2, 3, ...
 };
 
 }  // namespace

@@ -11,11 +11,29 @@ void RunLoop::advance_to(Cycle target) {
   ctx_.stream_horizon = target;   // streams end before the results can be read (sim_context.h)
   if (target > now_) sc_core::sc_start(ctx_.clock.delay(target - now_));
   now_ = target;
+  if (load_on_) backlog_.push_back({now_, workload_.work_count(ctx_)});
   if (progress_)
     std::fprintf(stderr, "\r[wormcast] cycle %llu / %llu (%3.0f%%)  packets delivered %llu   ",
                  static_cast<unsigned long long>(now_), static_cast<unsigned long long>(measure_end_),
                  100.0 * static_cast<double>(std::min(now_, measure_end_)) / static_cast<double>(measure_end_),
                  static_cast<unsigned long long>(ctx_.ledger.completed()));
+}
+
+// The evidence besides the measured work's (saturation.h); a deadlock is
+// the watchdog's report, not saturation.
+void RunLoop::judge(LoopOutcome& out, Cycle load_end) {
+  SaturationInputs in;
+  if (!out.saturation.empty()) in.measured_incomplete = out.saturation.front().detail;
+  in.backlog = std::move(backlog_);
+  in.unit = workload_.work_unit();
+  in.window_begin = sim_.warmup;
+  in.window_end = measure_end_;
+  in.load_end = load_end;
+  in.ended_by_drain_limit = !out.drained && !stopped();
+  in.packets_left = ctx_.ledger.outstanding();
+  in.messages_left = ctx_.messages.outstanding();
+  out.saturation = judge_saturation(in);
+  out.saturated = !out.saturation.empty();
 }
 
 LoopOutcome RunLoop::run() {
@@ -25,6 +43,7 @@ LoopOutcome RunLoop::run() {
   const Cycle chunk = std::max<Cycle>(1000, measure_end_ / 100);
   try {
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    backlog_.push_back({0, workload_.work_count(ctx_)});
     // Warm-up and measurement window. The network's counters are marked at
     // the end of the warm-up and when the measured work is done (below), so
     // that link utilisation covers the measured period with the load on.
@@ -41,15 +60,18 @@ LoopOutcome RunLoop::run() {
     while (!stopped() && workload_.measured_outstanding(ctx_) && now_ < hard_end)
       advance_to(std::min(hard_end, now_ + 1000));
     if (!stopped()) net_.mark_window_end(now_);
-    out.saturated = workload_.measured_pending(ctx_);
-    if (out.saturated) out.pending = workload_.pending_work(ctx_);
+    const bool pending = workload_.measured_pending(ctx_);
+    if (pending) out.saturation.push_back({"measured_incomplete", workload_.pending_work(ctx_)});
     // Stop creating work and drain, so every packet can be checked for delivery.
     spdlog::debug("cycle {}: measured work {}; stopping creation, draining {} packets", now_,
-                  out.saturated ? "NOT complete (saturated)" : "complete", ctx_.ledger.outstanding());
+                  pending ? "NOT complete (saturated)" : "complete", ctx_.ledger.outstanding());
+    const Cycle load_end = now_;
+    load_on_ = false;
     workload_.stop_creating_at(now_);
     while (!stopped() && !ctx_.idle() && now_ < hard_end) advance_to(std::min(hard_end, now_ + 1000));
     out.drained = ctx_.idle();
     spdlog::debug("cycle {}: {}", now_, out.drained ? "network drained" : "drain limit reached");
+    judge(out, load_end);
   } catch (const std::exception& e) {
     out.error = e.what();
   }

@@ -131,9 +131,17 @@ void register_packet_statistics(rtl::StatsScope s, const ExperimentConfig& cfg, 
               [&ctx, per] { return static_cast<double>(ctx.stats.window_flits_injected.value()) / per; });
   s.stats.add("accepted_throughput", "flits/cycle/node", "flits ejected in the window",
               [&ctx, per] { return static_cast<double>(ctx.stats.window_flits_ejected.value()) / per; });
-  s.stats.add("saturated", "bool", "measured work not complete within sim.drain_limit",
+  s.stats.add("saturated", "bool",
+              "some evidence of saturation: measured work incomplete within sim.drain_limit, a backlog that grew "
+              "with the load on, or work left when the drain limit ended the run",
               [&out] { return out.saturated; });
-  s.stats.add("saturation_reason", "text", "what was still pending and the busiest node resource (saturated runs)",
+  s.stats.add("saturation_evidence", "names",
+              "the evidence that fired: measured_incomplete, backlog_grew, not_drained (empty: none)", [&out] {
+                nlohmann::json names = nlohmann::json::array();
+                for (const SaturationEvidence& e : out.saturation) names.push_back(e.name);
+                return names;
+              });
+  s.stats.add("saturation_reason", "text", "each piece of evidence in words and the busiest node resource (saturated runs)",
               [&out] { return out.saturation_reason; });
 }
 
@@ -353,9 +361,10 @@ RunResult run_experiment(const ExperimentConfig& cfg, const RunOptions& opt) {
   if (opt.inspect) opt.inspect(*workload);
   const std::vector<rtl::NodeHardware*> nodes = node_hardware(*net);
   if (out.saturated) {
+    for (const SaturationEvidence& e : out.saturation) out.saturation_reason += e.name + ": " + e.detail + "; ";
     const std::string busiest = cfg.node->bottleneck(nodes, out.now);
-    out.saturation_reason = out.pending + "; bottleneck: " +
-                            (busiest.empty() ? "the network (no node resource is more than 90% busy)" : busiest);
+    out.saturation_reason +=
+        "bottleneck: " + (busiest.empty() ? "the network (no node resource is more than 90% busy)" : busiest);
   }
 
   Statistics stats;

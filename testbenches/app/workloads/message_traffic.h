@@ -35,6 +35,8 @@ class MessageTrafficProgram {
   // Cycle of the next arrival not yet created (UINT64_MAX: none).
   Cycle next_arrival() const { return source_.next_time() < stop_ ? source_.next_time() : UINT64_MAX; }
   bool overflowed() const { return overflowed_; }
+  // Messages arrived and waiting for the CPU (as of the program's last step).
+  std::size_t waiting() const { return backlog_.size(); }
   // Record arrival -> send call of the sends inside `window` into `waits`
   // (shared by every node's program; both outlive the program's runs).
   void record_waits(const rtl::MeasureWindow* window, rtl::WindowedSamples* waits) {

@@ -294,6 +294,14 @@ std::string MulticastLoadWorkload::pending_work(const rtl::SimContext&) const {
          " waiting at their sources" + (overflow ? " (a source queue overflowed: saturated)" : "");
 }
 
+// Multicasts, those queued at their sources included.
+WorkCount MulticastLoadWorkload::work_count(const rtl::SimContext&) const {
+  if (!run_) return {};
+  WorkCount w{run_->created, run_->completed};
+  for (const auto& n : run_->nodes) w.arrived += n.queue.size();
+  return w;
+}
+
 void MulticastLoadWorkload::register_statistics(rtl::StatsScope s) const {
   auto run = run_;
   const rtl::SimContext& ctx = s.ctx;

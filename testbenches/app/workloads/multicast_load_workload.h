@@ -59,6 +59,8 @@ class MulticastLoadWorkload : public Workload {
   void stop_creating_at(Cycle c) override;
   void register_statistics(rtl::StatsScope s) const override;
   std::string pending_work(const rtl::SimContext& ctx) const override;
+  WorkCount work_count(const rtl::SimContext& ctx) const override;
+  std::string work_unit() const override { return "multicasts"; }
 
   struct Run;
 

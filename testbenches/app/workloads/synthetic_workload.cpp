@@ -103,6 +103,15 @@ std::string SyntheticWorkload::pending_work(const rtl::SimContext& ctx) const {
   return s;
 }
 
+// On hosts: messages, those waiting for the CPU included (sent = ids given).
+WorkCount SyntheticWorkload::work_count(const rtl::SimContext& ctx) const {
+  if (!software_) return Workload::work_count(ctx);
+  const std::uint64_t sent = ctx.next_message_id - 1;
+  WorkCount w{sent, sent - ctx.messages.outstanding()};
+  for (const auto& prog : programs_) w.arrived += prog->waiting();
+  return w;
+}
+
 void SyntheticWorkload::register_statistics(rtl::StatsScope s) const {
   if (!software_) return;
   auto waits = source_waits_;

@@ -38,6 +38,8 @@ class SyntheticWorkload : public Workload {
   void stop_creating_at(Cycle c) override;
   std::string pending_work(const rtl::SimContext& ctx) const override;
   void register_statistics(rtl::StatsScope s) const override;
+  WorkCount work_count(const rtl::SimContext& ctx) const override;
+  std::string work_unit() const override { return software_ ? "messages" : "packets"; }
 
  private:
   bool software_ = false;

@@ -10,6 +10,8 @@
 
 namespace wormcast::tb {
 
+WorkCount Workload::work_count(const rtl::SimContext& ctx) const { return {ctx.ledger.created(), ctx.ledger.completed()}; }
+
 WorkloadRegistry& workload_registry() {
   static WorkloadRegistry registry = [] {
     WorkloadRegistry r("workload");

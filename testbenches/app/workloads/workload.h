@@ -15,6 +15,7 @@
 #include "rtl_models/core/params.h"
 #include "rtl_models/core/registry.h"
 #include "rtl_models/core/rng.h"
+#include "testbenches/app/saturation.h"
 #include "topologies/networks/network_kind.h"
 
 namespace wormcast::tb {
@@ -48,6 +49,12 @@ class Workload {
   virtual void register_statistics(rtl::StatsScope) const {}
   // Why measured work is still pending (for a saturated run), in words.
   virtual std::string pending_work(const rtl::SimContext& ctx) const = 0;
+  // Its work so far, in its own unit (work_unit, plural): what arrived at
+  // the sources (queued or sent) and what completed. The run loop samples
+  // it while the load is on to see whether a backlog grew (saturation.h).
+  // By default the packets of the delivery ledger.
+  virtual WorkCount work_count(const rtl::SimContext& ctx) const;
+  virtual std::string work_unit() const { return "packets"; }
 };
 
 using WorkloadRegistry = Registry<Workload>;
