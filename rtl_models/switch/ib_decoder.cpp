@@ -77,9 +77,15 @@ IbDecoder::IbDecoder(sc_core::sc_module_name name, int switch_id, std::shared_pt
     : Decoder(name), sw_(switch_id), subnet_(std::move(subnet)),
       max_lid_(subnet_->tree().num_nodes() * algo::lids_per_node(subnet_->tree())) {}
 
+// A unicast packet of a workload that addresses nodes rather than LIDs
+// (synthetic traffic: lid 0, never a valid DLID) carries the DLID its source
+// would have chosen: the cyclic scheme's for (source, destination), seed003
+// Eqs. 1-2, the fabric's own unicast routing.
 void IbDecoder::decode(const PacketPtr& pkt, int in_port, const OutputPortState&, std::vector<Branch>& out) {
-  const int lid = pkt->header.lid;
   const topo::FatTree& t = subnet_->tree();
+  const bool by_node = pkt->header.kind == HeaderKind::unicast && pkt->header.lid == 0 && pkt->header.dest >= 0 &&
+                       pkt->header.dest < t.num_nodes() && pkt->src >= 0 && pkt->src < t.num_nodes();
+  const int lid = by_node ? algo::cyclic_dlid(t, pkt->src, pkt->header.dest) : pkt->header.lid;
   if (lid >= kFirstMlid) {
     const std::vector<int>* ports = subnet_->entry(lid, sw_);
     if (ports)

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "testbenches/app/units.h"
+#include "topologies/yaml_document.h"
 
 namespace wormcast::tb {
 
@@ -46,7 +47,10 @@ YAML::Node load_yaml_file(const std::string& path) {
   if (!std::ifstream(path)) throw ConfigError(path + ": cannot read: " + std::strerror(errno));
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    root = topo::load_one_yaml_document(text.str());
   } catch (const YAML::ParserException& e) {
     throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
   } catch (const YAML::Exception& e) {

@@ -299,9 +299,10 @@ std::string read_experiment(const std::string& path, const YAML::Node& root) {
   fs::path ep(exp);
   if (ep.is_relative()) ep = fs::path(path).parent_path() / ep;
   ep = ep.lexically_normal();
-  if (!fs::is_regular_file(ep))
+  std::error_code ec;   // a name the file system cannot take (too long, ...) is an error of this key too
+  if (!fs::is_regular_file(ep, ec))
     throw ConfigError(line_of(path, root["experiment"]) + ": experiment: '" + exp + "' not found (looked for " +
-                      ep.string() + ")");
+                      ep.string() + (ec ? ": " + ec.message() : std::string()) + ")");
   return ep.string();
 }
 

@@ -59,6 +59,14 @@ TEST_CASE("errors name the file, line, key and reason") {
     CHECK_THROWS_WITH(load_experiment(f, {}), Catch::Contains(f + ":3") && Catch::Contains("switch.bufer") &&
                                                   Catch::Contains("unknown key"));
   }
+  SECTION("a second YAML document, which would be dropped") {
+    const auto f = write_temp("two_docs.yaml", "name: t\nswitch:\n  buffer: 320flits\n---\ntraffic:\n  load: 0.5\n");
+    CHECK_THROWS_WITH(load_experiment(f, {}), Catch::Contains(f + ":4") && Catch::Contains("a second YAML document"));
+    // yaml-cpp loads this as an empty document (the defaults would run) and
+    // loops on it when asked for the next one.
+    const auto g = write_temp("comma.yaml", "# a comment\n, the rest of it\nname: t\n");
+    CHECK_THROWS_WITH(load_experiment(g, {}), Catch::Contains(g + ":2") && Catch::Contains("starts no YAML node"));
+  }
   SECTION("unknown section") {
     const auto f = write_temp("section.yaml", "routers:\n  x: 1\n");
     CHECK_THROWS_WITH(load_experiment(f, {}), Catch::Contains("routers") && Catch::Contains("unknown key"));

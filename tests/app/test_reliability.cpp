@@ -399,3 +399,16 @@ TEST_CASE("a saturated NI-relay run ends holding nothing on a thread's stack (th
   }
   rtl::fresh_kernel();   // delete the last run's context, as the next run would
 }
+
+TEST_CASE("file names the file system refuses are errors of their key, not crashes") {
+  const TempDir dir("longname");
+  const std::string name(5000, 'a');
+  const auto sweep = dir.write("s.yaml", "experiment: " + name + ".yaml\ngrid:\n  traffic.load: [0.01]\n");
+  const auto r = cli("sweep --dry-run " + sweep + " --out " + (dir.path / "out").string());
+  CHECK(r.code == 1);
+  CHECK_THAT(r.text, Catch::Contains(sweep + ":1: experiment:") && Catch::Contains("File name too long"));
+  const auto exp = dir.write("e.yaml", "topology:\n  kind: file\n  file: " + name + ".yaml\n");
+  const auto e = cli("run " + exp + " --no-progress --out " + (dir.path / "out").string());
+  CHECK(e.code == 1);
+  CHECK_THAT(e.text, Catch::StartsWith("wormcast: error: " + exp));
+}

@@ -1,22 +1,32 @@
 #!/usr/bin/env python3
-"""Seeded mutation fuzz test of wormcast's file loaders (docs/testing.md).
+"""Seeded mutation fuzz test of wormcast's input surfaces (docs/testing.md).
 
-Mutates three kinds of input file and runs the real binary on each mutant:
+Mutates four kinds of input and runs the real binary on each mutant:
 
-  experiment  experiments/default_unicast.yaml  wormcast run --set sim.measure=2000 ...
-  topology    `wormcast topo generate -o`        wormcast topo show FILE
-  sweep       experiments/sweeps/*.yaml          wormcast sweep --dry-run FILE
+  experiment  every network kind's and workload's experiment file (switch,
+              mesh, torus, hypercube, fat tree, SCI torus; synthetic,
+              single_multicast, multicast_load, direct_multicast,
+              ib_multicast)               wormcast run FILE --set sim.warmup=500 --set sim.measure=2000 ...
+  topology    `wormcast topo generate -o`  wormcast topo show FILE
+  sweep       every sweep file of experiments/ (next to copies of their
+              experiments)                wormcast sweep --dry-run FILE
+  arguments   plan (a scheme of every family) and topo show / export /
+              generate command lines      wormcast plan ... / wormcast topo ...
 
-Mutations: byte flips, deleted / duplicated / swapped lines, swapped values,
-huge and odd numbers, values of the wrong type, truncation, re-indentation,
-YAML syntax (anchors, tags, flow collections, documents), junk keys. One to
-three per case.
+Mutations of files: byte flips, deleted / duplicated / swapped lines, swapped
+values, huge and odd numbers, values of the wrong type, truncation,
+re-indentation, YAML syntax (anchors, tags, flow collections, documents),
+junk keys. Of command lines: a value replaced by an odd number, a wrong type
+or junk, an argument deleted, duplicated or swapped, bytes flipped, an
+unknown option. One to three per case.
 
 Each run must end within the timeout (no hang), by exiting (no signal, no
-sanitizer report) with 0 or 1..3; a non-zero exit must print
-`wormcast: error:` on stderr naming the mutated file. Deterministic: the seed
-fixes every case. A failing case is written to the --keep directory (default:
-a temporary one, printed) so it can be rerun by hand.
+sanitizer report) with 0 or 1..3; a file case's non-zero exit must print
+`wormcast: error:` on stderr naming the mutated file; an argument case's
+exit 1 or 3 must print `wormcast: error:`, and its usage error (2) a message.
+Deterministic: the seed fixes every case. A failing case is written to the
+--keep directory (default: a temporary one, printed) so it can be rerun by
+hand.
 
 Usage: fuzz_loaders.py --wormcast BUILD/wormcast --source SRC [--cases N]
        [--seed S] [--jobs J] [--timeout SECONDS] [--only KIND] [--case ID]
@@ -193,7 +203,79 @@ def mutate(r, text):
   return text, names
 
 
+# --- command lines (arguments) ---------------------------------------------
+
+# Unmutated, each exits 0: a scheme of every plan family on its network kind,
+# and the topo subcommands that read specs.
+ARGUMENTS = [
+    ["plan", "kbinomial", "--topology", "irregular:8x8p32s1", "--random", "7", "--packets", "2"],
+    ["plan", "ssr", "--topology", "irregular:8x8p32s1", "--source", "3", "--dests", "1,5,9,20"],
+    ["plan", "tree", "--topology", "irregular:8x8p32s1", "--random", "6", "--json"],
+    ["plan", "utorus", "--topology", "torus:8x8:uni", "--random", "10", "--json"],
+    ["plan", "ucube", "--topology", "hypercube:6", "--random", "12", "--port-model", "one"],
+    ["plan", "mutorus", "--topology", "torus:8x8:uni", "--random", "16", "--r", "4"],
+    ["plan", "sci-mdtorus", "--topology", "torus:4x4:uni", "--random", "5"],
+    ["plan", "ib-opensm", "--topology", "ibft:4,2", "--random", "5"],
+    ["topo", "show", "mesh:8x8"],
+    ["topo", "show", "irregular:8x8p32s1c0.8"],
+    ["topo", "export", "--format", "anynet", "irregular:8x8p32s2"],
+    ["topo", "generate", "--switches", "8", "--ports", "8", "--nodes", "32", "--seed", "3"],
+]
+ARG_JUNK = ["--bogus", "--json", "--topology", "-", "--", "", "x" * 300, "irregular:", "torus:0x0:uni", "ibft:1,1",
+            "hypercube:99", "mesh:8", "--random", "1,2,3", "(0,1),(2", "\xff", "--dests", "-1"]
+
+
+def a_value(r, args):
+  i = r.randrange(1, len(args))
+  args[i] = r.choice(ODD_NUMBERS + WRONG_TYPES + ARG_JUNK)
+
+
+def a_delete(r, args):
+  if len(args) > 2:
+    del args[r.randrange(1, len(args))]
+
+
+def a_duplicate(r, args):
+  i = r.randrange(1, len(args))
+  args.insert(r.randrange(1, len(args) + 1), args[i])
+
+
+def a_swap(r, args):
+  i, j = r.randrange(1, len(args)), r.randrange(1, len(args))
+  args[i], args[j] = args[j], args[i]
+
+
+def a_byte_flip(r, args):
+  i = r.randrange(1, len(args))
+  args[i] = m_byte_flip(r, args[i]).replace("\x00", "")   # argv cannot hold NUL
+
+
+def a_option(r, args):
+  args.insert(r.randrange(1, len(args) + 1), r.choice(ARG_JUNK))
+
+
+ARG_MUTATIONS = [a_value, a_value, a_delete, a_duplicate, a_swap, a_byte_flip, a_option]
+
+
+def mutate_arguments(r, args):
+  args, names = list(args), []
+  for _ in range(r.choice([1, 1, 1, 2, 2, 3])):
+    m = r.choice(ARG_MUTATIONS)
+    m(r, args)
+    names.append(m.__name__[2:])
+  return args, names
+
+
 # --- cases -------------------------------------------------------------------
+
+# Experiment files of every network kind and workload (under experiments/).
+# Their names are distinct: the copies sit side by side in the work folder,
+# where the sweeps' `experiment: ../NAME.yaml` finds them.
+EXPERIMENTS = ["default_unicast.yaml", "direct_mesh_8x8.yaml", "direct_torus_8x8.yaml", "seed000/multicast_load.yaml",
+               "seed000/single_multicast.yaml", "seed001/utorus.yaml", "seed001/hypercube.yaml",
+               "seed001/path_torus.yaml", "seed003/ib_fat_tree.yaml", "seed004/sci_torus.yaml"]
+SWEEP_DIRS = ["sweeps", "seed000/sweeps", "seed001/sweeps", "seed003/sweeps", "seed004/sweeps"]
+KINDS = ("experiment", "topology", "sweep", "arguments")
 
 class Case:
   def __init__(self, cid, kind, names, text):
@@ -202,30 +284,40 @@ class Case:
 
 def make_cases(args, seeds):
   r = random.Random(args.seed)
-  kinds = [k for k in ("experiment", "topology", "sweep") if not args.only or k == args.only]
+  kinds = [k for k in KINDS if not args.only or k == args.only]
   cases = []
   for n in range(args.cases):
     kind = kinds[n % len(kinds)]
-    if kind == "sweep":
-      name, base = seeds["sweep"][r.randrange(len(seeds["sweep"]))]
+    if kind == "arguments":
+      base = ARGUMENTS[r.randrange(len(ARGUMENTS))]
+      argv, names = mutate_arguments(r, base)
+      cases.append(Case(n, kind, [" ".join(base[:2])] + names, argv))
+      continue
+    if kind in ("sweep", "experiment"):
+      name, base = seeds[kind][r.randrange(len(seeds[kind]))]
     else:
       name, base = kind, seeds[kind]
     r.large_ok = kind != "experiment"
     text, names = mutate(r, base)
-    cases.append(Case(n, kind, [name] + names, text))
+    case = Case(n, kind, [name] + names, text)
+    case.name = name
+    cases.append(case)
   return cases
 
 
 def command(args, case, work):
   wc = args.wormcast
   if case.kind == "experiment":
-    f = os.path.join(work, "experiment_%04d.yaml" % case.cid)
-    cmd = [wc, "run", f, "--set", "sim.measure=2000", "--no-progress", "--out", os.path.join(work, "out_%04d" % case.cid)]
+    f = os.path.join(work, "experiment_%04d_%s.yaml" % (case.cid, case.name))
+    cmd = [wc, "run", f, "--set", "sim.warmup=500", "--set", "sim.measure=2000", "--no-progress", "--out",
+           os.path.join(work, "out_%04d" % case.cid)]
   elif case.kind == "topology":
     f = os.path.join(work, "topology_%04d.yaml" % case.cid)
     cmd = [wc, "topo", "show", f]
+  elif case.kind == "arguments":
+    return None, [wc] + case.text
   else:
-    # Next to a copy of the experiment, as in experiments/sweeps/ (`experiment: ../default_unicast.yaml`).
+    # Next to copies of the experiments, as in experiments/*/sweeps/ (`experiment: ../default_unicast.yaml`).
     f = os.path.join(work, "sweeps", "sweep_%04d.yaml" % case.cid)
     cmd = [wc, "sweep", "--dry-run", f, "--out", os.path.join(work, "out_%04d" % case.cid)]
   return f, cmd
@@ -242,6 +334,12 @@ def check(case, f, rc, out, err, timed_out):
     return "sanitizer exit code %d" % rc
   if rc not in (0, 1, 2, 3):
     return "exit code %d (expected 0 or 1..3)" % rc
+  if f is None:   # a command line: usage errors (2) come from the argument parser
+    if rc in (1, 3) and "wormcast: error:" not in err:
+      return "exit %d without 'wormcast: error:' on stderr" % rc
+    if rc == 2 and not err.strip():
+      return "usage error (exit 2) with nothing on stderr"
+    return None
   if rc != 0:
     if "wormcast: error:" not in err:
       return "exit %d without 'wormcast: error:' on stderr" % rc
@@ -252,8 +350,9 @@ def check(case, f, rc, out, err, timed_out):
 
 def run_case(args, case, work):
   f, cmd = command(args, case, work)
-  with open(f, "w", encoding="utf-8", errors="surrogateescape") as fh:
-    fh.write(case.text)
+  if f is not None:
+    with open(f, "w", encoding="utf-8", errors="surrogateescape") as fh:
+      fh.write(case.text)
   p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=sanitizer_env(), cwd=work,
                        start_new_session=True)
   timed_out = False
@@ -274,23 +373,29 @@ def main():
   ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
   add_common_arguments(ap, cases=300, seed=20261122, timeout=30.0, source_help="the source tree (experiments/)",
                        keep_help="directory for the mutated files (default: temporary, removed when all pass)")
-  ap.add_argument("--only", choices=["experiment", "topology", "sweep"])
+  ap.add_argument("--only", choices=list(KINDS))
   args = ap.parse_args()
   checked_paths(ap, args)
 
   work = os.path.abspath(args.keep) if args.keep else tempfile.mkdtemp(prefix="wormcast_fuzz_")
   os.makedirs(os.path.join(work, "sweeps"), exist_ok=True)
-  exp_src = os.path.join(args.source, "experiments", "default_unicast.yaml")
-  shutil.copy(exp_src, os.path.join(work, "default_unicast.yaml"))
+  experiments = os.path.join(args.source, "experiments")
+  for e in EXPERIMENTS:
+    shutil.copy(os.path.join(experiments, e), os.path.join(work, os.path.basename(e)))
   topo_file = os.path.join(work, "generated_topology.yaml")
   subprocess.run([args.wormcast, "topo", "generate", "--switches", "8", "--ports", "8", "--nodes", "32",
                   "--seed", "3", "-o", topo_file], check=True)
-  sweep_dir = os.path.join(args.source, "experiments", "sweeps")
+
+  def read(path):
+    with open(path, encoding="utf-8") as fh:
+      return fh.read()
+
   seeds = {
-      "experiment": open(exp_src, encoding="utf-8").read(),
-      "topology": open(topo_file, encoding="utf-8").read(),
-      "sweep": [(os.path.splitext(n)[0], open(os.path.join(sweep_dir, n), encoding="utf-8").read())
-                for n in sorted(os.listdir(sweep_dir)) if n.endswith(".yaml")],
+      "experiment": [(os.path.splitext(os.path.basename(e))[0], read(os.path.join(experiments, e)))
+                     for e in EXPERIMENTS],
+      "topology": read(topo_file),
+      "sweep": [(d.replace("/", "_") + "_" + os.path.splitext(n)[0], read(os.path.join(experiments, d, n)))
+                for d in SWEEP_DIRS for n in sorted(os.listdir(os.path.join(experiments, d))) if n.endswith(".yaml")],
   }
   cases = make_cases(args, seeds)
   if args.case:
@@ -304,7 +409,7 @@ def main():
       if problem:
         failures.append(case.cid)
         print("FAIL case %d (%s: %s): %s" % (case.cid, case.kind, "+".join(case.names), problem))
-        print("  command: %s" % " ".join(cmd))
+        print("  command: %s" % " ".join(repr(a) if not a or " " in a else a for a in cmd))
         tail = "\n".join(err.strip().split("\n")[-12:])
         print("  stderr (last lines):\n    " + tail.replace("\n", "\n    "))
   summary = ", ".join("%s exit %s: %d" % (k, rc, n) for (k, rc), n in sorted(counts.items()))

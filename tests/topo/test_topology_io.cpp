@@ -99,6 +99,12 @@ TEST_CASE("a small YAML file loads", "[io]") {
   CHECK(t.peer(0, 3).kind == PeerKind::none);
 }
 
+TEST_CASE("a topology file with a second YAML document is refused, not cut short", "[io]") {
+  TempDir dir;
+  const std::string f = dir.write("two.yaml", std::string(kSmall) + "\n...\n%YAML 1.2\n---\nswitches: 9\n");
+  CHECK_THROWS_WITH(load_topology(f), Catch::Contains(f) && Catch::Contains("a second YAML document"));
+}
+
 TEST_CASE("YAML written by write_topology_yaml round-trips", "[io]") {
   TempDir dir;
   for (const IrregularParams& prm : {IrregularParams{}, IrregularParams{16, 8, 64, 0.8, 3},

@@ -116,7 +116,8 @@ void FileKind::resolve_paths(const std::string& experiment_dir) {
   // Relative to the experiment file (if it exists there), else to the cwd.
   if (file.empty() || !std::filesystem::path(file).is_relative()) return;
   const auto rel = std::filesystem::path(experiment_dir) / file;
-  if (std::filesystem::exists(rel)) file = rel.string();
+  std::error_code ec;   // a name the file system refuses is left for the loader to report
+  if (std::filesystem::exists(rel, ec)) file = rel.string();
 }
 
 void FileKind::validate(const rtl::ConfigFacts& f) const {
