@@ -16,11 +16,13 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <systemc>
 
 #include "rtl_models/core/kernel.h"
 #include "rtl_models/node/processor_node.h"
+#include "testbenches/app/vcd_sink.h"
 #include "topologies/networks/direct_network_kind.h"
 
 using namespace wormcast;
@@ -70,13 +72,19 @@ std::vector<Row> run(const Setup& s, const std::string& ports) {
   std::vector<DirectSend> sends;
   for (NodeId d : s.dests) sends.push_back(DirectSend{{d}, s.size});
   proc(s.source).set_program([sends](HostApi& h) { dynamic_cast<DirectHostApi&>(h).send_all(sends); });
+  // Through a VcdSink: a waveform that does not reach its file whole is an error.
+  std::unique_ptr<tb::VcdSink> sink;
   sc_core::sc_trace_file* tf = nullptr;
   if (!s.vcd.empty()) {
-    tf = sc_core::sc_create_vcd_trace_file((s.vcd + "_" + ports).c_str());
+    sink = std::make_unique<tb::VcdSink>(s.vcd + "_" + ports + ".vcd");
+    tf = sc_core::sc_create_vcd_trace_file(sink->systemc_base().c_str());
     net.trace(tf, "*");
   }
   sc_core::sc_start(ctx.clock.delay(100000));
-  if (tf) sc_core::sc_close_vcd_trace_file(tf);
+  if (tf) {
+    sc_core::sc_close_vcd_trace_file(tf);
+    sink->finish();
+  }
   if (ctx.messages.outstanding() != 0 || ctx.ledger.outstanding() != 0 || net.flits_in_network() != 0)
     throw std::runtime_error(ports + ": not every message was delivered (ledger: " +
                              std::to_string(ctx.messages.outstanding()) + " outstanding)");

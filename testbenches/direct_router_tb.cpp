@@ -17,10 +17,12 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <systemc>
 
 #include "rtl_models/core/kernel.h"
 #include "testbenches/app/runner.h"
+#include "testbenches/app/vcd_sink.h"
 #include "topologies/networks/direct_network_kind.h"
 #include "topologies/direct_paths.h"
 
@@ -142,7 +144,9 @@ int sc_main(int argc, char* argv[]) {
                   << " header), latency " << now - pk.created << "\n";
       };
     if (!vcd.empty()) tb::require_vcd_matches(net, vcd_filter);
-    sc_core::sc_trace_file* tf = vcd.empty() ? nullptr : sc_core::sc_create_vcd_trace_file(vcd.c_str());
+    // Through a VcdSink: a waveform that does not reach its file whole is an error.
+    std::unique_ptr<tb::VcdSink> sink = vcd.empty() ? nullptr : std::make_unique<tb::VcdSink>(vcd + ".vcd");
+    sc_core::sc_trace_file* tf = sink ? sc_core::sc_create_vcd_trace_file(sink->systemc_base().c_str()) : nullptr;
     if (tf) std::cout << "tracing " << net.trace(tf, vcd_filter) << " modules to " << vcd << ".vcd\n";
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     sc_core::sc_start(ctx.clock.delay(5));
@@ -152,7 +156,10 @@ int sc_main(int argc, char* argv[]) {
       sc_core::sc_start(ctx.clock.delay(1));
       print_cycle(net, s, ctx.clock.now(), last);
     }
-    if (tf) sc_core::sc_close_vcd_trace_file(tf);
+    if (tf) {
+      sc_core::sc_close_vcd_trace_file(tf);
+      sink->finish();
+    }
     const bool ok = ctx.ledger.outstanding() == 0 && net.flits_in_network() == 0;
     std::cout << (ok ? "all delivered exactly once, flits conserved" : "NOT all delivered") << " (flit copies "
               << ctx.flits.extra_copies << ")\n";

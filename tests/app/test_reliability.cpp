@@ -412,3 +412,25 @@ TEST_CASE("file names the file system refuses are errors of their key, not crash
   CHECK(e.code == 1);
   CHECK_THAT(e.text, Catch::StartsWith("wormcast: error: " + exp));
 }
+
+TEST_CASE("the direct-network testbenches write their waveforms whole or fail") {
+  const TempDir dir("tb_vcd");
+  const std::string bin = fs::path(test::wormcast_bin()).parent_path().string();
+  const auto ports = test::shell(bin + "/direct_ports_tb --vcd " + (dir.path / "p").string());
+  REQUIRE(ports.code == 0);
+  const auto router = test::shell(bin + "/direct_router_tb --vcd " + (dir.path / "r").string());
+  REQUIRE(router.code == 0);
+  for (const char* f : {"p_one_port.vcd", "p_all_port.vcd", "r.vcd"}) {
+    std::ifstream in(dir.path / f);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(f);
+    CHECK_THAT(text, Catch::Contains("$enddefinitions"));
+    CHECK(text.back() == '\n');
+  }
+  const auto missing = test::shell(bin + "/direct_ports_tb --vcd /nonexistent_dir/p");
+  CHECK(missing.code == 1);
+  CHECK_THAT(missing.text, Catch::Contains("--vcd /nonexistent_dir/p_one_port.vcd: cannot create the file"));
+  const auto missing_r = test::shell(bin + "/direct_router_tb --vcd /nonexistent_dir/r");
+  CHECK(missing_r.code == 2);
+  CHECK_THAT(missing_r.text, Catch::Contains("--vcd /nonexistent_dir/r.vcd: cannot create the file"));
+}
