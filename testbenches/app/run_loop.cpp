@@ -23,7 +23,8 @@ void RunLoop::advance_to(Cycle target) {
 // the watchdog's report, not saturation.
 void RunLoop::judge(LoopOutcome& out, Cycle load_end) {
   SaturationInputs in;
-  if (!out.saturation.empty()) in.measured_incomplete = out.saturation.front().detail;
+  in.measured_incomplete = !out.saturation.empty();   // set by run() from the workload, with its account
+  if (in.measured_incomplete) in.measured_detail = out.saturation.front().detail;
   in.backlog = std::move(backlog_);
   in.unit = workload_.work_unit();
   in.window_begin = sim_.warmup;

@@ -109,7 +109,8 @@ BacklogGrowth backlog_growth(const std::vector<BacklogSample>& samples, Cycle wi
 
 std::vector<SaturationEvidence> judge_saturation(const SaturationInputs& in) {
   std::vector<SaturationEvidence> out;
-  if (!in.measured_incomplete.empty()) out.push_back({"measured_incomplete", in.measured_incomplete});
+  if (in.measured_incomplete)
+    out.push_back({"measured_incomplete", in.measured_detail.empty() ? "measured work incomplete" : in.measured_detail});
   const BacklogGrowth g = backlog_growth(in.backlog, in.window_begin, in.window_end, in.load_end);
   if (g.grew)
     out.push_back({"backlog_grew", "the backlog of " + in.unit + " grew from " + std::to_string(g.backlog_from) +

@@ -59,7 +59,8 @@ struct SaturationEvidence {
 };
 
 struct SaturationInputs {
-  std::string measured_incomplete;   // the workload's account if measured work was pending ("" if not)
+  bool measured_incomplete = false;   // measured work pending at the drain limit, or a source queue full
+  std::string measured_detail;        // then: the workload's account of it
   std::vector<BacklogSample> backlog;
   std::string unit;                  // the workload's unit of work, plural
   Cycle window_begin = 0, window_end = 0, load_end = 0;

@@ -98,7 +98,8 @@ TEST_CASE("each piece of evidence is reported by name, with its numbers") {
   in.backlog = trace(70000, 1000, 2.0, [](double) { return 100.0; });
   CHECK(judge_saturation(in).empty());
 
-  in.measured_incomplete = "3 of 90 measured packets undelivered";
+  in.measured_incomplete = true;
+  in.measured_detail = "3 of 90 measured packets undelivered";
   in.ended_by_drain_limit = true;
   in.packets_left = 7;
   in.messages_left = 2;
@@ -106,9 +107,12 @@ TEST_CASE("each piece of evidence is reported by name, with its numbers") {
   const std::vector<SaturationEvidence> e = judge_saturation(in);
   REQUIRE(e.size() == 3);
   CHECK(e[0].name == "measured_incomplete");
-  CHECK(e[0].detail == in.measured_incomplete);
+  CHECK(e[0].detail == in.measured_detail);
   CHECK(e[1].name == "backlog_grew");
   CHECK_THAT(e[1].detail, Catch::StartsWith("the backlog of messages grew from 22500 to 35000 over cycles 45000-70000"));
   CHECK(e[2].name == "not_drained");
   CHECK(e[2].detail == "7 packets and 2 messages still outstanding when sim.drain_limit ended the run");
+  // A workload with no words for it still counts.
+  in.measured_detail.clear();
+  CHECK(judge_saturation(in).front().name == "measured_incomplete");
 }
