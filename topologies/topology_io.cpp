@@ -14,7 +14,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <sstream>
 #include <set>
 #include <unordered_map>
 #include <utility>
@@ -247,9 +246,7 @@ Topology load_topology(const std::string& path) {
   if (!in) throw TopologyError(path + ": cannot open file (" + std::strerror(errno) + ")");
   YAML::Node root;
   try {
-    std::stringstream text;
-    text << in.rdbuf();
-    root = load_one_yaml_document(text.str());
+    root = load_one_yaml_document(in);
   } catch (const YAML::ParserException& e) {
     throw TopologyError(path + ": malformed YAML/JSON at line " + std::to_string(e.mark.line + 1) +
                         ", column " + std::to_string(e.mark.column + 1) + ": " + e.msg);

@@ -25,7 +25,10 @@ struct DocumentStarts : YAML::EventHandler {
 
 }  // namespace
 
-YAML::Node load_one_yaml_document(const std::string& text) {
+YAML::Node load_one_yaml_document(std::istream& file) {
+  std::ostringstream whole;   // parsed twice: documents counted, then the first loaded
+  whole << file.rdbuf();
+  const std::string text = whole.str();
   std::istringstream in(text);
   YAML::Parser parser(in);
   DocumentStarts d;

@@ -6,12 +6,13 @@
 // loaders already report with their file name.
 #pragma once
 
-#include <string>
+#include <istream>
 
 #include <yaml-cpp/yaml.h>
 
 namespace wormcast::topo {
 
-YAML::Node load_one_yaml_document(const std::string& text);
+// Reads `in` to its end.
+YAML::Node load_one_yaml_document(std::istream& in);
 
 }  // namespace wormcast::topo

@@ -48,9 +48,7 @@ YAML::Node load_yaml_file(const std::string& path) {
   YAML::Node root;
   try {
     std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    root = topo::load_one_yaml_document(text.str());
+    root = topo::load_one_yaml_document(in);
   } catch (const YAML::ParserException& e) {
     throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
   } catch (const YAML::Exception& e) {
