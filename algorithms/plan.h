@@ -4,8 +4,10 @@
 // visiting order, switches or nodes crossed) with scheme-specific extras, and
 // prints as one JSON object or as text for people. Schemes are entries of a
 // registry (name, description, accepted options, planner); adding one is one
-// add() call in register_builtin_schemes (plan.cpp), or for a direct-network
-// scheme one entry of direct_schemes() (direct_scheme.h). The planners are the
+// add() call in register_builtin_schemes (plan.cpp), or one record: a
+// direct-network scheme in direct_schemes() (direct_scheme.h), a switch-based
+// one in switch_schemes() (switch_scheme.h), an InfiniBand one in
+// ib_schemes() (ib_scheme.h). The planners are the
 // library's own (kbinomial_tree.h, step_model.h, chain_ordering.h,
 // multiphase.h, reachability.h, headers.h): `plan` only prints them.
 // Plain C++, no SystemC. docs/plan.md documents the output.
@@ -117,10 +119,10 @@ const SchemeRegistry& scheme_registry();
 MulticastPlan plan_multicast(const std::string& scheme, const PlanRequest& q,
                              const SchemeRegistry& registry = scheme_registry());
 
-// Used by the planners (plan_schemes.cpp).
-void register_kbinomial_schemes(SchemeRegistry& r);
-void register_switch_schemes(SchemeRegistry& r);
-void register_direct_schemes(SchemeRegistry& r);   // plan_direct.cpp
-void register_ib_schemes(SchemeRegistry& r);       // plan_ib.cpp
+// Each adds one family's schemes to r (register_builtin_schemes calls them).
+void register_kbinomial_schemes(SchemeRegistry& r);  // plan_kbinomial.cpp
+void register_switch_schemes(SchemeRegistry& r);     // switch_scheme.cpp
+void register_direct_schemes(SchemeRegistry& r);     // plan_direct.cpp
+void register_ib_schemes(SchemeRegistry& r);         // plan_ib.cpp
 
 }  // namespace wormcast::algo

@@ -1,5 +1,5 @@
 // Helpers shared by the scheme planners of plan_kbinomial.cpp and
-// plan_switch.cpp: reading PlanOptions with errors that name the option.
+// switch_scheme.cpp: reading PlanOptions with errors that name the option.
 #pragma once
 
 #include <initializer_list>

@@ -55,7 +55,7 @@ int sc_main(int argc, char* argv[]) {
   try {
     std::vector<tb::Override> o = {
         {"node.model", node_model},
-        {"switch.decoder", rtl::worm_scheme(scheme).decoder()},
+        {"switch.decoder", algo::switch_scheme(scheme).decoder()},
         {"switch.drop_id", drop_id},
         {"routing.selection", selection},
         {"traffic.kind", "single_multicast"},

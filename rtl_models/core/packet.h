@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/worm_encoding.h"
 #include "rtl_models/core/params.h"
 
 namespace wormcast::algo {
@@ -67,10 +68,10 @@ struct MulticastRelay {
 };
 
 // Switch-based multicast worms (seed000 §5.3): the encoding of the header
-// bits a multicast decoder reads (algorithms/headers.h). A worm has kind
-// multicast, `dests` = every node it must reach, and header_flits =
+// bits a multicast decoder reads (algorithms/worm_encoding.h). A worm has
+// kind multicast, `dests` = every node it must reach, and header_flits =
 // algo::header_flits(worm_bits->size()) (1-byte flits).
-enum class WormEncoding : std::uint8_t { none, ssr, multidrop, tree };
+using WormEncoding = algo::WormEncoding;
 
 struct PacketHeader {
   NodeId dest = -1;                 // unicast destination (first: beside the packet's length, see Packet)

@@ -39,7 +39,7 @@ struct Case {
 };
 
 std::vector<Override> overrides(const Case& c) {
-  const rtl::WormScheme& scheme = rtl::worm_scheme(c.scheme);
+  const algo::SwitchScheme& scheme = algo::switch_scheme(c.scheme);
   std::vector<Override> o = {
       {"node.model", c.node_model},
       {"topology.seed", std::to_string(c.topo_seed)},
@@ -180,7 +180,7 @@ TEST_CASE("worm planning refuses an empty set, an unknown node and the source as
   const topo::Topology t = topo::generate_irregular({});
   const topo::UpDownRouting r(t);
   for (const char* name : {"tree", "path-lg", "ssr"}) {
-    const rtl::WormScheme& s = rtl::worm_scheme(name);
+    const algo::SwitchScheme& s = algo::switch_scheme(name);
     CHECK_THROWS_AS(s.source_worms(t, r, algo::SsrId::switch_id, 0, {}, 8), std::invalid_argument);
     CHECK_THROWS_AS(s.source_worms(t, r, algo::SsrId::switch_id, 0, {1, 40}, 8), std::invalid_argument);
     CHECK_THROWS_AS(s.source_worms(t, r, algo::SsrId::switch_id, 0, {1, 0}, 8), std::invalid_argument);
@@ -216,7 +216,7 @@ TEST_CASE("golden cycle count of one tree worm on a two-switch network") {
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     sc_core::sc_start(ctx.clock.delay(5));
     const int payload = 30, hf = 2, length = hf + payload;
-    auto worms = rtl::worm_scheme("tree").source_worms(t, net.routing(), algo::SsrId::switch_id, 0, {1, 3},
+    auto worms = algo::switch_scheme("tree").source_worms(t, net.routing(), algo::SsrId::switch_id, 0, {1, 3},
                                    payload);
     REQUIRE(worms.size() == 1);
     REQUIRE(worms[0].header_bits.size() == 11);
@@ -251,7 +251,7 @@ RunResult run_load(const std::string& scheme, const std::string& model, int degr
                              {"sim.warmup", "2000"},
                              {"sim.measure", model == "host_ni" ? "60000" : "20000"},
                              {"sim.drain_limit", "2000000"}};
-  if (scheme != "ni") o.push_back({"switch.decoder", rtl::worm_scheme(scheme).decoder()});
+  if (scheme != "ni") o.push_back({"switch.decoder", algo::switch_scheme(scheme).decoder()});
   else o.push_back({"ni.firmware", "fpfs"});
   return run_experiment(load_experiment("", o), RunOptions{});
 }
@@ -295,7 +295,7 @@ TEST_CASE("switch-based worms under uniform background load: exactly once, no de
   for (const std::string name : {"tree", "path-lg", "path-greedy", "ssr"})
     for (std::uint64_t seed : {3, 8}) {
       INFO(name << " topology seed " << seed);
-      const rtl::WormScheme& scheme = rtl::worm_scheme(name);
+      const algo::SwitchScheme& scheme = algo::switch_scheme(name);
       topo::IrregularParams gp;
       gp.seed = seed;
       const topo::Topology t = topo::generate_irregular(gp);

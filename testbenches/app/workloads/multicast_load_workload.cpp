@@ -14,7 +14,7 @@
 namespace wormcast::tb {
 
 void MulticastLoadWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
-  std::vector<std::string> schemes = rtl::worm_schemes().names();   // the switch-based records, then ni
+  std::vector<std::string> schemes = algo::switch_schemes().names();   // the switch-based records, then ni
   schemes.push_back("ni");
   v.choice("scheme", scheme, schemes,
            "multicast scheme (seed000 §4-§5); ni needs node.model host_ni");
@@ -55,7 +55,7 @@ void MulticastLoadWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx
   Run& run = *run_;
   run.ni = scheme == "ni";
   if (!run.ni) {
-    run.scheme = &rtl::worm_scheme(scheme);
+    run.scheme = &algo::switch_scheme(scheme);
     const std::string need = run.scheme->decoder();
     if (sw->params().decoder != need && sw->params().decoder != "multicast")
       throw ConfigError("traffic.scheme " + scheme + " needs switch.decoder: " + need + " or multicast (it is '" +

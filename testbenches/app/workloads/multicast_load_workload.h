@@ -96,7 +96,7 @@ struct MulticastLoadWorkload::Run {
   bool ni = false;                         // scheme ni
   bool host_relay = false;                 // scheme ni, ni.firmware conventional, conventional host_tree
   std::map<std::uint64_t, HostRelay> relay_of;         // message id -> what its receiver relays
-  const rtl::WormScheme* scheme = nullptr;   // null: scheme ni
+  const algo::SwitchScheme* scheme = nullptr;   // null: scheme ni
   algo::SsrId drop_id = algo::SsrId::switch_id;
   std::shared_ptr<const topo::Topology> topology;
   std::shared_ptr<const topo::UpDownRouting> routing;

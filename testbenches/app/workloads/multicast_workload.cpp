@@ -55,7 +55,7 @@ void SingleMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
            "chain ordering of the set: cco_approx (switch networks) or given (source, then destinations as listed)");
   v.count("repetitions", repetitions, "multicasts sent one after another (each measured)", 1, 1 << 20);
   std::vector<std::string> schemes = {"ni"};   // the smart-NI tree, then the switch-based records
-  for (const std::string& name : rtl::worm_schemes().names()) schemes.push_back(name);
+  for (const std::string& name : algo::switch_schemes().names()) schemes.push_back(name);
   v.choice("scheme", scheme, schemes,
            "multicast scheme: ni (smart-NI k-binomial tree, host_ni) or a switch-based one (seed000 §5): tree "
            "(one bit-string worm), path-lg / path-greedy (multi-drop worms, Less-Greedy / Greedy phases), ssr");
@@ -247,8 +247,9 @@ void SingleMulticastWorkload::register_statistics(rtl::StatsScope s) const {
   if (run->worms) {
     s.stats.add("multicast.worms", "worms", "worms sent by the source and the relays, all repetitions",
                 [run] { return run->worms_sent; });
-    s.stats.add("multicast.set", "", "the multicast: scheme, source, destinations, longest worm in flits", [run] {
-      return nlohmann::json{{"scheme", run->scheme->name()}, {"source", run->chain.front()},
+    s.stats.add("multicast.set", "", "the multicast: scheme, source, destinations, longest worm in flits",
+                [run, name = scheme] {
+      return nlohmann::json{{"scheme", name}, {"source", run->chain.front()},
                             {"destinations", std::vector<int>(run->chain.begin() + 1, run->chain.end())},
                             {"max_worm_flits", run->max_worm_flits}};
     });

@@ -102,7 +102,7 @@ struct SingleMulticastWorkload::Run {
   // Switch-based schemes (scheme != ni). Per-node state lives here, not in
   // program locals (no owning local across a wait()).
   bool worms = false;
-  const rtl::WormScheme* scheme = nullptr;
+  const algo::SwitchScheme* scheme = nullptr;
   algo::SsrId drop_id = algo::SsrId::switch_id;
   std::shared_ptr<const topo::Topology> topology;
   std::shared_ptr<const topo::UpDownRouting> routing;

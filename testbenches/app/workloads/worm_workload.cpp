@@ -39,7 +39,7 @@ void SingleMulticastWorkload::attach_worms(topo::NetworkModel& net, rtl::SimCont
   if (!sw) throw ConfigError("traffic.scheme " + scheme + " needs a switch network (irregular or file)");
   Run& run = *run_;
   run.worms = true;
-  run.scheme = &rtl::worm_scheme(scheme);
+  run.scheme = &algo::switch_scheme(scheme);
   const std::string need = run.scheme->decoder();
   if (sw->params().decoder != need && sw->params().decoder != "multicast")
     throw ConfigError("traffic.scheme " + scheme + " needs switch.decoder: " + need + " or multicast (it is '" +
