@@ -317,7 +317,8 @@ def run_pair(args, work, label, topo, anynet, nodes, load, order):
 
     def wc():
         out = os.path.join(work, "results")
-        _run([args.wormcast, "run", exp, "--out", out, "--no-progress"], timeout=args.timeout)
+        # The working folder is this script's own: each call rewrites its runs.
+        _run([args.wormcast, "run", exp, "--out", out, "--no-progress", "--force"], timeout=args.timeout)
         with open(os.path.join(out, f"{tag}_seed1.json")) as f:
             return parse_wormcast(json.load(f))
 

@@ -471,7 +471,7 @@ class Runner:
 
     def _wormcast(self, tag, path, kind, k):
         out = os.path.join(self.work, "results")
-        cb._run([self.a.wormcast, "run", path, "--out", out, "--no-progress"],
+        cb._run([self.a.wormcast, "run", path, "--out", out, "--no-progress", "--force"],
                 timeout=self.a.timeout)
         with open(os.path.join(out, f"{tag}_seed1.json")) as f:
             return cb.parse_wormcast(json.load(f))

@@ -1,5 +1,5 @@
 // The wormcast command-line tool.
-//   wormcast run EXPERIMENT.yaml [--set key=value]... [--seed N] [--out DIR] [--vcd FILE]
+//   wormcast run EXPERIMENT.yaml [--set key=value]... [--seed N] [--out DIR] [--force] [--vcd FILE]
 //   wormcast topo generate|show|export ...
 //   wormcast params
 //   wormcast stats [EXPERIMENT.yaml] [--set key=value]... [--json]
@@ -27,6 +27,7 @@
 #include "testbenches/app/experiment.h"
 #include "testbenches/app/plan_command.h"
 #include "testbenches/app/results.h"
+#include "testbenches/app/results_slot.h"
 #include "testbenches/app/runner.h"
 #include "testbenches/app/stats_command.h"
 #include "testbenches/app/sweep.h"
@@ -40,26 +41,27 @@ using namespace wormcast;
 namespace {
 
 int cmd_run(const std::string& file, const std::vector<std::string>& sets, const std::string& seed,
-            std::string out_dir, const tb::RunOptions& ropt) {
+            std::string out_dir, bool force, const tb::RunOptions& ropt) {
   std::vector<tb::Override> overrides;
   for (const auto& s : sets) overrides.push_back(tb::parse_override(s));
   if (!seed.empty()) overrides.push_back({"seed", seed});
   tb::ExperimentConfig cfg = tb::load_experiment(file, overrides);
   // Where results go is checked before simulating, so a finished run is never
-  // lost to an unwritable folder.
+  // lost to an unwritable folder nor replaces another configuration's results.
   if (out_dir.empty()) out_dir = "results/" + cfg.name;
   try {
     tb::check_writable_dir(out_dir);
   } catch (const tb::FileWriteError& e) {
     throw tb::ConfigError(std::string("--out ") + e.what());
   }
+  const std::string stem = out_dir + "/" + cfg.name + "_seed" + std::to_string(cfg.seed);
+  tb::claim_results_slot(stem + ".json", cfg, force);
   spdlog::info("running '{}' from {}", cfg.name, file);
   tb::RunResult r = tb::run_experiment(cfg, ropt);
   if (!r.ok && r.json.is_null()) {
     std::cerr << "wormcast: error: " << r.error << "\n";
     return r.exit_code;
   }
-  const std::string stem = out_dir + "/" + cfg.name + "_seed" + std::to_string(cfg.seed);
   tb::write_json_file(r.json, stem + ".json");
   tb::write_csv_file(r.json, stem + ".csv");
   tb::print_summary(r.json, std::cout);
@@ -136,7 +138,7 @@ void add_run_command(CLI::App& app, std::vector<Command>& cmds) {
     std::string file, seed, out;
     std::vector<std::string> sets;
     tb::RunOptions opt;
-    bool no_progress = false, progress = false;
+    bool no_progress = false, progress = false, force = false;
   };
   auto st = std::make_shared<State>();
   auto* run = app.add_subcommand("run", "run one experiment file");
@@ -144,6 +146,8 @@ void add_run_command(CLI::App& app, std::vector<Command>& cmds) {
   run->add_option("--set", st->sets, "override a parameter: --set section.key=value (repeatable)");
   run->add_option("--seed", st->seed, "run seed (same as --set seed=N)");
   run->add_option("--out", st->out, "results directory (default results/<name>)");
+  run->add_flag("--force", st->force,
+                "replace results of another configuration at the same place (refused by default)");
   run->add_option("--vcd", st->opt.vcd_path, "write a VCD waveform of per-port state to this file");
   run->add_option("--vcd-filter", st->opt.vcd_filter, "glob on module names to trace (e.g. 'net.sw3', 'net.node*')");
   run->add_flag("--progress", st->progress, "show a progress line on stderr (default when stderr is a terminal)");
@@ -151,7 +155,7 @@ void add_run_command(CLI::App& app, std::vector<Command>& cmds) {
   cmds.push_back({run, [st] {
                     st->opt.progress = !st->no_progress && (st->progress || isatty(STDERR_FILENO));
                     st->opt.keep_network_until_exit = true;   // the process ends after the run: skip the teardown
-                    return cmd_run(st->file, st->sets, st->seed, st->out, st->opt);
+                    return cmd_run(st->file, st->sets, st->seed, st->out, st->force, st->opt);
                   }});
 }
 

@@ -103,6 +103,41 @@ TEST_CASE("run writes JSON and CSV results with the resolved configuration and s
   CHECK(std::count(header.begin(), header.end(), ',') == std::count(row.begin(), row.end(), ','));
 }
 
+TEST_CASE("run never replaces another configuration's results silently") {
+  const auto exp = write("slot.yaml", "name: slot\nsim:\n  warmup: 500\n  measure: 2000\n");
+  const auto out = (tmpdir() / "slot").string();
+  fs::remove_all(out);
+  const std::string json = out + "/slot_seed1.json";
+  const auto load_of = [&] { return nlohmann::json::parse(std::ifstream(json))["config"]["traffic"]["load"]; };
+  const std::string base = "run " + exp + " --no-progress --out " + out;
+  REQUIRE(run(base + " --set traffic.load=0.02").code == 0);
+  // The same configuration again: rewritten (a rerun reproduces it).
+  Out o = run(base + " --set traffic.load=0.02");
+  INFO(o.text);
+  CHECK(o.code == 0);
+  // Another configuration at the same place: refused before simulating,
+  // naming the file and the parameter; the first results are kept.
+  o = run(base + " --set traffic.load=0.05");
+  CHECK(o.code == 1);
+  CHECK_THAT(o.text, Catch::Contains("slot_seed1.json already exists") &&
+                         Catch::Contains("traffic.load: 0.02 there, 0.05 here") && Catch::Contains("--force") &&
+                         Catch::Contains("--out DIR"));
+  CHECK_THAT(o.text, !Catch::Contains("accepted throughput"));
+  CHECK(load_of().get<double>() == Approx(0.02));
+  // --force replaces it.
+  o = run(base + " --set traffic.load=0.05 --force");
+  CHECK(o.code == 0);
+  CHECK(load_of().get<double>() == Approx(0.05));
+  // A file that is not a results file is not replaced either.
+  std::ofstream(json) << "{\"not\": \"results\"}\n";
+  o = run(base + " --set traffic.load=0.05");
+  CHECK(o.code == 1);
+  CHECK_THAT(o.text, Catch::Contains("not a wormcast results file"));
+  // Another seed is another file.
+  CHECK(run(base + " --seed 2").code == 0);
+  CHECK(fs::exists(out + "/slot_seed2.json"));
+}
+
 TEST_CASE("run prints a multicast workload's multicasts and their latency") {
   // seed004's S-torus from (0,0) to (0,1): one hop, one 2-byte message, three trials. The line's
   // numbers are tested in test_direct_multicast.cpp; here that the summary shows them.
