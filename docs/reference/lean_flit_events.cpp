@@ -1,5 +1,5 @@
 // An event-driven lean flit-level reference loop (docs/performance.md,
-// "Three lean flit loops: the leanest ties CNSim"). NOT part of wormcast
+// "How far a flit-level model can go"). NOT part of wormcast
 // and not built by its CMake. The model, the random draws and every decision
 // are those of lean_flit_loop.cpp next to it (same flit-hop, packet and
 // delivery counts for any cycle count), but work is booked on a calendar

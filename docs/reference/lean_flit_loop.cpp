@@ -1,5 +1,5 @@
 // A lean flit-level reference loop (docs/performance.md, "How far a
-// flit-level model can go: a lean reference loop"). NOT part of wormcast and
+// flit-level model can go"). NOT part of wormcast and
 // not built by its CMake: a measurement of the floor of what simulating the
 // CNSim case flit by flit costs when written as one hand-tuned loop, with no
 // modules, no kernel, no packet objects, no invariant checks and no

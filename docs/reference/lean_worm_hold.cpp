@@ -1,6 +1,5 @@
 // Worm-level simulation of a flit-level model, measured (docs/performance.md,
-// "A worm-level engine, exact to a flit-level model with links held per
-// packet"). NOT part of wormcast and not built by its CMake.
+// "How far a flit-level model can go"). NOT part of wormcast and not built by its CMake.
 //
 // The model is lean_flit_events.cpp's (same case: 8x8 mesh, XY, 2 VCs of 20
 // flits, 5-flit packets, uniform traffic, the same timing and random draws;
