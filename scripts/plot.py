@@ -27,7 +27,7 @@ import math
 import os
 import sys
 
-from system_python import rerun_with_matplotlib
+from system_python import rerun_with_matplotlib, save_figure
 
 MARKERS = ["o", "s", "^", "D", "v", "<", ">", "p", "*", "h"]
 
@@ -187,7 +187,7 @@ def plot(series, categorical, args, err_col):
         if parent:
             os.makedirs(parent, exist_ok=True)
         try:
-            fig.savefig(out, dpi=150)
+            save_figure(fig, out, dpi=150)
         except (OSError, ValueError) as e:
             fail(f"{out}: cannot write: {e}")
         print(f"wrote {out}", file=sys.stderr)

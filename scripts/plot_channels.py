@@ -22,7 +22,7 @@ import os
 import re
 import sys
 
-from system_python import rerun_with_matplotlib
+from system_python import rerun_with_matplotlib, save_figure
 
 NODE_RE = re.compile(r'^\s*n(\d+) \[label="([^"]*)", pos="(-?[\d.]+),(-?[\d.]+)!"\];')
 EDGE_RE = re.compile(r'^\s*n(\d+) -> n(\d+) \[label="([^"]*)"(, style=dashed)?\];')
@@ -127,7 +127,7 @@ def draw(title, nodes, edges, outputs, show_title=True):
         ax.set_title(title, fontsize=9)
     fig.tight_layout()
     for out in outputs:
-        fig.savefig(out, dpi=110)
+        save_figure(fig, out, dpi=110)
     plt.close(fig)
 
 

@@ -25,7 +25,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from system_python import import_matplotlib  # noqa: E402
+from system_python import import_matplotlib, save_figure  # noqa: E402
 
 matplotlib = import_matplotlib("plot_seed002.py")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -74,7 +74,7 @@ def draw(ax, data, label_fn, style_fn=lambda label: {}):
 
 def save(fig, out, name):
     for ext in ("png", "svg"):
-        fig.savefig(os.path.join(out, f"{name}.{ext}"), dpi=110, bbox_inches="tight")
+        save_figure(fig, os.path.join(out, f"{name}.{ext}"), dpi=110, bbox_inches="tight")
     plt.close(fig)
 
 

@@ -14,7 +14,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from system_python import import_matplotlib  # noqa: E402
+from system_python import import_matplotlib, save_figure  # noqa: E402
 
 matplotlib = import_matplotlib("plot_seed003.py")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -65,7 +65,7 @@ def grid(rows, title, out, name):
     fig.suptitle(title)
     fig.tight_layout()
     for ext in ("png", "svg"):
-        fig.savefig(os.path.join(out, f"seed003_{name}.{ext}"), dpi=110)
+        save_figure(fig, os.path.join(out, f"seed003_{name}.{ext}"), dpi=110)
     plt.close(fig)
 
 
@@ -93,7 +93,7 @@ def speedup(curves, out, name, title, legend="center right"):
     ax.legend(fontsize=7, loc=legend)
     fig.tight_layout()
     for ext in ("png", "svg"):
-        fig.savefig(os.path.join(out, f"seed003_{name}.{ext}"), dpi=110)
+        save_figure(fig, os.path.join(out, f"seed003_{name}.{ext}"), dpi=110)
     plt.close(fig)
 
 

@@ -27,3 +27,11 @@ def import_matplotlib(script):
                  "apt-get install python3-matplotlib")
     matplotlib.use("Agg")
     return matplotlib
+
+
+def save_figure(fig, path, **kwargs):
+    """fig.savefig without the creation date matplotlib writes into SVG
+    metadata, so that redrawing unchanged data gives an unchanged file."""
+    if str(path).lower().endswith(".svg"):
+        kwargs.setdefault("metadata", {"Date": None})
+    fig.savefig(path, **kwargs)

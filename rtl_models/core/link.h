@@ -108,12 +108,12 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
   // on credits, found none (credits() <= 0) and lowers its next wake-up to
   // next_credit_arrival(): a credit ramp (return_credit_ramp) may then wake
   // it for its first credit only, as on an eager link. Saves an evaluation
-  // of the sender per credit return it does not wait for (issue 10).
+  // of the sender per credit return it does not wait for.
   void wake_blocked_sender_only() {
     lazy_credit_wake_ = true;
     ramp_ok_ = true;
   }
-  // Deferred receiving (issue 11, docs/performance.md): a link whose sender
+  // Deferred receiving (docs/performance.md): a link whose sender
   // can never find it without a credit while the receiver returns each
   // credit at its flit's arrival (a lazy link with more credits than a
   // flit's round trip: DirectNetwork::bind_pair), and whose sender puts
@@ -412,7 +412,7 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
     PacketPtr pkt = first.pkt;   // an owning reference for the receiver's buffer
     return fold_fn_(fold_receiver_, fold_key_, pkt, first.index, n, arrival);
   }
-  // Members in three 64-byte lines (issue 10: a saturated switch network's
+  // Members in three 64-byte lines (a saturated switch network's
   // links do not stay in the caches between a link's events, and each line
   // an event reads is a miss): first what a credit check and a send test
   // and write, then the flits in flight and the receiver, then what only a

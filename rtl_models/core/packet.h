@@ -111,7 +111,7 @@ struct Packet : std::enable_shared_from_this<Packet> {
   // What every hop reads (a flit's tail test, a buffer's write, a unicast
   // decode) first, so that with the control block and the weak reference
   // shared_from_this reads they span 48 bytes of the make_shared block, not
-  // three lines of it (issue 10, docs/performance.md).
+  // three lines of it (docs/performance.md).
   int length = 1;               // total flits, header flits included
   int header_flits = 1;
   PacketHeader header;
@@ -141,7 +141,7 @@ struct UnicastShape {
 };
 
 // A plain unicast packet waiting in its source's queue, before its Packet
-// exists (issue 10, docs/performance.md): a saturated source queues hundreds
+// exists (docs/performance.md): a saturated source queues hundreds
 // of packets that wait thousands of cycles, and a Packet for each (256 bytes
 // with its control block) costs fresh pages and cold cache lines that this
 // record (32 bytes) does not. The Packet is built when the packet starts to

@@ -78,8 +78,8 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
   void tick();                                // the SC_METHOD without a scheduler
   Cycle evaluate_cycle(Cycle now) override;   // one cycle of work; the next one it asks for
   void link_activity(Cycle at) override { wake_at(at); }
-  // Deferred receiving (Link::allow_deferred_receive; docs/performance.md,
-  // issue 11): on a link that allows it, with streams on and untraced, the
+  // Deferred receiving (Link::allow_deferred_receive; docs/performance.md):
+  // on a link that allows it, with streams on and untraced, the
   // endpoint is not woken for a body flit arriving by `settle` (3 cycles
   // before the run loop's next stop, where results are read: the receive
   // rule of sim_context.h) but takes it with the packet's tail, or at settle;

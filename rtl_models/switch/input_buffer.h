@@ -47,7 +47,7 @@ struct Branch {
 // cache line (64-byte aligned): a saturated buffer holds tens of packets, so
 // an entry is cold (out of every cache) when its packet reaches the decode
 // position, and each line it spans is a miss at the decode, the grant and
-// the reads (issue 10). The chunk counts of a packet of up to
+// the reads. The chunk counts of a packet of up to
 // kInlineChunks chunks live in that line; longer packets keep theirs in a
 // heap block that the entry keeps when it is recycled.
 struct alignas(64) BufferEntry {
@@ -241,7 +241,7 @@ class InputBuffer : public sc_core::sc_module {
   // decode candidate, decoded in the switch's next evaluated cycle. In a
   // saturated buffer that entry and its packet were written thousands of
   // cycles ago and are out of every cache; fetching them now overlaps the
-  // misses with the rest of this cycle's simulation (issue 10), and the
+  // misses with the rest of this cycle's simulation, and the
   // prefetched lines are still cached one cycle later, at the decode.
   static void prefetch_behind(const BufferEntry& e) {
     const char* next = reinterpret_cast<const char*>(e.next_spare);
@@ -273,8 +273,8 @@ class InputBuffer : public sc_core::sc_module {
   void size_chunks(BufferEntry& e);
 
   // The members a written flit, an occupancy change and the decode position
-  // read, in one cache line (issue 10: in a saturated network each line
-  // they read is a miss per arriving packet).
+  // read, in one cache line (in a saturated network each line they read
+  // is a miss per arriving packet).
   alignas(64) Cycle lazy_at_ = UINT64_MAX;   // min(stream_free_at_, rs_next_at_)
   BufferEntry* last_ = nullptr;   // entries_.back() (nullptr: empty), read per written flit
   int occupancy_ = 0, capacity_;

@@ -184,7 +184,7 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   Wakeup wake_;
 
   // What an evaluation reads, from a line boundary, in as few lines as
-  // possible (issue 10: in a saturated network each line of the object an
+  // possible (in a saturated network each line of the object an
   // evaluation reads is a miss).
   alignas(64) CycleScheduler* sched_ = nullptr;
   SimContext& ctx_;

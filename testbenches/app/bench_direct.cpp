@@ -64,7 +64,7 @@ nlohmann::json run_child(const Case& c, double load, Cycle measure) {
   return j;
 }
 
-// Scale (issue 11): a large torus, a short run at moderate load, in a child
+// Scale: a large torus, a short run at moderate load, in a child
 // process; bytes per router = (its peak RSS - that of a 2x2 torus run) /
 // routers: the router with its links, ports and node, plus the traffic.
 bool run_scale_case(const Case& c, int routers, Cycle measure, std::ostream& os) {

@@ -110,7 +110,7 @@ TEST_CASE("runs with streams give the per-flit results exactly") {
       // Senders woken by credit returns only when blocked on credits
       // (Link::wake_blocked_sender_only) and credit ramps kept as one
       // record: endpoint buffers smaller than a packet and small switch
-      // buffers make switches wait for ramps and chunk returns (issue 10).
+      // buffers make switches wait for ramps and chunk returns.
       {"16-flit packets, 10-flit endpoint and 24-flit switch buffers, 4-flit chunks", "",
        test::short_run({{"traffic.load", "0.06"}, {"traffic.packet_size", "16"}, {"endpoint.rx_buffer", "10"},
              {"switch.buffer", "24"}, {"switch.chunk", "4"}}),

@@ -64,6 +64,8 @@ class PlotTest(unittest.TestCase):
         self.assertIn("<svg", text)
         self.assertIn("topology.seed=1", text)   # the legend
         self.assertIn("latency", text)           # the title
+        # No creation date: redrawing unchanged data leaves the file unchanged.
+        self.assertNotIn("<dc:date>", text)
 
     def test_by_two_columns(self):
         r = self.plot(self.csv, "--x", "traffic.load", "--y", "metrics.latency_cycles.mean.mean",

@@ -180,7 +180,7 @@ TEST_CASE("credit returns after a ramp keep arrival order, and one inside the ra
   CHECK_THROWS_AS(bad.return_credit_ramp(2, 11), std::logic_error);
 }
 
-// wake_blocked_sender_only (Switch and Endpoint senders, issue 10): a return
+// wake_blocked_sender_only (Switch and Endpoint senders): a return
 // wakes the sender only after it found no credit, and a ramp wakes a
 // starved sender for its first credit only; such a link allows ramps,
 // a VC router's lazy link (wake_sender_only_when_starved) does not.

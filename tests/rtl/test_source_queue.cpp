@@ -1,6 +1,6 @@
 // A source's queue (PacketInjector, link_interface.h): a unicast_only()
 // source's packets wait as QueuedUnicast records and become Packets when they
-// start to leave (issue 10). These cases check that a packet built so is the
+// start to leave. These cases check that a packet built so is the
 // packet the endpoint would make at creation, that records and whole
 // packets leave in the order queued, and that a queue of records counts for
 // queue_limit and the deadlock report as packets do.

@@ -182,7 +182,7 @@ TEST_CASE("an assembler takes a stream's rest in one step, delivers at the tail 
   CHECK(rx.describe().empty());
 }
 
-// Deferred receiving (Link::allow_deferred_receive, issue 11): the sink
+// Deferred receiving (Link::allow_deferred_receive): the sink
 // returns each credit when its flit is sent, for the flit's arrival, and
 // takes body flits off with the tail or at the settle cycle. The expected
 // wake-ups, counts and credits come from the send cycles alone: a flit sent
