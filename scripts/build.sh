@@ -7,16 +7,19 @@
 # guides GCC's optimisation of the simulator in build/. Later builds reuse
 # the profile. Options:
 #   --retrain   measure the profile again (after large changes to the code)
+#   --tool      build only the wormcast tool (not the tests and testbenches)
 #   WORMCAST_PGO=off in the environment: no profile (a plain -O3 + LTO build;
 #               a build/ configured with one keeps it until --retrain or a
 #               fresh build/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 retrain=0
+TARGET=()
 for a in "$@"; do
   case "$a" in
     --retrain) retrain=1 ;;
-    *) echo "build.sh: unknown option '$a' (expected --retrain)" >&2; exit 2 ;;
+    --tool) TARGET=(--target wormcast) ;;
+    *) echo "build.sh: unknown option '$a' (expected --retrain or --tool)" >&2; exit 2 ;;
   esac
 done
 GEN=()
@@ -57,4 +60,4 @@ if [ ! -f build/build.ninja ] && [ ! -f build/Makefile ]; then
 elif [ "$pgo" = on ] && [ "$(sed -n 's/^WORMCAST_PGO:STRING=//p' build/CMakeCache.txt)" != use ]; then
   cmake -S . -B build -DWORMCAST_PGO=use -DWORMCAST_PGO_DIR="$PROFILE"
 fi
-cmake --build build -j "$(nproc)"
+cmake --build build -j "$(nproc)" "${TARGET[@]}"

@@ -1,12 +1,11 @@
 // The wormcast command-line tool.
 //   wormcast run EXPERIMENT.yaml [--set key=value]... [--seed N] [--out DIR] [--force] [--vcd FILE]
 //   wormcast topo generate|show|export ...
-//   wormcast params
+//   wormcast params [--section NAME]... [--json]
 //   wormcast stats [EXPERIMENT.yaml] [--set key=value]... [--json]
 //   wormcast bench
 //   wormcast sweep SWEEP.yaml [-j N] [--out DIR] [--dry-run] [--emit-jobs] [--force]
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -20,16 +19,16 @@
 #include <sstream>
 #include <systemc>
 
-#include "rtl_models/switch/decoder_registry.h"
-#include "rtl_models/node/ni_firmware.h"
 #include "testbenches/app/atomic_file.h"
 #include "testbenches/app/bench.h"
 #include "testbenches/app/experiment.h"
+#include "testbenches/app/params_command.h"
 #include "testbenches/app/plan_command.h"
 #include "testbenches/app/results.h"
 #include "testbenches/app/results_slot.h"
 #include "testbenches/app/runner.h"
 #include "testbenches/app/stats_command.h"
+#include "testbenches/app/suggest.h"
 #include "testbenches/app/sweep.h"
 #include "testbenches/app/units.h"
 #include "topologies/networks/network_kind.h"
@@ -99,20 +98,6 @@ int with_spec_kind(const std::string& spec, F&& f) {
     throw tb::ConfigError(e.what());
   }
   return 0;
-}
-
-void print_parameters(std::ostream& os) {
-  for (const auto& g : tb::parameter_groups()) {
-    os << "\n# " << g.title << (g.description.empty() ? "" : ": " + g.description) << "\n";
-    os << fmt::format("{:<26} {:<38} {:<14} {}\n", "key", "type", "default", "description");
-    for (const auto& r : g.rows)
-      os << fmt::format("{:<26} {:<38} {:<14} {}{}\n", r.key, r.type, r.default_value, r.description,
-                        r.unit.empty() || r.type == r.unit ? "" : " [" + r.unit + "]");
-  }
-  os << "\n# header decoders (switch.decoder)\n";
-  for (const auto& e : rtl::decoder_registry().entries()) os << fmt::format("  {:<24} {}\n", e.name, e.description);
-  os << "\n# NI firmware (ni.firmware)\n";
-  for (const auto& e : rtl::firmware_registry().entries()) os << fmt::format("  {:<24} {}\n", e.name, e.description);
 }
 
 }  // namespace
@@ -233,9 +218,12 @@ void add_topo_show_export(CLI::App& topo_cmd, std::vector<Command>& cmds) {
 }
 
 void add_tool_commands(CLI::App& app, std::vector<Command>& cmds) {
+  auto popt = std::make_shared<tb::ParamsOptions>();
   auto* params = app.add_subcommand("params", "list every experiment parameter with default, unit and meaning");
-  cmds.push_back({params, [] {
-                    print_parameters(std::cout);
+  params->add_option("--section", popt->sections, "only the parameters of this section (router, traffic, ...); repeatable");
+  params->add_flag("--json", popt->json, "one JSON object on stdout");
+  cmds.push_back({params, [popt] {
+                    tb::run_params_command(*popt, std::cout);
                     return 0;
                   }});
   auto sopt = std::make_shared<tb::StatsOptions>();
@@ -264,6 +252,8 @@ void add_sweep_command(CLI::App& app, std::vector<Command>& cmds) {
   sweep->add_flag("--dry-run", st->opt.dry_run, "list the runs (parameters, seed, hash, cached or not); run nothing");
   sweep->add_flag("--emit-jobs", st->opt.emit_jobs, "print one shell command per run still to do (for GNU parallel); run nothing");
   sweep->add_flag("--force", st->opt.force, "rerun every run, ignoring cached results");
+  sweep->add_option("--set", st->opt.sets,
+                    "fix a parameter for every run: --set section.key=value (the sweep's name gets it appended)");
   cmds.push_back({sweep, [st] { return tb::run_sweep(st->file, st->opt, std::cout, std::cerr); }});
 }
 
@@ -295,6 +285,35 @@ int run_command(const std::vector<Command>& cmds) {
   return 0;
 }
 
+// The first word where a command or subcommand belongs that names none
+// ("wormcast rnu", "wormcast topo shwo"), as an error with the closest
+// command and the list; "" when the words name commands (CLI11 reports the
+// rest). Global options before the command are skipped with their values.
+std::string unknown_command(CLI::App& app, int argc, char* argv[]) {
+  CLI::App* level = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string w = argv[i];
+    if (w == "--log-level" && level == &app) { ++i; continue; }
+    if (!w.empty() && w[0] == '-') continue;
+    const auto subs = level->get_subcommands([](CLI::App*) { return true; });
+    if (subs.empty()) return {};
+    std::vector<std::string> names;
+    CLI::App* next = nullptr;
+    for (CLI::App* s : subs) {
+      names.push_back(s->get_name());
+      if (s->get_name() == w) next = s;
+    }
+    if (!next) {
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      const std::string where = level == &app ? "wormcast" : "wormcast " + level->get_name();
+      return where + ": '" + w + "' is not a command" + tb::did_you_mean(w, names) + "; the commands are " + list;
+    }
+    level = next;
+  }
+  return {};
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -315,6 +334,10 @@ int sc_main(int argc, char* argv[]) {
   add_sweep_command(app, cmds);
   tb::add_plan_command(app);   // plan: runs from its own callback (testbenches/app/plan_command.h)
 
+  if (const std::string err = unknown_command(app, argc, argv); !err.empty()) {
+    std::cerr << err << "\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
+#include <stdexcept>
 
 namespace wormcast::rtl {
 
@@ -33,7 +35,32 @@ nlohmann::json mean_max(const std::vector<double>& v) {
 
 }  // namespace
 
-void register_message_statistics(StatsScope s) {
+namespace {
+
+constexpr LatencyPart kAllParts[] = {
+    {"host_send", &MessageStats::host_send},   {"io_bus_send", &MessageStats::io_bus_send},
+    {"ni_send", &MessageStats::ni_send},       {"network", &MessageStats::network},
+    {"ni_receive", &MessageStats::ni_receive}, {"io_bus_receive", &MessageStats::io_bus_receive},
+    {"host_receive", &MessageStats::host_receive}};
+
+// The mean of each named part over the measured deliveries; a part the
+// model does not name but that holds cycles is an error of the model.
+nlohmann::json latency_breakdown(const MessageStats& m, const std::vector<LatencyPart>& parts) {
+  const double n = static_cast<double>(std::max<std::uint64_t>(1, m.measured_delivered));
+  nlohmann::json out = nlohmann::json::object();
+  for (const LatencyPart& p : parts) out[p.name] = m.*p.sum / n;
+  for (const LatencyPart& all : kAllParts) {
+    const bool named = std::any_of(parts.begin(), parts.end(), [&](const LatencyPart& p) { return p.sum == all.sum; });
+    if (!named && m.*all.sum != 0)
+      throw std::logic_error(std::string("messages.breakdown_mean_cycles: the node model has no part for the ") +
+                             all.name + " cycles it measured");
+  }
+  return out;
+}
+
+}  // namespace
+
+void register_message_statistics(StatsScope s, std::vector<LatencyPart> parts) {
   const SimContext& ctx = s.ctx;
   s.stats.add("messages.sent", "messages", "messages sent by host software (per destination)",
               [&ctx] { return ctx.msg_stats.created; });
@@ -46,14 +73,9 @@ void register_message_statistics(StatsScope s) {
   s.stats.add("messages.latency_cycles", "cycles", "measured message latency: send call to end of t_hr",
               [&ctx] { return summarize_cycles(ctx.msg_stats.latency, ctx.clock.cycles_to_us(1.0)); });
   s.stats.add("messages.breakdown_mean_cycles", "cycles",
-              "mean of each latency component over measured deliveries (they sum to the mean latency)", [&ctx] {
-                const MessageStats& m = ctx.msg_stats;
-                const double n = static_cast<double>(std::max<std::uint64_t>(1, m.measured_delivered));
-                return nlohmann::json{{"host_send", m.host_send / n},           {"io_bus_send", m.io_bus_send / n},
-                                      {"ni_send", m.ni_send / n},               {"network", m.network / n},
-                                      {"ni_receive", m.ni_receive / n},         {"io_bus_receive", m.io_bus_receive / n},
-                                      {"host_receive", m.host_receive / n}};
-              });
+              "mean of each latency component of the node model over measured deliveries (they sum to the mean "
+              "latency)",
+              [&ctx, parts = std::move(parts)] { return latency_breakdown(ctx.msg_stats, parts); });
 }
 
 void HostNiModel::visit(ParamVisitor& v) {
@@ -102,7 +124,7 @@ NodeBusy node_busy(const ComputeNode& n, Cycle now) {
 }  // namespace
 
 void HostNiModel::register_statistics(StatsScope s, const std::vector<NodeHardware*>& hw) const {
-  register_message_statistics(s);
+  register_message_statistics(s, {std::begin(kAllParts), std::end(kAllParts)});
   std::vector<const ComputeNode*> nodes;
   for (NodeHardware* h : hw) nodes.push_back(&static_cast<HostNiNode*>(h)->node());
   const Cycle& now = s.now;

@@ -6,15 +6,26 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "rtl_models/node/compute_node.h"
 #include "rtl_models/node/node_model.h"
 
 namespace wormcast::rtl {
 
+// One component of a message's latency as a node model names it: its key in
+// messages.breakdown_mean_cycles and the MessageStats sum it reads.
+struct LatencyPart {
+  const char* name;
+  double MessageStats::*sum;
+};
+
 // The message statistics (messages.*: counts, latency and its breakdown),
-// shared by the node models that run software.
-void register_message_statistics(StatsScope s);
+// shared by the node models that run software. `parts` are the components
+// the model has, in the order a message passes them; they sum to the
+// latency, so a component the model does not name must stay zero (the
+// statistic refuses to report otherwise rather than drop cycles).
+void register_message_statistics(StatsScope s, std::vector<LatencyPart> parts);
 
 class HostNiNode : public NodeHardware {
  public:

@@ -39,6 +39,8 @@ struct ConfigFacts {
   bool whole_packet_admission = false;     // network admits a head only with room for the whole packet
   bool direct_network = false;             // routers with internal channels (torus, mesh, hypercube)
   bool multi_port_nodes = false;           // the node model can have several link pairs (NodeModel::multi_port)
+  int nodes = 0;                           // the network's nodes, when known before it is built (0: not
+                                           // known, e.g. a topology file: checked once built)
 };
 
 // One built node.

@@ -53,7 +53,13 @@ void ProcessorModel::validate(const ConfigFacts& f) const {
 }
 
 void ProcessorModel::register_statistics(StatsScope s, const std::vector<NodeHardware*>& hw) const {
-  register_message_statistics(s);
+  // No I/O bus or NI: t_S (with, model B, the wait for the channel), the
+  // wait in the channel queue until the head leaves, head injected to tail
+  // delivered, and the wait for the CPU with t_R.
+  register_message_statistics(s, {{"send", &MessageStats::host_send},
+                                  {"source_queue", &MessageStats::ni_send},
+                                  {"network", &MessageStats::network},
+                                  {"receive", &MessageStats::host_receive}});
   std::vector<const DirectProcessor*> procs;
   for (NodeHardware* h : hw) procs.push_back(&static_cast<ProcessorNode*>(h)->processor());
   const Cycle& now = s.now;

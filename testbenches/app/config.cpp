@@ -10,6 +10,7 @@
 #include <limits>
 #include <sstream>
 
+#include "testbenches/app/suggest.h"
 #include "testbenches/app/units.h"
 #include "topologies/yaml_document.h"
 
@@ -179,7 +180,7 @@ void YamlParamReader::choice(const char* key, std::string& v, const std::vector<
       if (o == raw) { v = raw; return; }
     std::string list;
     for (const auto& o : options) list += (list.empty() ? "" : ", ") + o;
-    throw std::invalid_argument("'" + raw + "' is not one of: " + list);
+    throw std::invalid_argument("'" + raw + "' is not one of: " + list + did_you_mean(raw, options));
   })
 }
 
@@ -275,7 +276,7 @@ void YamlParamReader::check_unknown(const Frame& f) {
     std::string list;
     for (const auto& n : f.known) list += (list.empty() ? "" : ", ") + n;
     fail(origin_ + ":" + std::to_string(kv.first.Mark().line + 1), f.path.empty() ? k : f.path + "." + k,
-         "unknown key (known here: " + list + ")");
+         "unknown key" + did_you_mean(k, {f.known.begin(), f.known.end()}) + " (known here: " + list + ")");
   }
 }
 
@@ -297,8 +298,20 @@ void YamlParamReader::finish() {
     if (used_overrides_.count(path)) continue;
     const std::string hint = not_selected(path);
     throw ConfigError("command line: --set " + path + "=" + value + ": " +
-                      (hint.empty() ? "unknown parameter (see `wormcast params`)" : hint));
+                      (hint.empty() ? "unknown parameter" + did_you_mean(path, known_paths()) + " (see `wormcast params`)"
+                                    : hint));
   }
+}
+
+std::vector<std::string> YamlParamReader::known_paths() const {
+  std::vector<std::string> out;
+  auto add = [&out](const Frame& f) {
+    for (const auto& k : f.known) out.push_back(f.path.empty() ? k : f.path + "." + k);
+  };
+  add(stack_.front());
+  for (const auto& f : visited_) add(f);
+  for (const auto& [path, owner] : hints_) out.push_back(path);
+  return out;
 }
 
 // ---------------------------------------------------------------------------

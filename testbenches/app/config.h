@@ -76,6 +76,9 @@ class YamlParamReader : public ParamVisitor {
   [[noreturn]] void fail(const std::string& where, const std::string& key, const std::string& reason) const;
   void check_unknown(const Frame& f);
   std::string not_selected(const std::string& full) const;
+  // Every parameter (and section) path visited, and those of plug-ins not
+  // selected: the names a mistyped --set is matched against.
+  std::vector<std::string> known_paths() const;
 
   std::string origin_;
   std::vector<Frame> stack_;

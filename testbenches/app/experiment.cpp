@@ -103,6 +103,9 @@ void ExperimentConfig::validate() const {
     network->validate(f);
     node->validate(f);
     workload->validate(f, *node);
+    if (f.nodes > 0)
+      if (const std::string p = workload->node_count_problem(f.nodes); !p.empty())
+        throw std::invalid_argument(f.where + ": " + p);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(e.what());
   }

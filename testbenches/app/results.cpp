@@ -4,7 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <iterator>
+#include <utility>
 #include <fstream>
 #include <stdexcept>
 
@@ -87,6 +90,51 @@ void print_multicast_summary(const nlohmann::json& mc, const Row& row) {
         fmt::format("{:.1f} / {:.2f}", mc["root_busy_cycles"].value("mean", 0.0), mc["concurrency"].value("mean", 0.0)));
 }
 
+// The node model's latency components (messages.breakdown_mean_cycles), in
+// the order a message passes them: one row for those before the network,
+// one for the network, one for those after it. A model names only the
+// parts it has (a processor node has no I/O bus or NI).
+template <class Row>
+void print_latency_parts(const nlohmann::json& b, const Row& row) {
+  static const std::pair<const char*, const char*> kOrder[] = {
+      {"host_send", "host send"},   {"send", "send (t_S)"},       {"io_bus_send", "I/O bus"},
+      {"ni_send", "NI send"},       {"source_queue", "source queue"}, {"network", "network"},
+      {"ni_receive", "NI receive"}, {"io_bus_receive", "I/O bus"}, {"host_receive", "host receive"},
+      {"receive", "receive (t_R)"}};
+  std::string labels, values;
+  auto flush = [&] {
+    if (!labels.empty()) row("  " + labels, values);
+    labels.clear();
+    values.clear();
+  };
+  for (const auto& [key, label] : kOrder) {
+    if (!b.contains(key)) continue;
+    if (std::string(key) == "network") flush();
+    labels += (labels.empty() ? "" : " / ") + std::string(label);
+    values += (values.empty() ? "" : " / ") + fmt::format("{:.1f}", b.value(key, 0.0));
+    if (std::string(key) == "network") flush();
+  }
+  flush();
+  for (const auto& [key, v] : b.items()) {   // a part this list does not know yet: shown by its key
+    const bool known = std::any_of(std::begin(kOrder), std::end(kOrder), [&](const auto& o) { return key == o.first; });
+    if (!known) row("  " + key, fmt::format("{:.1f}", v.template get<double>()));
+  }
+}
+
+// What the network is made of, as its kind describes it: switches or
+// routers, nodes, and links (switch networks: full-duplex switch-to-switch
+// links) or channels (direct networks: one per direction between routers).
+template <class Row>
+void print_element_counts(const nlohmann::json& topo, const Row& row) {
+  std::string labels, values;
+  for (const char* key : {"switches", "routers", "nodes", "links", "channels"}) {
+    if (!topo.contains(key)) continue;
+    labels += (labels.empty() ? "" : " / ") + std::string(key);
+    values += (values.empty() ? "" : " / ") + topo.at(key).dump();
+  }
+  if (!labels.empty()) row(labels, values);
+}
+
 }  // namespace
 
 void print_summary(const nlohmann::json& j, std::ostream& os) {
@@ -98,12 +146,13 @@ void print_summary(const nlohmann::json& j, std::ostream& os) {
   os << fmt::format("wormcast {} — experiment '{}' (seed {})\n", j.value("wormcast_version", "?"),
                     j.value("experiment", "?"), j.value("seed", 0));
   row("topology", j.at("topology").value("description", ""));
-  row("switches / nodes / links", fmt::format("{} / {} / {}", j["topology"].value("switches", 0),
-                                               j["topology"].value("nodes", 0), j["topology"].value("links", 0)));
+  print_element_counts(j.at("topology"), row);
   row("cycles simulated", fmt::format("{}", m.value("cycles_simulated", 0)));
   row("packets created / delivered", fmt::format("{} / {}", m.value("packets_created", 0), m.value("packets_delivered", 0)));
-  row("offered load (flits/cycle/node)", fmt::format("{:.4f}", m.value("offered_load", 0.0)));
-  row("accepted throughput (flits/cycle/node)", fmt::format("{:.4f}", m.value("accepted_throughput", 0.0)));
+  if (m.contains("offered_load")) {   // workloads with a window; not those of trials
+    row("offered load (flits/cycle/node)", fmt::format("{:.4f}", m.value("offered_load", 0.0)));
+    row("accepted throughput (flits/cycle/node)", fmt::format("{:.4f}", m.value("accepted_throughput", 0.0)));
+  }
   if (lat.value("count", 0) > 0) {
     row("packet latency mean (cycles)", fmt::format("{:.2f}  ({:.3f} us)", lat.value("mean", 0.0), lat.value("mean_us", 0.0)));
     row("packet latency p50/p95/p99/max", fmt::format("{} / {} / {} / {}", lat.value("p50", 0), lat.value("p95", 0),
@@ -123,13 +172,7 @@ void print_summary(const nlohmann::json& j, std::ostream& os) {
       if (mm.contains("source_wait_cycles") && mm["source_wait_cycles"].value("count", 0) > 0)
         row("  before: wait at source mean / max", fmt::format("{:.1f} / {}", mm["source_wait_cycles"].value("mean", 0.0),
                                                                 mm["source_wait_cycles"].value("max", 0)));
-      const auto& b = mm.at("breakdown_mean_cycles");
-      row("  host send / I/O bus / NI send", fmt::format("{:.1f} / {:.1f} / {:.1f}", b.value("host_send", 0.0),
-                                                          b.value("io_bus_send", 0.0), b.value("ni_send", 0.0)));
-      row("  network", fmt::format("{:.1f}", b.value("network", 0.0)));
-      row("  NI receive / I/O bus / host receive",
-          fmt::format("{:.1f} / {:.1f} / {:.1f}", b.value("ni_receive", 0.0), b.value("io_bus_receive", 0.0),
-                      b.value("host_receive", 0.0)));
+      print_latency_parts(mm.at("breakdown_mean_cycles"), row);
     }
     const auto& nd = m.at("nodes");
     if (nd.contains("cpu_busy_fraction")) {   // node.model processor: one CPU, no NI

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 namespace wormcast::tb {
@@ -12,11 +13,22 @@ void RunLoop::advance_to(Cycle target) {
   if (target > now_) sc_core::sc_start(ctx_.clock.delay(target - now_));
   now_ = target;
   if (load_on_) backlog_.push_back({now_, workload_.work_count(ctx_)});
-  if (progress_)
-    std::fprintf(stderr, "\r[wormcast] cycle %llu / %llu (%3.0f%%)  packets delivered %llu   ",
-                 static_cast<unsigned long long>(now_), static_cast<unsigned long long>(measure_end_),
-                 100.0 * static_cast<double>(std::min(now_, measure_end_)) / static_cast<double>(measure_end_),
-                 static_cast<unsigned long long>(ctx_.ledger.completed()));
+  if (progress_) print_progress();
+}
+
+void RunLoop::print_progress() {
+  ProgressState s;
+  s.phase = phase_;
+  s.now = now_;
+  s.measure_end = measure_end_;
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  s.work = workload_.work_count(ctx_);
+  s.unit = workload_.work_unit();
+  s.in_flight = ctx_.ledger.outstanding();
+  s.trials = workload_.of_trials();
+  // Padded so that a shorter line overwrites all of the one before.
+  const std::string line = progress_line(s);
+  std::fprintf(stderr, "\r%-100s", line.c_str());
 }
 
 // The evidence besides the measured work's (saturation.h); a deadlock is
@@ -42,6 +54,7 @@ LoopOutcome RunLoop::run() {
   measure_end_ = sim_.warmup + sim_.measure;
   const Cycle hard_end = measure_end_ + sim_.drain_limit;
   const Cycle chunk = std::max<Cycle>(1000, measure_end_ / 100);
+  started_ = std::chrono::steady_clock::now();
   try {
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     backlog_.push_back({0, workload_.work_count(ctx_)});
@@ -51,6 +64,7 @@ LoopOutcome RunLoop::run() {
     if (sim_.warmup == 0) net_.mark_window_begin(0);
     while (now_ < measure_end_ && !stopped()) {
       const bool warming = now_ < sim_.warmup;
+      phase_ = warming ? RunPhase::warmup : RunPhase::measuring;
       advance_to(std::min(warming ? sim_.warmup : measure_end_, now_ + chunk));
       if (warming && now_ == sim_.warmup) net_.mark_window_begin(now_);
     }
@@ -58,6 +72,7 @@ LoopOutcome RunLoop::run() {
     // Keep the load on until the measured work has completed, or all of it
     // that was created (a source that stopped creating makes the run
     // saturated, measured_pending, but waiting longer changes nothing).
+    phase_ = RunPhase::waiting;
     while (!stopped() && workload_.measured_outstanding(ctx_) && now_ < hard_end)
       advance_to(std::min(hard_end, now_ + 1000));
     if (!stopped()) net_.mark_window_end(now_);
@@ -69,6 +84,7 @@ LoopOutcome RunLoop::run() {
     const Cycle load_end = now_;
     load_on_ = false;
     workload_.stop_creating_at(now_);
+    phase_ = RunPhase::draining;
     while (!stopped() && !ctx_.idle() && now_ < hard_end) advance_to(std::min(hard_end, now_ + 1000));
     out.drained = ctx_.idle();
     spdlog::debug("cycle {}: {}", now_, out.drained ? "network drained" : "drain limit reached");

@@ -6,11 +6,13 @@
 // line on stderr is optional.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
 #include "rtl_models/core/sim_context.h"
 #include "testbenches/app/experiment.h"
+#include "testbenches/app/progress.h"
 #include "testbenches/app/saturation.h"
 #include "testbenches/app/workloads/workload.h"
 #include "topologies/networks/network_kind.h"
@@ -36,6 +38,7 @@ class RunLoop {
   void advance_to(Cycle target);
   bool stopped() { return net_.watchdog().tripped(); }
   void judge(LoopOutcome& out, Cycle load_end);
+  void print_progress();
 
   const SimSection& sim_;
   rtl::SimContext& ctx_;
@@ -44,6 +47,8 @@ class RunLoop {
   bool progress_;
   Cycle now_ = 0, measure_end_ = 0;
   bool load_on_ = true;
+  RunPhase phase_ = RunPhase::warmup;
+  std::chrono::steady_clock::time_point started_;
   std::vector<BacklogSample> backlog_;   // the workload's work at each stop while the load is on
 };
 

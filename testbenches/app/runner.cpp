@@ -105,15 +105,28 @@ class VcdTrace {
   sc_core::sc_trace_file* tf_ = nullptr;
 };
 
-// The statistics of every run: packet counts, latencies and loads.
+// Rates over the window's cycles: workloads with a window only.
+void register_load_statistics(rtl::StatsScope s, double per) {
+  const rtl::SimContext& ctx = s.ctx;
+  s.stats.add("offered_load", "flits/cycle/node", "flits created in the window",
+              [&ctx, per] { return static_cast<double>(ctx.stats.window_flits_created.value()) / per; });
+  s.stats.add("injected_load", "flits/cycle/node", "flits injected in the window",
+              [&ctx, per] { return static_cast<double>(ctx.stats.window_flits_injected.value()) / per; });
+  s.stats.add("accepted_throughput", "flits/cycle/node", "flits ejected in the window",
+              [&ctx, per] { return static_cast<double>(ctx.stats.window_flits_ejected.value()) / per; });
+}
+
+// The statistics of every run: packet counts, latencies and, with a window,
+// loads.
 void register_packet_statistics(rtl::StatsScope s, const ExperimentConfig& cfg, const LoopOutcome& out, int nodes) {
   const rtl::SimContext& ctx = s.ctx;
   const double us = ctx.clock.cycles_to_us(1.0);
   const double per = static_cast<double>(cfg.sim.measure) * static_cast<double>(nodes);
-  const Cycle begin = cfg.sim.warmup, end = cfg.sim.warmup + cfg.sim.measure;
+  const Cycle begin = ctx.window.begin, end = ctx.window.end;
   s.stats.add("cycles_simulated", "cycles", "cycles simulated in all phases", [&out] { return out.now; });
-  s.stats.add("measurement_window_cycles", "cycles", "[begin, end) of the measurement window",
-              [begin, end] { return nlohmann::json::array({begin, end}); });
+  s.stats.add("measurement_window_cycles", "cycles",
+              "[begin, end) of the measurement window (end null: a workload of trials, all of the run measured)",
+              [begin, end] { return nlohmann::json::array({begin, end == UINT64_MAX ? nlohmann::json() : nlohmann::json(end)}); });
   s.stats.add("packets_created", "packets", "packets created", [&ctx] { return ctx.ledger.created(); });
   s.stats.add("packets_delivered", "packets", "packets delivered to all their destinations",
               [&ctx] { return ctx.ledger.completed(); });
@@ -125,12 +138,7 @@ void register_packet_statistics(rtl::StatsScope s, const ExperimentConfig& cfg, 
               [&ctx, us] { return summarize_cycles(ctx.stats.latency, us); });
   s.stats.add("network_latency_cycles", "cycles", "measured packet latency: head injected to tail delivered",
               [&ctx, us] { return summarize_cycles(ctx.stats.network_latency, us); });
-  s.stats.add("offered_load", "flits/cycle/node", "flits created in the window",
-              [&ctx, per] { return static_cast<double>(ctx.stats.window_flits_created.value()) / per; });
-  s.stats.add("injected_load", "flits/cycle/node", "flits injected in the window",
-              [&ctx, per] { return static_cast<double>(ctx.stats.window_flits_injected.value()) / per; });
-  s.stats.add("accepted_throughput", "flits/cycle/node", "flits ejected in the window",
-              [&ctx, per] { return static_cast<double>(ctx.stats.window_flits_ejected.value()) / per; });
+  if (!cfg.workload->of_trials()) register_load_statistics(s, per);
   s.stats.add("saturated", "bool",
               "some evidence of saturation: measured work incomplete within sim.drain_limit, a backlog that grew "
               "with the load on, or work left when the drain limit ended the run",
@@ -283,6 +291,7 @@ Elaborated elaborate(const ExperimentConfig& cfg, rtl::SimContext& ctx, const Rn
   }
   e.workload = cfg.workload->clone();
   try {
+    if (const std::string p = e.workload->node_count_problem(e.net->num_nodes()); !p.empty()) throw ConfigError(p);
     e.workload->attach(*e.net, ctx, run_rng);
   } catch (const ConfigError& err) {   // the workload does not fit the network built
     res.exit_code = 1;
@@ -293,7 +302,8 @@ Elaborated elaborate(const ExperimentConfig& cfg, rtl::SimContext& ctx, const Rn
 }
 
 void init_context(rtl::SimContext& ctx, const ExperimentConfig& cfg) {
-  ctx.window = {cfg.sim.warmup, cfg.sim.warmup + cfg.sim.measure};
+  ctx.window = cfg.workload->of_trials() ? rtl::MeasureWindow{0, UINT64_MAX}
+                                         : rtl::MeasureWindow{cfg.sim.warmup, cfg.sim.warmup + cfg.sim.measure};
   ctx.streams = cfg.sim.streams == "on";
   ctx.stream_max_flits = cfg.sim.watchdog;
 }

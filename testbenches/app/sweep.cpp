@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <chrono>
@@ -22,6 +23,7 @@
 
 #include "testbenches/app/results.h"
 #include "testbenches/app/runner.h"
+#include "testbenches/app/suggest.h"
 #include "testbenches/app/units.h"
 
 extern char** environ;
@@ -92,7 +94,10 @@ ExperimentConfig load_checked(const SweepSpec& spec, const std::vector<Override>
                             "': " + reason);
       for (std::size_t i = 0; i < spec.set.size(); ++i)
         if (spec.set[i].path == o.path)
-          throw ConfigError(spec.file + ":" + std::to_string(spec.set_lines[i]) + ": set: " + o.path + ": " + reason);
+          throw ConfigError(spec.set_lines[i] == 0   // from the command line (apply_command_line_sets)
+                                ? spec.file + ": command line: --set " + o.path + "=" + o.value + ": " + reason
+                                : spec.file + ":" + std::to_string(spec.set_lines[i]) + ": set: " + o.path + ": " +
+                                      reason);
     }
     std::string point;
     for (const auto& [k, v] : grid_params) point += (point.empty() ? "" : " ") + k + "=" + v;
@@ -266,7 +271,8 @@ void check_top_level(const std::string& path, const YAML::Node& root) {
   for (const auto& kv : root) {
     const std::string k = kv.first.Scalar();
     if (!known.count(k))
-      throw ConfigError(line_of(path, kv.first) + ": " + k + ": unknown key (known: " + known_text + ")");
+      throw ConfigError(line_of(path, kv.first) + ": " + k + ": unknown key" +
+                        did_you_mean(k, {known.begin(), known.end()}) + " (known: " + known_text + ")");
     if (!seen.insert(k).second) throw ConfigError(line_of(path, kv.first) + ": " + k + ": given twice");
   }
 }
@@ -458,6 +464,37 @@ std::vector<Params> expand_axes(const SweepSpec& spec, const std::vector<GridAxi
 }
 
 }  // namespace
+
+void apply_command_line_sets(SweepSpec& s, const std::vector<std::string>& sets) {
+  std::string suffix;
+  for (const std::string& text : sets) {
+    const Override o = parse_override(text);
+    if (o.path == "seed")
+      throw ConfigError("--set seed: the run seed is set per trial; use the sweep file's `seed:` and `trials:` keys");
+    for (const auto* axes : {&s.grid, &s.average})
+      for (const GridAxis& a : *axes)
+        if (a.key == o.path)
+          throw ConfigError("--set " + text + ": " + s.file + ":" + std::to_string(a.line) + " varies " + o.path +
+                            "; a sweep cannot also fix it (edit its list, or copy the sweep file)");
+    bool replaced = false;
+    for (std::size_t i = 0; i < s.set.size(); ++i)
+      if (s.set[i].path == o.path) {
+        s.set[i].value = o.value;
+        s.set_lines[i] = 0;
+        replaced = true;
+      }
+    if (!replaced) {
+      s.set.push_back(o);
+      s.set_lines.push_back(0);
+    }
+    std::string part = o.path + "-" + o.value;
+    for (char& c : part)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '-';
+    suffix += "_" + part;
+  }
+  if (suffix.size() > 80) suffix = "_set-" + hex16(fnv1a64(suffix)).substr(0, 8);
+  s.name += suffix;
+}
 
 SweepPlan plan_sweep(const SweepSpec& spec) {
   SweepPlan plan;
@@ -922,7 +959,9 @@ int final_report(SweepState& st, std::chrono::steady_clock::time_point t0) {
 
 int run_sweep(const std::string& sweep_file, const SweepOptions& opt, std::ostream& out, std::ostream& err) {
   if (opt.jobs < 1) throw ConfigError("-j " + std::to_string(opt.jobs) + ": must be at least 1");
-  SweepState st(opt, out, err, plan_sweep(load_sweep(sweep_file)));
+  SweepSpec spec = load_sweep(sweep_file);
+  apply_command_line_sets(spec, opt.sets);
+  SweepState st(opt, out, err, plan_sweep(spec));
   find_cached_runs(st);
   st.counts = count_text(st);
   if (st.other_build > 0)   // the hash covers the configuration, not the code: say when that matters

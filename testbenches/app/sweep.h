@@ -52,6 +52,14 @@ struct SweepSpec {
 // line, key and reason.
 SweepSpec load_sweep(const std::string& path);
 
+// `wormcast sweep --set key=value`: fixed overrides from the command line,
+// after the file's `set:` (replacing its value of the same key); a key the
+// sweep varies (grid, zip, average) is refused. The sweep's name, which
+// names its CSVs and default folder, gets the overrides appended
+// ("fig_6_3_router.vcs-2"), so its results never replace those of the
+// sweep without them. Throws ConfigError.
+void apply_command_line_sets(SweepSpec& s, const std::vector<std::string>& sets);
+
 struct SweepRun {
   std::size_t point = 0;                                   // grid point index (expansion order)
   std::vector<std::pair<std::string, std::string>> params; // swept key -> value as written
@@ -120,6 +128,7 @@ struct SweepOptions {
   bool dry_run = false;       // print the runs, run nothing
   bool emit_jobs = false;     // print a shell command per run still to do, run nothing
   bool force = false;         // ignore cached results
+  std::vector<std::string> sets;   // --set key=value (apply_command_line_sets)
   std::string exe = "/proc/self/exe";   // the wormcast binary the children run
 };
 

@@ -152,6 +152,66 @@ TEST_CASE("run prints a multicast workload's multicasts and their latency") {
   CHECK_THAT(o.text, Catch::Contains(" / 1.00\n"));   // a chain of one: one transfer at a time
 }
 
+TEST_CASE("the summary names what the network has and measures every trial") {
+  const std::string ex = std::string(WORMCAST_SOURCE_DIR) + "/experiments/";
+  const auto read_json = [](const std::string& path) {
+    std::ifstream f(path);
+    return nlohmann::json::parse(f);
+  };
+  SECTION("a direct network: routers, nodes and channels, one per direction between neighbours") {
+    const auto out = (tmpdir() / "summary_mesh").string();
+    const Out o = run("run " + ex + "direct_mesh_8x8.yaml --no-progress --force --set topology.dims=4x4 "
+                      "--set sim.warmup=100 --set sim.measure=500 --out " + out);
+    INFO(o.text);
+    REQUIRE(o.code == 0);
+    // A 4x4 mesh: 2 dimensions x 4 rows x 3 neighbour pairs x 2 directions = 48 channels.
+    CHECK_THAT(o.text, Catch::Contains("routers / nodes / channels               16 / 16 / 48\n"));
+    CHECK_THAT(o.text, !Catch::Contains("switches") && Catch::Contains("offered load"));
+    const auto topo = read_json(out + "/direct_mesh_8x8_seed1.json").at("topology");
+    CHECK(topo.at("routers") == 16);
+    CHECK(topo.at("channels") == 48);
+    CHECK(topo.at("vc_lanes") == 48);     // dimension order on a mesh: one VC class per channel, router.vcs 1
+    CHECK(topo.at("node_links") == 32);   // one link pair per node
+  }
+  SECTION("processor nodes in trials: every trial's messages, the processor's latency parts, no window rates") {
+    const auto out = (tmpdir() / "summary_utorus").string();
+    const Out o = run("run " + ex + "seed001/utorus.yaml --no-progress --force --set traffic.trials=5 --out " + out);
+    INFO(o.text);
+    REQUIRE(o.code == 0);
+    // U-torus sends each destination of a trial one message: traffic.set_size 16 counts the source,
+    // so 5 trials x 15 destinations.
+    CHECK_THAT(o.text, Catch::Contains("messages sent / received                 75 / 75\n"));
+    CHECK_THAT(o.text, Catch::Contains("send (t_S) / source queue") && Catch::Contains("receive (t_R)"));
+    CHECK_THAT(o.text, !Catch::Contains("I/O bus") && !Catch::Contains("NI ") && !Catch::Contains("offered load"));
+    const auto m = read_json(out + "/seed001_utorus_seed1.json").at("metrics");
+    CHECK(m.at("messages").at("latency_cycles").at("count") == 75);
+    const auto& b = m.at("messages").at("breakdown_mean_cycles");
+    CHECK(b.size() == 4);
+    CHECK(b.at("send") == Approx(20.0));      // processor.t_s, the CPU free at every send of a one-port node
+    CHECK(b.at("receive") >= 16.0);           // processor.t_r, and any wait for the CPU
+    double sum = 0;
+    for (const auto& [k, v] : b.items()) sum += v.get<double>();
+    CHECK(sum == Approx(m.at("messages").at("latency_cycles").at("mean").get<double>()));
+    CHECK(m.at("measurement_window_cycles") == nlohmann::json::array({0, nullptr}));
+    CHECK_FALSE(m.contains("offered_load"));
+  }
+  SECTION("host + I/O bus + NI nodes on a switch network: switches and links, the NI's latency parts") {
+    const auto out = (tmpdir() / "summary_ni").string();
+    const Out o = run("run " + ex + "seed000/single_multicast.yaml --no-progress --force --set traffic.scheme=ni "
+                      "--set traffic.repetitions=3 --out " + out);
+    INFO(o.text);
+    REQUIRE(o.code == 0);
+    CHECK_THAT(o.text, Catch::Contains("switches / nodes / links                 8 / 32 / "));
+    // 15 destinations, each one message per repetition.
+    CHECK_THAT(o.text, Catch::Contains("messages sent / received                 45 / 45\n"));
+    CHECK_THAT(o.text, Catch::Contains("host send / I/O bus / NI send") &&
+                           Catch::Contains("NI receive / I/O bus / host receive"));
+    const auto m = read_json(out + "/seed000_single_multicast_seed1.json").at("metrics");
+    CHECK(m.at("messages").at("latency_cycles").at("count") == 45);
+    CHECK(m.at("messages").at("breakdown_mean_cycles").size() == 7);
+  }
+}
+
 TEST_CASE("VCD option writes a waveform of the selected modules only") {
   const auto exp = write("wave.yaml", "name: wave\nsim:\n  warmup: 0\n  measure: 2000\n");
   const auto vcd = (tmpdir() / "wave.vcd").string();

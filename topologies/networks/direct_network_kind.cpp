@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "rtl_models/direct/reference_router.h"
 #include "topologies/direct_io.h"
@@ -242,11 +243,17 @@ std::vector<std::uint64_t> DirectNetwork::flits_sent_per_link() const {
 }
 
 nlohmann::json DirectNetwork::describe() const {
+  // A router per node; channels are the physical links between routers (one
+  // per direction), each carrying the VCs the routing uses on it (vc_lanes
+  // counts those pairs); node_links are the internal node-router links.
   return {{"description", topology().spec()},
+          {"routers", static_cast<int>(routers.size())},
           {"nodes", topology().num_nodes()},
+          {"channels", static_cast<int>(vc_links.size())},
+          {"vc_lanes", vc_lanes_},
+          {"node_links", static_cast<int>(links.size())},
           {"routing", routing_function_ ? routing_function_->name() : std::string(to_string(routing_->algorithm()))},
-          {"vcs", vcs_},
-          {"links", vc_lanes_ + static_cast<int>(links.size())}};
+          {"vcs", vcs_}};
 }
 
 void DirectNetwork::register_statistics(rtl::StatsScope s) const {
@@ -372,6 +379,11 @@ void DirectNetworkKind::visit_sections(ParamVisitor& v) {
 void DirectNetworkKind::describe_facts(rtl::ConfigFacts& f) const {
   f.whole_packet_admission = false;
   f.direct_network = true;
+  // The product of the radices (a hypercube's are all 2); past int's range
+  // the dims are refused by validate, and the count is left unknown.
+  long long n = 1;
+  for (int k : dims) n = k > 0 && n <= INT32_MAX / k ? n * k : 0;
+  f.nodes = static_cast<int>(n);
 }
 
 void DirectNetworkKind::validate(const rtl::ConfigFacts& f) const {

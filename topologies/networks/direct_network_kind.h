@@ -104,7 +104,7 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
   std::unique_ptr<rtl::CycleScheduler> scheduler_;
   int vcs_;
   std::vector<rtl::VcLink*> channel_links_;   // [channel_slot]
-  int vc_lanes_ = 0;   // (channel, VC) pairs in use: the `links` of describe() with the internal links
+  int vc_lanes_ = 0;   // (channel, VC) pairs in use
   std::unique_ptr<rtl::Watchdog> watchdog_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <future>
 #include <utility>
@@ -43,6 +44,7 @@ void SwitchNetworkKind::visit_sections(ParamVisitor& v) {
 
 void SwitchNetworkKind::describe_facts(rtl::ConfigFacts& f) const {
   f.whole_packet_admission = sw.whole_packet_admission();
+  f.nodes = known_node_count();
 }
 
 void SwitchNetworkKind::validate(const rtl::ConfigFacts& f) const {
@@ -94,6 +96,16 @@ std::unique_ptr<NetworkModel> SwitchNetworkKind::build(const char* name, const B
   const auto problems = checked.get();
   if (!problems.empty()) throw SetupError("up*/down* routing check failed: " + problems.front());
   return net;
+}
+
+int IrregularKind::known_node_count() const { return gen.nodes; }
+
+// IBFT(m, n) has 2(m/2)^n nodes; past int's range (refused by the
+// generator) the count is left unknown.
+int FatTreeKind::known_node_count() const {
+  long long count = 2;
+  for (int i = 0; i < n; ++i) count = m >= 2 && count <= INT32_MAX / (m / 2) ? count * (m / 2) : 0;
+  return static_cast<int>(count);
 }
 
 void IrregularKind::visit_topology(ParamVisitor& v) {

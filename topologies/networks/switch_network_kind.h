@@ -33,6 +33,8 @@ class SwitchNetworkKind : public NetworkKind {
 
   // The switch-level topology this kind describes (generated or loaded).
   virtual Topology topology() const = 0;
+  // Its nodes, if known without building the topology (0: not known).
+  virtual int known_node_count() const { return 0; }
   void visit_sections(ParamVisitor& v) override;
   void describe_facts(rtl::ConfigFacts& f) const override;
   void validate(const rtl::ConfigFacts& f) const override;
@@ -45,6 +47,7 @@ class IrregularKind : public SwitchNetworkKind {
   std::unique_ptr<NetworkKind> clone() const override { return std::make_unique<IrregularKind>(*this); }
   void visit_topology(ParamVisitor& v) override;
   Topology topology() const override { return generate_irregular(gen); }
+  int known_node_count() const override;
   // Specs irregular:SxPpN[sSEED][cCONN] (switch_network_specs.cpp).
   std::string spec_prefix() const override { return "irregular"; }
   std::string spec_example() const override { return "irregular:SxPpN[sSEED][cCONN] (e.g. irregular:8x8p32s1)"; }
@@ -85,6 +88,7 @@ class FatTreeKind : public SwitchNetworkKind {
   void visit_topology(ParamVisitor& v) override;
   void validate(const rtl::ConfigFacts& f) const override;
   Topology topology() const override;
+  int known_node_count() const override;
   // Specs ibft:M,N (fat_tree_io.h); exported as dot.
   std::string spec_prefix() const override { return "ibft"; }
   std::string spec_example() const override { return "ibft:8,3"; }

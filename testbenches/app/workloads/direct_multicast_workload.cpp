@@ -80,6 +80,13 @@ void DirectMulticastWorkload::visit_sections(ParamVisitor& v, const rtl::NodeMod
   v.end_section();
 }
 
+std::string DirectMulticastWorkload::node_count_problem(int n) const {
+  if (source >= n) return "traffic.source " + std::to_string(source) + ": the network has " + std::to_string(n) + " nodes";
+  if (destinations.empty() && set_size > n)
+    return "traffic.set_size " + std::to_string(set_size) + " exceeds the " + std::to_string(n) + " nodes of the network";
+  return {};
+}
+
 void DirectMulticastWorkload::validate(const rtl::ConfigFacts& f, const rtl::NodeModel& nodes) const {
   if (!dynamic_cast<const rtl::ProcessorModel*>(&nodes))
     throw std::invalid_argument(f.where + ": traffic.kind direct_multicast needs node.model processor");
@@ -187,14 +194,9 @@ void DirectMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext&, 
   const algo::SchemeKeys keys = algo::experiment_keys(scheme);
   or_config_error([&] { algo::require_network(*run.scheme, keys, &dn->topology(), &dn->routing()); });
   run.routing = dn->routing_ptr();
-  const int n = net.num_nodes();
+  const int n = net.num_nodes();   // source and set_size fit it (node_count_problem)
   run.source = source >= 0 ? source : static_cast<rtl::NodeId>(rng.fork(0x7400000000ULL).below(static_cast<std::uint64_t>(n)));
-  if (run.source >= n)
-    throw ConfigError("traffic.source " + std::to_string(run.source) + ": the network has " + std::to_string(n) + " nodes");
   if (!destinations.empty()) run.fixed = parse_set(destinations, dn->topology(), run.source);
-  if (destinations.empty() && set_size > n)
-    throw ConfigError("traffic.set_size " + std::to_string(set_size) + " exceeds the " + std::to_string(n) +
-                      " nodes of the network");
   run.set_size = set_size;
   run.rng = rng.fork(0x7300000000ULL);
   run.bytes = message.size;

@@ -98,13 +98,19 @@ void IbMulticastWorkload::validate(const rtl::ConfigFacts& f, const rtl::NodeMod
     throw std::invalid_argument(f.where + ": traffic.kind ib_multicast needs topology.kind fat_tree");
 }
 
+std::string IbMulticastWorkload::node_count_problem(int n) const {
+  if (sources > n)
+    return "traffic.sources: " + std::to_string(sources) + " senders, but the network has " + std::to_string(n) + " nodes";
+  if (group > n)
+    return "traffic.group: " + std::to_string(group) + " members, but the network has " + std::to_string(n) + " nodes";
+  return {};
+}
+
 void IbMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) {
   auto* sw = dynamic_cast<topo::Network*>(&net);
   if (!sw || sw->params().decoder != "ib")
     throw ConfigError("traffic.kind ib_multicast needs topology.kind fat_tree with switch.decoder ib");
-  const int n = net.num_nodes();
-  if (sources > n) throw ConfigError("traffic.sources: " + std::to_string(sources) + " senders, but the network has " + std::to_string(n) + " nodes");
-  if (group > n) throw ConfigError("traffic.group: " + std::to_string(group) + " members, but the network has " + std::to_string(n) + " nodes");
+  const int n = net.num_nodes();   // sources and group fit it (node_count_problem)
   if (sources == 1 && group == 1 && senders.empty() && members.empty())
     throw ConfigError("traffic.group: a group of 1 with 1 sender can leave nothing to send (the sender never "
                       "receives its own message); use group >= 2");

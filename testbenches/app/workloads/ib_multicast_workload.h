@@ -66,6 +66,8 @@ class IbMulticastWorkload : public Workload {
   void stop_creating_at(Cycle c) override;
   void register_statistics(rtl::StatsScope s) const override;
   std::string pending_work(const rtl::SimContext& ctx) const override;
+  std::string node_count_problem(int nodes) const override;
+  bool of_trials() const override { return true; }
 
   struct Run;
   const Run& run() const { return *run_; }

@@ -45,12 +45,16 @@ void MulticastLoadWorkload::validate(const rtl::ConfigFacts& f, const rtl::NodeM
     throw std::invalid_argument(f.where + ": traffic.scheme ni needs node.model host_ni");
 }
 
+std::string MulticastLoadWorkload::node_count_problem(int nodes) const {
+  if (degree >= nodes)
+    return "traffic.degree " + std::to_string(degree) + " needs more than the " + std::to_string(nodes) +
+           " nodes of the network";
+  return {};
+}
+
 void MulticastLoadWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) {
   auto* sw = dynamic_cast<topo::Network*>(&net);
   if (!sw) throw ConfigError("traffic.kind multicast_load needs a switch network (irregular or file)");
-  if (degree >= net.num_nodes())
-    throw ConfigError("traffic.degree " + std::to_string(degree) + " needs more than the " +
-                      std::to_string(net.num_nodes()) + " nodes of the network");
   run_ = std::make_shared<Run>();
   Run& run = *run_;
   run.ni = scheme == "ni";

@@ -59,6 +59,7 @@ class MulticastLoadWorkload : public Workload {
   void stop_creating_at(Cycle c) override;
   void register_statistics(rtl::StatsScope s) const override;
   std::string pending_work(const rtl::SimContext& ctx) const override;
+  std::string node_count_problem(int nodes) const override;
   WorkCount work_count(const rtl::SimContext& ctx) const override;
   std::string work_unit() const override { return "multicasts"; }
 

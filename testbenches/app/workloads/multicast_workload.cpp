@@ -95,10 +95,16 @@ void SingleMulticastWorkload::validate(const rtl::ConfigFacts& f, const rtl::Nod
   }
 }
 
+std::string SingleMulticastWorkload::node_count_problem(int nodes) const {
+  if (source >= nodes) return "traffic.source " + std::to_string(source) + ": the network has " + std::to_string(nodes) + " nodes";
+  if (destinations.empty() && set_size > nodes)
+    return "traffic.set_size " + std::to_string(set_size) + " exceeds the " + std::to_string(nodes) +
+           " nodes of the network";
+  return {};
+}
+
+// source and set_size fit the network (node_count_problem).
 std::vector<int> SingleMulticastWorkload::destination_set(int nodes, int source, const Rng& rng) const {
-  if (source >= nodes)
-    throw ConfigError("traffic.source " + std::to_string(source) + ": the network has " + std::to_string(nodes) +
-                      " nodes");
   std::vector<int> d;
   if (!destinations.empty()) {
     std::stringstream ss(destinations);
@@ -112,9 +118,6 @@ std::vector<int> SingleMulticastWorkload::destination_set(int nodes, int source,
     }
     return d;
   }
-  if (set_size > nodes)
-    throw ConfigError("traffic.set_size " + std::to_string(set_size) + " exceeds the " + std::to_string(nodes) +
-                      " nodes of the network");
   std::vector<int> others;
   for (int i = 0; i < nodes; ++i)
     if (i != source) others.push_back(i);

@@ -66,6 +66,8 @@ class SingleMulticastWorkload : public Workload {
   void stop_creating_at(Cycle c) override;
   void register_statistics(rtl::StatsScope s) const override;
   std::string pending_work(const rtl::SimContext& ctx) const override;
+  std::string node_count_problem(int nodes) const override;
+  bool of_trials() const override { return true; }
 
   // The state the host programs share (public for tests).
   struct Run;

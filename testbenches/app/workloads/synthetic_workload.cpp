@@ -34,12 +34,13 @@ void SyntheticWorkload::validate(const rtl::ConfigFacts& f, const rtl::NodeModel
                                 ") exceeds traffic.packet_size (" + std::to_string(traffic.packet_size) + ")");
 }
 
+std::string SyntheticWorkload::node_count_problem(int n) const {
+  if (n < 2) return "traffic.kind synthetic: uniform traffic needs at least 2 nodes; the network has " + std::to_string(n);
+  return rtl::pattern_problem(traffic, n);
+}
+
 void SyntheticWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) {
-  const int n = net.num_nodes();
-  if (n < 2)
-    throw ConfigError("traffic.kind synthetic: uniform traffic needs at least 2 nodes; the network has " +
-                      std::to_string(n));
-  if (const std::string why = rtl::pattern_problem(traffic, n); !why.empty()) throw ConfigError(why);
+  const int n = net.num_nodes();   // enough for the pattern (node_count_problem)
   window_end_ = ctx.window.end;
   // A fresh record per run: a copied workload (ExperimentConfig copies
   // clone it) must not share its predecessor's vector.

@@ -37,6 +37,7 @@ class SyntheticWorkload : public Workload {
   bool measured_outstanding(const rtl::SimContext& ctx) const override;
   void stop_creating_at(Cycle c) override;
   std::string pending_work(const rtl::SimContext& ctx) const override;
+  std::string node_count_problem(int nodes) const override;
   void register_statistics(rtl::StatsScope s) const override;
   WorkCount work_count(const rtl::SimContext& ctx) const override;
   std::string work_unit() const override { return software_ ? "messages" : "packets"; }

@@ -33,6 +33,12 @@ class Workload {
   virtual void describe_facts(rtl::ConfigFacts&) const {}
   // Throws std::invalid_argument naming the keys.
   virtual void validate(const rtl::ConfigFacts&, const rtl::NodeModel&) const {}
+  // What of its parameters a network of `nodes` nodes cannot hold (a set
+  // larger than the network, a source it does not have), in words naming
+  // the key; "" when it fits. Asked at validation when the network kind
+  // knows its node count (ConfigFacts::nodes), so that a sweep refuses
+  // such a point before anything runs, and again before attach.
+  virtual std::string node_count_problem(int /*nodes*/) const { return {}; }
   // Install sources / programs. Called once, on a fresh copy (clone()).
   virtual void attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) = 0;
   // Has work created in the measurement window not completed yet?
@@ -55,6 +61,11 @@ class Workload {
   // By default the packets of the delivery ledger.
   virtual WorkCount work_count(const rtl::SimContext& ctx) const;
   virtual std::string work_unit() const { return "packets"; }
+  // A workload of trials (multicasts one after another, each measured)
+  // measures all its work: every packet and message of the run counts, not
+  // only those of the window sim.warmup .. + sim.measure, and rates per
+  // window cycle (offered load, throughput) do not apply.
+  virtual bool of_trials() const { return false; }
 };
 
 using WorkloadRegistry = Registry<Workload>;
