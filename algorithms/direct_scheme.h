@@ -8,7 +8,7 @@
 //  * the networks it runs on (needs()), checked for both by require_network;
 //  * its planner, in the plan contract (plan()) and as the step-model
 //    numbers of one simulated trial (trial_plan());
-//  * the local rule the simulated software runs (DESIGN.md principle 1): the
+//  * the local rule the simulated software runs (docs/design.md principle 1): the
 //    source's part (source_part()) and what a node holding a part sends
 //    (local_sends()); how a message carries the part it hands on (carrier());
 //  * its testbench defaults (tb_defaults()).

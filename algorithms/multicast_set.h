@@ -1,6 +1,6 @@
 // Validation of a multicast request (source node + destination node set) on a
 // switch-level Topology, shared by every switch-based planner of seed000 §5
-// (DESIGN.md principle 6: bad input gets an error naming what is wrong).
+// (docs/design.md principle 6: bad input gets an error naming what is wrong).
 #pragma once
 
 #include <vector>

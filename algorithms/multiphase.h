@@ -11,7 +11,7 @@
 // covered. The source speaks for its own switch under LG: destinations on the
 // source's switch never send (so at most one worm starts per switch per phase).
 //
-// The local rule (DESIGN.md principle 1): every worm carries a RelayWorm
+// The local rule (docs/design.md principle 1): every worm carries a RelayWorm
 // payload telling each of its destinations that must relay which worms to
 // send, each with its own nested payload. A relay sends its list in order, one
 // per phase starting the phase after it received; it never reads the global

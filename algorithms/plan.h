@@ -1,5 +1,5 @@
-// `wormcast plan` as data: one contract for every multicast scheme (DESIGN.md
-// "`wormcast plan`: one contract for every scheme"). A MulticastPlan lists
+// `wormcast plan` as data: one contract for every multicast scheme
+// (docs/plan.md). A MulticastPlan lists
 // every message a scheme sends (sender, step or phase, destinations in
 // visiting order, switches or nodes crossed) with scheme-specific extras, and
 // prints as one JSON object or as text for people. Schemes are entries of a

@@ -1,6 +1,5 @@
-// The network a `wormcast plan` request names (DESIGN.md "`wormcast plan`:
-// one contract for every scheme"): a SPEC string parsed into an irregular
-// switch network (generated or loaded, with its up*/down* routing) or a
+// The network a `wormcast plan` request names (docs/plan.md): a SPEC
+// string parsed into an irregular switch network (generated or loaded, with its up*/down* routing) or a
 // direct network (torus, mesh, hypercube, with its default routing) or an
 // InfiniBand fat tree IBFT(m, n), plus the node naming of the papers:
 // integer ids for irregular networks (JSON numbers), coordinate tuples

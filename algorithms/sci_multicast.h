@@ -15,7 +15,7 @@
 //    chunk; for larger groups the chunks have r^(L-1) nodes, L = ⌈log_r d⌉,
 //    and each chunk head applies the rule again (⌈log_r d⌉ phases).
 //
-// As elsewhere in algorithms/ (DESIGN.md principle 1), every node runs a
+// As elsewhere in algorithms/ (docs/design.md principle 1), every node runs a
 // local rule on what it received (sci_local_sends on its field: the nodes it
 // is responsible for, itself first); plan_sci unrolls the multicast from
 // those rules for `wormcast plan`, the tests and the step-model metrics.

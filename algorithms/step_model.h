@@ -1,7 +1,7 @@
 // The analytical unit-step model of NI-based multicast (seed000 §4.1-4.5,
 // seed002 §2.5, §3, §4): time advances in steps, one step being one packet
 // going from one NI to another (t_step = t_ns + propagation + t_nr). It is
-// the "step" clock of DESIGN.md principle 5 and reproduces the papers' step
+// the "step" clock of docs/design.md principle 5 and reproduces the papers' step
 // counts (Figs. 5, 8, 9 of seed002 = Figs. 7-9 of seed000) exactly.
 //
 // Send-order rule (the papers' Fig. 6/7 pseudo-code, made exact):

@@ -1,6 +1,6 @@
 // Topology files (YAML or JSON, read through yaml-cpp since JSON is YAML flow
 // syntax), JSON/YAML writers and Graphviz export. Every error names the
-// origin, the element and the reason (DESIGN.md principle 6).
+// origin, the element and the reason (docs/design.md principle 6).
 #include "topologies/topology_io.h"
 
 #include <yaml-cpp/yaml.h>

@@ -1,6 +1,6 @@
 // The clock of a simulated system. Every module's state changes at rising
 // edges, i.e. at simulated times c * period for integer cycles c; modules are
-// woken only when they have work (activity-driven, DESIGN.md principle 2).
+// woken only when they have work (activity-driven, docs/design.md principle 2).
 #pragma once
 
 #include <systemc>

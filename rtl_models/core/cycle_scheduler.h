@@ -1,5 +1,5 @@
 // One activity list per clock, evaluated by one SystemC process per cycle
-// that has work (DESIGN.md principle 2; docs/performance.md). Modules whose
+// that has work (docs/design.md principle 2; docs/performance.md). Modules whose
 // evaluation order within a cycle cannot matter (they interact only through
 // links, whose flits and credits take at least a cycle) register here
 // instead of owning an sc_event each: a wake-up is then a push onto the list

@@ -449,7 +449,7 @@ class Link final : public sc_core::sc_module, public LinkTxIf, public LinkRxIf {
 
 // A module's wake-up: one event plus the cycle it is already due, so a
 // request for a later (or equal) cycle costs nothing and SystemC's timed
-// queue sees one entry per module and wake-up cycle (DESIGN.md principle 2).
+// queue sees one entry per module and wake-up cycle (docs/design.md principle 2).
 class Wakeup {
  public:
   explicit Wakeup(const Clock& clock) : clock_(clock) {}

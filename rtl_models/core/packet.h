@@ -1,6 +1,6 @@
 // Packets and flits (seed000 §2.2, §5.3). A packet is one object shared by
 // reference; a flit is (packet reference, index), so buffers and links hold
-// packet references and counters rather than per-flit objects (DESIGN.md
+// packet references and counters rather than per-flit objects (docs/design.md
 // principle 3). A flit's reference is a plain pointer (PacketRef), not an
 // owning one: see "Who owns a packet" below. The first `header_flits` flits carry the routing header; how
 // many there are depends on the header encoding (1 for unicast; the multicast
@@ -40,7 +40,7 @@ enum class HeaderKind : std::uint8_t {
 // message-wide k and tree construction, and the node ids of the chain
 // positions it may address (first..last; at() refuses any other). From it
 // the relay computes its children with algo::relay_children, locally
-// (DESIGN.md principle 1).
+// (docs/design.md principle 1).
 //
 // Size: a compact encoding is 1 byte k, 1 byte steps + construction bit,
 // 2 bytes block size and 2 bytes per node id of positions first+1..last:

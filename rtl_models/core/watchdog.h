@@ -1,4 +1,4 @@
-// Deadlock / livelock watchdog (DESIGN.md principle 6). While packets are
+// Deadlock / livelock watchdog (docs/design.md principle 6). While packets are
 // outstanding it wakes every `interval` cycles; if no flit crossed any link
 // during a whole interval it stops the simulation and keeps a report listing
 // the blocked buffers and the packets holding them. It sleeps while the

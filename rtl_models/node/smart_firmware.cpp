@@ -1,7 +1,7 @@
 // Smart NI firmware (seed000 §4.2-4.3, seed002 §2.3, §3): the NIs relay a
 // k-binomial multicast. Every packet of the message carries a MulticastRelay
 // (the relay's block of the chain ordering, k, construction); a relay
-// computes its children from it alone with algo::relay_children (DESIGN.md
+// computes its children from it alone with algo::relay_children (docs/design.md
 // principle 1) and gives each child's copy a header holding the child's
 // block. The source NI is the relay owning the whole chain.
 //

@@ -8,7 +8,7 @@
 // credits allow, before the whole packet fits.
 //
 // Storage is one entry per packet (a packet reference plus counters), never
-// one object per flit (DESIGN.md principle 3).
+// one object per flit (docs/design.md principle 3).
 #pragma once
 
 #include <algorithm>

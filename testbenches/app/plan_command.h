@@ -1,7 +1,6 @@
 // `wormcast plan`: prints the plan of one multicast scheme without
-// simulating it (DESIGN.md "`wormcast plan`: one contract for every scheme";
-// docs/plan.md). The planning itself is algorithms/plan.h; this file reads
-// the command line into a PlanRequest and prints the result.
+// simulating it (docs/plan.md). The planning itself is algorithms/plan.h;
+// this file reads the command line into a PlanRequest and prints the result.
 //
 //   wormcast plan SCHEME [--topology SPEC | --switches S --ports P --nodes N
 //                 --connectivity C --topo-seed X] [--source S]

@@ -1,6 +1,5 @@
-// The plan contract of algorithms/plan.h (DESIGN.md "`wormcast plan`: one
-// contract for every scheme"): keys and naming, golden step counts of the
-// k-binomial family (seed002 Figs. 5, 8, 9), exactly-once coverage by every
+// The plan contract of algorithms/plan.h (docs/plan.md): keys and naming,
+// golden step counts of the k-binomial family (seed002 Figs. 5, 8, 9), exactly-once coverage by every
 // switch-based scheme, the registry, network specs and node lists, and the
 // errors that name the option.
 #include <catch2/catch.hpp>

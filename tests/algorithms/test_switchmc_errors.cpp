@@ -1,4 +1,4 @@
-// Bad input to the switch-based planners (DESIGN.md principle 6) and the
+// Bad input to the switch-based planners (docs/design.md principle 6) and the
 // checkers catching broken worms.
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // `wormcast plan` as a user meets it (real binary): the JSON contract of
-// DESIGN.md for every scheme, the papers' step counts, exactly-once coverage
+// docs/plan.md for every scheme, the papers' step counts, exactly-once coverage
 // on a generated irregular network, and bad input that exits 1 with
 // "wormcast: error: ..." naming the option.
 #include <catch2/catch.hpp>

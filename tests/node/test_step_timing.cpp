@@ -1,6 +1,6 @@
 // Step-timing mode (ni.step_cycles): the cycle model, with sends aligned to
 // steps of t_step = t_ns + propagation + t_nr and t_nr overlapping sending,
-// reproduces the unit-step model's step count exactly (DESIGN.md principle
+// reproduces the unit-step model's step count exactly (docs/design.md principle
 // 5). Golden: the Fig. 9 tree (n = 16, k = 3, construction B) against
 // algo::simulate_steps, for FPFS and FCFS and several m.
 #include <catch2/catch.hpp>

@@ -9,7 +9,7 @@
 // (seed001's hypercube and torus schemes, seed004's SCI schemes; `wormcast
 // plan` prints the same plans). The workload knows none of them: it asks the
 // scheme for the network it needs, the source's part and each node's local
-// rule (DESIGN.md principle 1: the source on the whole chain, a relay on
+// rule (docs/design.md principle 1: the source on the whole chain, a relay on
 // what it received), the plan of each trial and the statistics that plan
 // adds. How a message hands on its part is the scheme's carrier: a
 // unicast's address field (the nodes its receiver becomes responsible for)
