@@ -35,6 +35,7 @@
 #include "testbenches/app/workloads/direct_multicast_workload.h"
 #include "testbenches/app/multicast_tb.h"
 #include "testbenches/app/runner.h"
+#include "topologies/networks/network_kind.h"
 
 using namespace wormcast;
 
@@ -74,11 +75,8 @@ std::map<std::string, std::string> scheme_options(const algo::DirectTbDefaults& 
 // the set, the options given, one trial of the set.
 std::vector<tb::Override> overrides(const algo::DirectTbDefaults& fam, const tb::TbMulticast& mc, const Args& a) {
   const topo::DirectTopology& t = *mc.net->direct;
-  const char* kind = t.is_torus() ? "torus" : t.kind() == topo::DirectKind::mesh ? "mesh" : "hypercube";
-  std::string dims;
-  for (int d = t.dimensions() - 1; d >= 0; --d) dims += (dims.empty() ? "" : ", ") + std::to_string(t.radix(d));
-  std::vector<tb::Override> o = {{"topology.kind", kind}, {"topology.dims", "[" + dims + "]"}};
-  if (t.is_torus()) o.push_back({"topology.direction", t.bidirectional() ? "bidirectional" : "unidirectional"});
+  std::vector<tb::Override> o;
+  for (const auto& [key, value] : topo::spec_settings(mc.net->spec)) o.push_back({key, value});
   o.push_back({"routing.function", t.bidirectional() ? fam.routing_bi : fam.routing_uni});
   o.push_back({"node.model", "processor"});
   for (const auto& [key, value] : fam.settings) o.push_back({key, value});

@@ -29,6 +29,7 @@
 #include "testbenches/app/workloads/ib_multicast_workload.h"
 #include "testbenches/app/multicast_tb.h"
 #include "testbenches/app/runner.h"
+#include "topologies/networks/network_kind.h"
 
 using namespace wormcast;
 
@@ -43,12 +44,10 @@ struct Args {
 // The experiment of experiments/seed003/ib_fat_tree.yaml for this sender and
 // group, one trial.
 std::vector<tb::Override> overrides(const tb::TbMulticast& mc, const Args& a) {
-  const topo::FatTree& t = *mc.net->fat_tree;
   const int packet = (a.mtu > 0 ? std::min(a.mtu, a.size) : a.size) + 1;  // payload + the header flit
-  return {{"clock.period", "4ns"},
-          {"topology.kind", "fat_tree"},
-          {"topology.m", std::to_string(t.m())},
-          {"topology.n", std::to_string(t.n())},
+  std::vector<tb::Override> o;
+  for (const auto& [key, value] : topo::spec_settings(mc.net->spec)) o.push_back({key, value});
+  std::vector<tb::Override> rest = {{"clock.period", "4ns"},
           {"switch.decoder", "ib"},
           {"switch.admission", "store_and_forward"},
           {"switch.next_header", "after_grant"},
@@ -72,6 +71,8 @@ std::vector<tb::Override> overrides(const tb::TbMulticast& mc, const Args& a) {
           {"sim.measure", "1"},
           {"sim.drain_limit", "2000000000"},
           {"sim.watchdog", "200000"}};
+  o.insert(o.end(), rest.begin(), rest.end());
+  return o;
 }
 
 // When each member had the whole message, from the workload's record of its

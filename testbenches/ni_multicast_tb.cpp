@@ -32,6 +32,7 @@
 #include "testbenches/app/multicast_tb.h"
 #include "testbenches/app/workloads/multicast_workload.h"
 #include "testbenches/app/runner.h"
+#include "topologies/networks/network_kind.h"
 
 using namespace wormcast;
 
@@ -56,15 +57,11 @@ long long fan_out(const Args& a, long long n) {
 // The experiment of experiments/seed002/base.yaml on the plan's network for
 // this set, one repetition.
 std::vector<tb::Override> overrides(const tb::TbMulticast& mc, const Args& a) {
-  const topo::IrregularParams p = algo::parse_irregular_spec(mc.net->spec);
   const long long k = fan_out(a, static_cast<long long>(mc.dests.size()) + 1);
-  return {{"clock.period", "5ns"},
-          {"topology.kind", "irregular"},
-          {"topology.switches", std::to_string(p.switches)},
-          {"topology.ports", std::to_string(p.ports)},
-          {"topology.nodes", std::to_string(p.nodes)},
-          {"topology.connectivity", std::to_string(p.connectivity)},
-          {"topology.seed", std::to_string(p.seed)},
+  std::vector<tb::Override> o;
+  for (const auto& [key, value] : topo::spec_settings(mc.net->spec)) o.push_back({key, value});
+  std::vector<tb::Override> rest = {
+          {"clock.period", "5ns"},
           {"node.model", "host_ni"},
           {"host.t_hs", "12.5us"},
           {"host.t_hr", "12.5us"},
@@ -85,6 +82,8 @@ std::vector<tb::Override> overrides(const tb::TbMulticast& mc, const Args& a) {
           {"sim.warmup", "0"},
           {"sim.measure", "1"},
           {"sim.drain_limit", "20000000"}};
+  o.insert(o.end(), rest.begin(), rest.end());
+  return o;
 }
 
 algo::PlanOptions plan_options(const Args& a) {
@@ -112,16 +111,17 @@ int sc_main(int argc, char* argv[]) {
   app.add_option("--k", a.k, "kbinomial: fan-out bound (default 0: optimal, seed002 Theorem 3)");
   app.add_option("--firmware", a.firmware, "fpfs (default) or fcfs smart NIs, or conventional NIs (hosts relay)")
       ->check(CLI::IsMember({"fpfs", "fcfs", "conventional"}));
-  tb::add_set_options(app, a.set, "irregular:SxPpN[sSEED][cCONN] (default irregular:16x8p64s1c1)", "5,9,20",
+  tb::add_set_options(app, a.set, "irregular:SxPpN[sSEED][cCONN] or a topology file (default irregular:16x8p64s1c1)",
+                      "5,9,20",
                       "net.node3*");
   app.add_option("--size", a.size, "message size in bytes (64-byte packets; default 256, 4 packets)");
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::warn);
   try {
     const tb::TbMulticast mc = tb::tb_multicast(a.set);
-    if (mc.net->kind != algo::NetworkClass::irregular || mc.net->spec.rfind("irregular:", 0) != 0)
+    if (mc.net->kind != algo::NetworkClass::irregular)
       throw std::invalid_argument("--topology " + a.set.topology +
-                                  ": not a generated irregular network (irregular:...)");
+                                  ": not a switch network (irregular:SxPpN... or a topology file)");
     if (a.size < 1) throw std::invalid_argument("--size " + std::to_string(a.size) + ": must be at least 1 byte");
     const std::string plan = tb::plan_text(a.scheme, mc, plan_options(a));       // as `wormcast plan` prints it
     const tb::ExperimentConfig cfg = tb::load_experiment("", overrides(mc, a));  // the same multicast, simulated

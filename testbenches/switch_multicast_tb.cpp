@@ -1,27 +1,87 @@
-// Testbench of the switch-based multicast schemes (seed000 §5): runs one
+// Testbench of the switch-based multicast schemes (seed000 §5): one
 // multicast (or a few, one after another) with scheme tree, path-lg,
-// path-greedy or ssr on a topology file or a generated irregular network,
-// checks that every destination got it exactly once (the runner's ledgers,
-// flit conservation, deadlock watchdog), prints the latency and can dump a
-// VCD where the worm's replication at a switch is visible (several outputs
-// of one switch carrying the same packet id in the same cycles).
+// path-greedy or ssr on any switch network `wormcast plan` names (a
+// generated irregular network or a topology file). It prints, side by side,
+// the planner's worms for the set (as `wormcast plan SCHEME ...` prints
+// them) and when each destination had the message, checks that every
+// destination got it exactly once (besides the run's ledgers, flit
+// conservation and deadlock watchdog) and can dump a VCD, where a worm's
+// replication at a switch shows as several outputs of one switch carrying
+// the same packet in the same cycles.
 //
-//   switch_multicast_tb --scheme tree [--topology FILE | --switches 8 --ports 8 --nodes 32 --topo-seed 1]
-//                       [--source 0] [--dests 3,7,12 | --degree 8] [--size 64] [--node-model endpoint|host_ni]
-//                       [--selection deterministic|round_robin|random|adaptive] [--drop-id switch_id|node_id]
-//                       [--repetitions 1] [--vcd FILE] [--vcd-filter GLOB]
+//   switch_multicast_tb [--scheme tree|path-lg|path-greedy|ssr] [--topology irregular:8x8p32s1 | FILE]
+//                       [--source 0] [--dests 3,7,12 | --degree 8 --seed 1] [--size 64]
+//                       [--node-model endpoint|host_ni] [--selection deterministic|round_robin|random|adaptive]
+//                       [--drop-id switch_id|node_id] [--repetitions 1] [--vcd FILE [--vcd-filter GLOB]]
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 #include <systemc>
 
-#include "rtl_models/core/worm_packet.h"
+#include "algorithms/switch_scheme.h"
 #include "testbenches/app/config.h"
+#include "testbenches/app/multicast_tb.h"
 #include "testbenches/app/runner.h"
+#include "testbenches/app/workloads/multicast_workload.h"
+#include "topologies/networks/network_kind.h"
 
 using namespace wormcast;
+
+namespace {
+
+struct Args {
+  std::string scheme = "tree", node_model = "endpoint", selection = "deterministic", drop_id = "switch_id";
+  tb::TbSetOptions set{"irregular:8x8p32s1", "", "", "", "*", 8, 1};
+  int size = 64, reps = 1;
+};
+
+// The multicast on the plan's network: switches that decode the scheme's
+// worms, one multicast (or --repetitions) from the set's source.
+std::vector<tb::Override> overrides(const tb::TbMulticast& mc, const Args& a) {
+  std::vector<tb::Override> o;
+  for (const auto& [key, value] : topo::spec_settings(mc.net->spec)) o.push_back({key, value});
+  const std::vector<tb::Override> rest = {{"node.model", a.node_model},
+                                          {"switch.decoder", algo::switch_scheme(a.scheme).decoder()},
+                                          {"switch.drop_id", a.drop_id},
+                                          {"routing.selection", a.selection},
+                                          {"traffic.kind", "single_multicast"},
+                                          {"traffic.scheme", a.scheme},
+                                          {"traffic.source", std::to_string(mc.source)},
+                                          {"traffic.destinations", mc.names(mc.dests)},
+                                          {"traffic.repetitions", std::to_string(a.reps)},
+                                          {"message.size", std::to_string(a.size)},
+                                          {"sim.warmup", "0"},
+                                          {"sim.measure", "1"},
+                                          {"sim.drain_limit", "10000000"}};
+  o.insert(o.end(), rest.begin(), rest.end());
+  return o;
+}
+
+// The plan's options for the ID field the switches read (SSR and the
+// path-based schemes; the tree's bit string has none).
+algo::PlanOptions plan_options(const Args& a) {
+  algo::PlanOptions o;
+  if (a.scheme != "tree") o.ssr_id = a.drop_id == "node_id" ? "node" : "switch";
+  return o;
+}
+
+void add_options(CLI::App& app, Args& a) {
+  app.add_option("--scheme", a.scheme, "tree (default), path-lg, path-greedy or ssr")
+      ->check(CLI::IsMember({"tree", "path-lg", "path-greedy", "ssr"}));
+  tb::add_set_options(app, a.set, "irregular:SxPpN[sSEED][cCONN] or a topology file (default irregular:8x8p32s1)",
+                      "3,7,12", "net.sw0");
+  app.add_option("--size", a.size, "message length in flits (default 64)");
+  app.add_option("--node-model", a.node_model, "endpoint (default) or host_ni")
+      ->check(CLI::IsMember({"endpoint", "host_ni"}));
+  app.add_option("--selection", a.selection, "choice among legal ports (routing.selection)");
+  app.add_option("--drop-id", a.drop_id, "SSR / multi-drop ID field: switch_id (default) or node_id");
+  app.add_option("--repetitions", a.reps, "multicasts one after another (default 1)");
+}
+
+}  // namespace
 
 int main(int argc, char* argv[]) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
@@ -29,68 +89,47 @@ int main(int argc, char* argv[]) {
 }
 
 int sc_main(int argc, char* argv[]) {
-  CLI::App app{"switch_multicast_tb: one switch-based multicast (seed000 §5) on the cycle-accurate model"};
-  std::string scheme = "tree", topology, dests, node_model = "endpoint", selection = "deterministic",
-              drop_id = "switch_id", vcd, vcd_filter = "*";
-  int switches = 8, ports = 8, nodes = 32, topo_seed = 1, source = 0, degree = 8, size = 64, reps = 1;
-  app.add_option("--scheme", scheme, "tree, path-lg, path-greedy or ssr")
-      ->check(CLI::IsMember({"tree", "path-lg", "path-greedy", "ssr"}));
-  app.add_option("--topology", topology, "topology file (YAML/JSON); default: a generated irregular network");
-  app.add_option("--switches", switches, "generated network: switches");
-  app.add_option("--ports", ports, "generated network: ports per switch");
-  app.add_option("--nodes", nodes, "generated network: nodes");
-  app.add_option("--topo-seed", topo_seed, "generated network: seed");
-  app.add_option("--source", source, "source node");
-  app.add_option("--dests", dests, "comma-separated destinations (default: --degree random ones)");
-  app.add_option("--degree", degree, "number of random destinations");
-  app.add_option("--size", size, "message length in flits (bytes)");
-  app.add_option("--node-model", node_model, "endpoint or host_ni")->check(CLI::IsMember({"endpoint", "host_ni"}));
-  app.add_option("--selection", selection, "choice among legal ports (routing.selection)");
-  app.add_option("--drop-id", drop_id, "SSR / multi-drop ID field: switch_id or node_id");
-  app.add_option("--repetitions", reps, "multicasts one after another");
-  app.add_option("--vcd", vcd, "write a VCD waveform");
-  app.add_option("--vcd-filter", vcd_filter, "glob on module names to trace, e.g. 'net.sw3'");
+  CLI::App app{"switch_multicast_tb: one switch-based multicast (seed000 §5) on the cycle-accurate model, next to "
+               "its plan"};
+  Args a;
+  add_options(app, a);
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::warn);
   try {
-    std::vector<tb::Override> o = {
-        {"node.model", node_model},
-        {"switch.decoder", algo::switch_scheme(scheme).decoder()},
-        {"switch.drop_id", drop_id},
-        {"routing.selection", selection},
-        {"traffic.kind", "single_multicast"},
-        {"traffic.scheme", scheme},
-        {"traffic.source", std::to_string(source)},
-        {"traffic.set_size", std::to_string(degree + 1)},
-        {"traffic.repetitions", std::to_string(reps)},
-        {"message.size", std::to_string(size)},
-        {"sim.warmup", "0"},
-        {"sim.measure", "1"},
-        {"sim.drain_limit", "10000000"}};
-    if (!dests.empty()) o.push_back({"traffic.destinations", dests});
-    if (!topology.empty()) {
-      o.push_back({"topology.kind", "file"});
-      o.push_back({"topology.file", topology});
-    } else {
-      o.push_back({"topology.switches", std::to_string(switches)});
-      o.push_back({"topology.ports", std::to_string(ports)});
-      o.push_back({"topology.nodes", std::to_string(nodes)});
-      o.push_back({"topology.seed", std::to_string(topo_seed)});
-    }
-    tb::RunOptions opt;
-    opt.vcd_path = vcd;
-    opt.vcd_filter = vcd_filter;
-    const tb::RunResult r = tb::run_experiment(tb::load_experiment("", o), opt);
+    const tb::TbMulticast mc = tb::tb_multicast(a.set);
+    if (mc.net->kind != algo::NetworkClass::irregular)
+      throw std::invalid_argument("--topology " + a.set.topology +
+                                  ": not a switch network (irregular:SxPpN... or a topology file)");
+    const std::string plan = tb::plan_text(a.scheme, mc, plan_options(a));       // as `wormcast plan` prints it
+    const tb::ExperimentConfig cfg = tb::load_experiment("", overrides(mc, a));  // the same multicast, simulated
+    std::vector<std::pair<rtl::NodeId, Cycle>> got;
+    Cycle start = 0;
+    const tb::RunResult r = tb::run_tb(cfg, a.set, [&](const tb::Workload& w) {
+      const auto& run = dynamic_cast<const tb::SingleMulticastWorkload&>(w).run();
+      got = run.arrivals;
+      start = run.send_call;
+    });
     if (!r.ok) {
       std::cerr << "switch_multicast_tb: " << r.error << "\n";
       return r.exit_code ? r.exit_code : 3;
     }
+    std::vector<topo::NodeId> received;
+    std::ostringstream timeline;
+    for (const auto& [node, at] : got) {
+      timeline << "  " << mc.net->node_text(node) << " has the message at cycle " << at - start << "\n";
+      received.push_back(node);
+    }
+    tb::check_exactly_once(mc, received);
     const auto& m = r.json["metrics"]["multicast"];
-    std::cout << "scheme " << scheme << ": source " << m["set"]["source"] << " -> " << m["set"]["destinations"].dump()
-              << "\n  delivered exactly once to every destination (" << m["worms"] << " worms, longest "
-              << m["set"]["max_worm_flits"] << " flits)\n  latency " << m["latency_cycles"]["mean"]
-              << " cycles (mean of " << m["latency_cycles"]["count"] << ")\n";
-    if (!vcd.empty()) std::cout << "  waveform: " << vcd << "\n";
+    std::cout << "switch_multicast_tb: " << a.scheme << " on " << mc.net->spec << " (seed000 §5, " << a.node_model
+              << " nodes)\nplan (algorithms/):\n"
+              << plan << "simulated (cycle-accurate; cycles from the " << (a.reps > 1 ? "last " : "")
+              << "multicast's start):\n"
+              << timeline.str() << "  every destination received the message exactly once (" << mc.dests.size()
+              << " destinations, " << m["worms"] << " worms, longest " << m["set"]["max_worm_flits"]
+              << " flits)\n  latency " << m["latency_cycles"]["mean"] << " cycles to the last destination (mean of "
+              << m["latency_cycles"]["count"] << ")\n";
+    if (!a.set.vcd.empty()) std::cout << "  waveform: " << a.set.vcd << "\n";
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "switch_multicast_tb: error: " << e.what() << "\n";

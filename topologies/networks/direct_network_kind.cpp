@@ -445,6 +445,15 @@ std::vector<std::string> DirectNetworkKind::export_spec(const std::string& spec,
   return {};
 }
 
+std::vector<std::pair<std::string, std::string>> DirectNetworkKind::topology_settings(const std::string& spec) const {
+  const DirectTopology t = parse_direct_spec(spec);
+  std::string dims;   // highest dimension first, as topology.dims reads them
+  for (int d = t.dimensions() - 1; d >= 0; --d) dims += (dims.empty() ? "" : ", ") + std::to_string(t.radix(d));
+  std::vector<std::pair<std::string, std::string>> out = {{"dims", "[" + dims + "]"}};
+  if (t.is_torus()) out.emplace_back("direction", t.bidirectional() ? "bidirectional" : "unidirectional");
+  return out;
+}
+
 void TorusKind::visit_topology(ParamVisitor& v) {
   v.int_list("dims", dims, "radices k_{n-1}..k_0, highest dimension first (k-ary n-cube: all equal)", 2, 1 << 24);
   v.choice("direction", direction, {"unidirectional", "bidirectional"}, "channel direction of the torus");

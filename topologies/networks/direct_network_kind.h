@@ -150,6 +150,7 @@ class DirectNetworkKind : public NetworkKind {
   algo::PlanNetwork plan_network(const std::string& spec) const override;
   void show(const std::string& spec, const SpecOptions& o, std::ostream& os) const override;
   std::vector<std::string> export_spec(const std::string& spec, const SpecOptions& o, std::ostream& os) const override;
+  std::vector<std::pair<std::string, std::string>> topology_settings(const std::string& spec) const override;
 
  private:
   DirectTopology network_topology(const std::string& where) const;

@@ -86,6 +86,21 @@ const NetworkKind& kind_of_spec(const std::string& spec) {
 
 algo::PlanNetwork resolve_network_spec(const std::string& spec) { return kind_of_spec(spec).plan_network(spec); }
 
+std::vector<std::pair<std::string, std::string>> NetworkKind::topology_settings(const std::string& spec) const {
+  throw std::invalid_argument("topology \"" + spec + "\": this network kind has no experiment settings for a spec");
+}
+
+std::vector<std::pair<std::string, std::string>> spec_settings(const std::string& spec) {
+  const NetworkKind& k = kind_of_spec(spec);
+  const std::vector<std::string> names = network_kind_registry().names();
+  const auto& kinds = spec_kinds();
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::size_t i = 0; i < kinds.size(); ++i)
+    if (kinds[i].get() == &k) out.emplace_back("topology.kind", names[i]);
+  for (const auto& [key, value] : k.topology_settings(spec)) out.emplace_back("topology." + key, value);
+  return out;
+}
+
 std::string network_spec_forms() {
   std::vector<std::string> forms;
   for (bool files : {false, true})   // spec forms first, then paths

@@ -128,6 +128,10 @@ class NetworkKind {
   // `topo export` in o.format; returns warnings (e.g. what a format cannot
   // express). Throws std::invalid_argument for a format the kind lacks.
   virtual std::vector<std::string> export_spec(const std::string& spec, const SpecOptions& o, std::ostream& os) const;
+  // The `topology` keys an experiment gives for the network `spec` names
+  // ("dims" -> "[6, 6]", "direction" -> "unidirectional"), without "kind".
+  // Throws std::invalid_argument quoting the spec.
+  virtual std::vector<std::pair<std::string, std::string>> topology_settings(const std::string& spec) const;
 };
 
 using NetworkKindRegistry = Registry<NetworkKind>;
@@ -139,6 +143,10 @@ NetworkKindRegistry& network_kind_registry();
 // the forms the registry knows.
 const NetworkKind& kind_of_spec(const std::string& spec);
 algo::PlanNetwork resolve_network_spec(const std::string& spec);
+// The experiment settings of the network `spec` names: topology.kind (its
+// kind's registered name) and the kind's topology_settings, as dotted keys.
+// How a testbench builds the network that `plan` names.
+std::vector<std::pair<std::string, std::string>> spec_settings(const std::string& spec);
 // Every kind's spec_example(), for help texts: "irregular:8x8p32s1, ...".
 std::string network_spec_forms();
 

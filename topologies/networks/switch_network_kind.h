@@ -52,6 +52,7 @@ class IrregularKind : public SwitchNetworkKind {
   std::string spec_prefix() const override { return "irregular"; }
   std::string spec_example() const override { return "irregular:SxPpN[sSEED][cCONN] (e.g. irregular:8x8p32s1)"; }
   algo::PlanNetwork plan_network(const std::string& spec) const override;
+  std::vector<std::pair<std::string, std::string>> topology_settings(const std::string& spec) const override;
   void show(const std::string& spec, const SpecOptions& o, std::ostream& os) const override;
   std::vector<std::string> export_spec(const std::string& spec, const SpecOptions& o, std::ostream& os) const override;
 };
@@ -68,6 +69,9 @@ class FileKind : public SwitchNetworkKind {
   bool reads_files() const override { return true; }
   std::string spec_example() const override { return "a topology file (YAML/JSON)"; }
   algo::PlanNetwork plan_network(const std::string& spec) const override;
+  std::vector<std::pair<std::string, std::string>> topology_settings(const std::string& spec) const override {
+    return {{"file", spec}};
+  }
   void show(const std::string& spec, const SpecOptions& o, std::ostream& os) const override;
   std::vector<std::string> export_spec(const std::string& spec, const SpecOptions& o, std::ostream& os) const override;
 };
@@ -93,6 +97,7 @@ class FatTreeKind : public SwitchNetworkKind {
   std::string spec_prefix() const override { return "ibft"; }
   std::string spec_example() const override { return "ibft:8,3"; }
   algo::PlanNetwork plan_network(const std::string& spec) const override;
+  std::vector<std::pair<std::string, std::string>> topology_settings(const std::string& spec) const override;
   void show(const std::string& spec, const SpecOptions& o, std::ostream& os) const override;
   std::vector<std::string> export_spec(const std::string& spec, const SpecOptions& o, std::ostream& os) const override;
 };

@@ -69,6 +69,20 @@ std::vector<std::string> IrregularKind::export_spec(const std::string& spec, con
   return write_switch_network(*algo::irregular_network(algo::parse_irregular_spec(spec)).topology, o.format, os);
 }
 
+// --- experiment settings of a spec (testbenches) ----------------------------
+
+std::vector<std::pair<std::string, std::string>> IrregularKind::topology_settings(const std::string& spec) const {
+  const IrregularParams p = algo::parse_irregular_spec(spec);
+  return {{"switches", std::to_string(p.switches)}, {"ports", std::to_string(p.ports)},
+          {"nodes", std::to_string(p.nodes)},       {"connectivity", fmt::format("{}", p.connectivity)},
+          {"seed", std::to_string(p.seed)}};
+}
+
+std::vector<std::pair<std::string, std::string>> FatTreeKind::topology_settings(const std::string& spec) const {
+  const FatTree t = parse_fat_tree_spec(spec);
+  return {{"m", std::to_string(t.m())}, {"n", std::to_string(t.n())}};
+}
+
 // --- topology files ---------------------------------------------------------
 
 algo::PlanNetwork FileKind::plan_network(const std::string& spec) const { return algo::file_network(spec); }

@@ -91,7 +91,9 @@ struct SingleMulticastWorkload::Run {
   std::vector<const rtl::NetworkInterface*> nis;   // by chain position
   // the repetition in progress
   Cycle send_call = 0, last_received = 0;
-  std::vector<std::pair<rtl::NodeId, Cycle>> arrivals;   // host programs: (destination, its receive), in order
+  // The last repetition's (destination, its receive), in order: the host's
+  // receive (host_ni) or the worm's tail at the endpoint.
+  std::vector<std::pair<rtl::NodeId, Cycle>> arrivals;
   std::size_t remaining = 0;
   // Host programs wait on it; made only when hosts run programs (endpoint
   // worms are driven from the endpoints' receive callbacks and need none).
@@ -118,7 +120,7 @@ struct SingleMulticastWorkload::Run {
   void endpoint_repetition(rtl::SimContext& ctx);
   void endpoint_received(rtl::SimContext& ctx, rtl::NodeId at, const rtl::Packet& p, Cycle now);
   void inject_worms(rtl::NodeId from, const std::vector<rtl::WormSend>& w);
-  void note_received(Cycle at);
+  void note_received(rtl::NodeId node, Cycle at);
 
   void count_receipt(rtl::NodeId node);
 

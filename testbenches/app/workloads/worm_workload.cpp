@@ -101,8 +101,9 @@ void SingleMulticastWorkload::attach_worms(topo::NetworkModel& net, rtl::SimCont
   sc_core::sc_spawn([r, c] { r->endpoint_repetition(*c); }, "switch_multicast_start", &once);
 }
 
-void SingleMulticastWorkload::Run::note_received(Cycle at) {
+void SingleMulticastWorkload::Run::note_received(rtl::NodeId node, Cycle at) {
   last_received = std::max(last_received, at);
+  arrivals.emplace_back(node, at);
   if (remaining > 0 && --remaining == 0) notify_all_received();
 }
 
@@ -111,6 +112,7 @@ void SingleMulticastWorkload::Run::worm_source_program(rtl::HostApi& h) {
   for (int r = 0; r < repetitions && h.now() < stop; ++r) {
     send_call = h.now();
     last_received = 0;
+    arrivals.clear();
     remaining = chain.size() - 1;
     mine = scheme->source_worms(*topology, *routing, drop_id, chain.front(),
                              std::vector<rtl::NodeId>(chain.begin() + 1, chain.end()), bytes);
@@ -127,7 +129,7 @@ void SingleMulticastWorkload::Run::worm_destination_program(rtl::HostApi& h) {
   const auto me = static_cast<std::size_t>(h.node());
   for (;;) {
     got[me] = h.receive();
-    note_received(got[me].received);
+    note_received(h.node(), got[me].received);
     sends[me] = scheme->relay_worms(*topology, drop_id, got[me].relay_worm.get(), h.node(), bytes);
     got[me].relay_worm.reset();
     for (const rtl::WormSend& w : sends[me]) {
@@ -144,6 +146,7 @@ void SingleMulticastWorkload::Run::endpoint_repetition(rtl::SimContext& ctx) {
   if (static_cast<int>(latency.size()) >= repetitions || now >= stop) return;
   send_call = now;
   last_received = 0;
+  arrivals.clear();
   remaining = chain.size() - 1;
   auto& mine = sends[static_cast<std::size_t>(chain.front())];
   mine = scheme->source_worms(*topology, *routing, drop_id, chain.front(),
@@ -163,7 +166,7 @@ void SingleMulticastWorkload::Run::inject_worms(rtl::NodeId from, const std::vec
 
 void SingleMulticastWorkload::Run::endpoint_received(rtl::SimContext& ctx, rtl::NodeId at, const rtl::Packet& p,
                                                      Cycle now) {
-  note_received(now);
+  note_received(at, now);
   inject_worms(at, scheme->relay_worms(*topology, drop_id, p.header.relay_worm.get(), at, bytes));
   if (remaining == 0) {
     latency.push_back(static_cast<std::uint32_t>(last_received - send_call));
