@@ -35,7 +35,6 @@
 #include "testbenches/app/workloads/direct_multicast_workload.h"
 #include "testbenches/app/multicast_tb.h"
 #include "testbenches/app/runner.h"
-#include "topologies/networks/network_kind.h"
 
 using namespace wormcast;
 
@@ -75,8 +74,7 @@ std::map<std::string, std::string> scheme_options(const algo::DirectTbDefaults& 
 // the set, the options given, one trial of the set.
 std::vector<tb::Override> overrides(const algo::DirectTbDefaults& fam, const tb::TbMulticast& mc, const Args& a) {
   const topo::DirectTopology& t = *mc.net->direct;
-  std::vector<tb::Override> o;
-  for (const auto& [key, value] : topo::spec_settings(mc.net->spec)) o.push_back({key, value});
+  std::vector<tb::Override> o = tb::network_settings(mc);
   o.push_back({"routing.function", t.bidirectional() ? fam.routing_bi : fam.routing_uni});
   o.push_back({"node.model", "processor"});
   for (const auto& [key, value] : fam.settings) o.push_back({key, value});

@@ -29,7 +29,6 @@
 #include "testbenches/app/workloads/ib_multicast_workload.h"
 #include "testbenches/app/multicast_tb.h"
 #include "testbenches/app/runner.h"
-#include "topologies/networks/network_kind.h"
 
 using namespace wormcast;
 
@@ -45,9 +44,8 @@ struct Args {
 // group, one trial.
 std::vector<tb::Override> overrides(const tb::TbMulticast& mc, const Args& a) {
   const int packet = (a.mtu > 0 ? std::min(a.mtu, a.size) : a.size) + 1;  // payload + the header flit
-  std::vector<tb::Override> o;
-  for (const auto& [key, value] : topo::spec_settings(mc.net->spec)) o.push_back({key, value});
-  std::vector<tb::Override> rest = {{"clock.period", "4ns"},
+  std::vector<tb::Override> o = tb::network_settings(mc);
+  o.insert(o.end(), {{"clock.period", "4ns"},
           {"switch.decoder", "ib"},
           {"switch.admission", "store_and_forward"},
           {"switch.next_header", "after_grant"},
@@ -70,8 +68,7 @@ std::vector<tb::Override> overrides(const tb::TbMulticast& mc, const Args& a) {
           {"sim.warmup", "0"},
           {"sim.measure", "1"},
           {"sim.drain_limit", "2000000000"},
-          {"sim.watchdog", "200000"}};
-  o.insert(o.end(), rest.begin(), rest.end());
+          {"sim.watchdog", "200000"}});
   return o;
 }
 

@@ -32,7 +32,6 @@
 #include "testbenches/app/multicast_tb.h"
 #include "testbenches/app/workloads/multicast_workload.h"
 #include "testbenches/app/runner.h"
-#include "topologies/networks/network_kind.h"
 
 using namespace wormcast;
 
@@ -58,9 +57,8 @@ long long fan_out(const Args& a, long long n) {
 // this set, one repetition.
 std::vector<tb::Override> overrides(const tb::TbMulticast& mc, const Args& a) {
   const long long k = fan_out(a, static_cast<long long>(mc.dests.size()) + 1);
-  std::vector<tb::Override> o;
-  for (const auto& [key, value] : topo::spec_settings(mc.net->spec)) o.push_back({key, value});
-  std::vector<tb::Override> rest = {
+  std::vector<tb::Override> o = tb::network_settings(mc);
+  o.insert(o.end(), {
           {"clock.period", "5ns"},
           {"node.model", "host_ni"},
           {"host.t_hs", "12.5us"},
@@ -81,8 +79,7 @@ std::vector<tb::Override> overrides(const tb::TbMulticast& mc, const Args& a) {
           {"message.size", std::to_string(a.size)},
           {"sim.warmup", "0"},
           {"sim.measure", "1"},
-          {"sim.drain_limit", "20000000"}};
-  o.insert(o.end(), rest.begin(), rest.end());
+          {"sim.drain_limit", "20000000"}});
   return o;
 }
 
@@ -119,9 +116,7 @@ int sc_main(int argc, char* argv[]) {
   spdlog::set_level(spdlog::level::warn);
   try {
     const tb::TbMulticast mc = tb::tb_multicast(a.set);
-    if (mc.net->kind != algo::NetworkClass::irregular)
-      throw std::invalid_argument("--topology " + a.set.topology +
-                                  ": not a switch network (irregular:SxPpN... or a topology file)");
+    tb::require_switch_network(mc, a.set);
     if (a.size < 1) throw std::invalid_argument("--size " + std::to_string(a.size) + ": must be at least 1 byte");
     const std::string plan = tb::plan_text(a.scheme, mc, plan_options(a));       // as `wormcast plan` prints it
     const tb::ExperimentConfig cfg = tb::load_experiment("", overrides(mc, a));  // the same multicast, simulated

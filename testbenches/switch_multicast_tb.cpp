@@ -26,7 +26,6 @@
 #include "testbenches/app/multicast_tb.h"
 #include "testbenches/app/runner.h"
 #include "testbenches/app/workloads/multicast_workload.h"
-#include "topologies/networks/network_kind.h"
 
 using namespace wormcast;
 
@@ -41,9 +40,8 @@ struct Args {
 // The multicast on the plan's network: switches that decode the scheme's
 // worms, one multicast (or --repetitions) from the set's source.
 std::vector<tb::Override> overrides(const tb::TbMulticast& mc, const Args& a) {
-  std::vector<tb::Override> o;
-  for (const auto& [key, value] : topo::spec_settings(mc.net->spec)) o.push_back({key, value});
-  const std::vector<tb::Override> rest = {{"node.model", a.node_model},
+  std::vector<tb::Override> o = tb::network_settings(mc);
+  o.insert(o.end(), {{"node.model", a.node_model},
                                           {"switch.decoder", algo::switch_scheme(a.scheme).decoder()},
                                           {"switch.drop_id", a.drop_id},
                                           {"routing.selection", a.selection},
@@ -55,8 +53,7 @@ std::vector<tb::Override> overrides(const tb::TbMulticast& mc, const Args& a) {
                                           {"message.size", std::to_string(a.size)},
                                           {"sim.warmup", "0"},
                                           {"sim.measure", "1"},
-                                          {"sim.drain_limit", "10000000"}};
-  o.insert(o.end(), rest.begin(), rest.end());
+                                          {"sim.drain_limit", "10000000"}});
   return o;
 }
 
@@ -97,9 +94,7 @@ int sc_main(int argc, char* argv[]) {
   spdlog::set_level(spdlog::level::warn);
   try {
     const tb::TbMulticast mc = tb::tb_multicast(a.set);
-    if (mc.net->kind != algo::NetworkClass::irregular)
-      throw std::invalid_argument("--topology " + a.set.topology +
-                                  ": not a switch network (irregular:SxPpN... or a topology file)");
+    tb::require_switch_network(mc, a.set);
     const std::string plan = tb::plan_text(a.scheme, mc, plan_options(a));       // as `wormcast plan` prints it
     const tb::ExperimentConfig cfg = tb::load_experiment("", overrides(mc, a));  // the same multicast, simulated
     std::vector<std::pair<rtl::NodeId, Cycle>> got;

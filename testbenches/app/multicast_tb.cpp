@@ -30,6 +30,18 @@ TbMulticast tb_multicast(const TbSetOptions& o) {
   return m;
 }
 
+std::vector<Override> network_settings(const TbMulticast& m) {
+  std::vector<Override> o;
+  for (const auto& [key, value] : topo::spec_settings(m.net->spec)) o.push_back({key, value});
+  return o;
+}
+
+void require_switch_network(const TbMulticast& m, const TbSetOptions& o) {
+  if (m.net->kind != algo::NetworkClass::irregular)
+    throw std::invalid_argument("--topology " + o.topology +
+                                ": not a switch network (irregular:SxPpN... or a topology file)");
+}
+
 std::string plan_text(const std::string& scheme, const TbMulticast& m, const algo::PlanOptions& options) {
   algo::PlanRequest req;
   req.network = m.net;

@@ -49,6 +49,15 @@ struct TbMulticast {
 // std::invalid_argument naming the option and the value.
 TbMulticast tb_multicast(const TbSetOptions& o);
 
+// The experiment settings of m's network (topology.kind and its keys, as
+// topo::spec_settings gives them): the network `wormcast plan` names, built
+// by `run`.
+std::vector<Override> network_settings(const TbMulticast& m);
+
+// Throws std::invalid_argument naming --topology unless m's network is a
+// switch network (generated irregular or a topology file).
+void require_switch_network(const TbMulticast& m, const TbSetOptions& o);
+
 // The plan of `scheme` for m, as `wormcast plan` prints it, each line
 // indented by two spaces.
 std::string plan_text(const std::string& scheme, const TbMulticast& m, const algo::PlanOptions& options);

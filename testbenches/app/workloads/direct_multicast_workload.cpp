@@ -81,10 +81,7 @@ void DirectMulticastWorkload::visit_sections(ParamVisitor& v, const rtl::NodeMod
 }
 
 std::string DirectMulticastWorkload::node_count_problem(int n) const {
-  if (source >= n) return "traffic.source " + std::to_string(source) + ": the network has " + std::to_string(n) + " nodes";
-  if (destinations.empty() && set_size > n)
-    return "traffic.set_size " + std::to_string(set_size) + " exceeds the " + std::to_string(n) + " nodes of the network";
-  return {};
+  return multicast_set_problem(source, set_size, !destinations.empty(), n);
 }
 
 void DirectMulticastWorkload::validate(const rtl::ConfigFacts& f, const rtl::NodeModel& nodes) const {

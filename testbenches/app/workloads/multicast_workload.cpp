@@ -96,11 +96,7 @@ void SingleMulticastWorkload::validate(const rtl::ConfigFacts& f, const rtl::Nod
 }
 
 std::string SingleMulticastWorkload::node_count_problem(int nodes) const {
-  if (source >= nodes) return "traffic.source " + std::to_string(source) + ": the network has " + std::to_string(nodes) + " nodes";
-  if (destinations.empty() && set_size > nodes)
-    return "traffic.set_size " + std::to_string(set_size) + " exceeds the " + std::to_string(nodes) +
-           " nodes of the network";
-  return {};
+  return multicast_set_problem(source, set_size, !destinations.empty(), nodes);
 }
 
 // source and set_size fit the network (node_count_problem).

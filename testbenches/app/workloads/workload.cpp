@@ -10,6 +10,14 @@
 
 namespace wormcast::tb {
 
+std::string multicast_set_problem(int source, int set_size, bool destinations_listed, int nodes) {
+  if (source >= nodes) return "traffic.source " + std::to_string(source) + ": the network has " + std::to_string(nodes) + " nodes";
+  if (!destinations_listed && set_size > nodes)
+    return "traffic.set_size " + std::to_string(set_size) + " exceeds the " + std::to_string(nodes) +
+           " nodes of the network";
+  return {};
+}
+
 WorkCount Workload::work_count(const rtl::SimContext& ctx) const { return {ctx.ledger.created(), ctx.ledger.completed()}; }
 
 WorkloadRegistry& workload_registry() {

@@ -68,6 +68,11 @@ class Workload {
   virtual bool of_trials() const { return false; }
 };
 
+// node_count_problem of a multicast from traffic.source to traffic.set_size
+// nodes (the source included; not checked when traffic.destinations lists
+// them): the source must be a node, the set no larger than the network.
+std::string multicast_set_problem(int source, int set_size, bool destinations_listed, int nodes);
+
 using WorkloadRegistry = Registry<Workload>;
 WorkloadRegistry& workload_registry();
 
