@@ -4,7 +4,7 @@
 //   wormcast params [--section NAME]... [--json]
 //   wormcast stats [EXPERIMENT.yaml] [--set key=value]... [--json]
 //   wormcast bench
-//   wormcast sweep SWEEP.yaml [-j N] [--out DIR] [--dry-run] [--emit-jobs] [--force]
+//   wormcast sweep SWEEP.yaml [-j N] [--out DIR] [--dry-run] [--emit-jobs] [--slurm] [--force]
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -249,8 +249,14 @@ void add_sweep_command(CLI::App& app, std::vector<Command>& cmds) {
   sweep->add_option("sweep", st->file, "sweep YAML file")->required();
   sweep->add_option("-j,--jobs", st->opt.jobs, "runs at once (default: number of CPUs)")->check(CLI::Range(1, 4096));
   sweep->add_option("--out", st->opt.out_dir, "output directory (default results/<sweep name>)");
-  sweep->add_flag("--dry-run", st->opt.dry_run, "list the runs (parameters, seed, hash, cached or not); run nothing");
-  sweep->add_flag("--emit-jobs", st->opt.emit_jobs, "print one shell command per run still to do (for GNU parallel); run nothing");
+  auto* dry = sweep->add_flag("--dry-run", st->opt.dry_run, "list the runs (parameters, seed, hash, cached or not); run nothing");
+  auto* emit = sweep->add_flag("--emit-jobs", st->opt.emit_jobs, "print one shell command per run still to do (for GNU parallel); run nothing");
+  auto* slurm = sweep->add_flag("--slurm", st->opt.slurm,
+                                "submit the runs still to do as a Slurm job array, wait for it, collect (docs/sweeps.md)")
+                    ->excludes(dry)
+                    ->excludes(emit);
+  sweep->add_option("--slurm-args", st->opt.slurm_args,
+                    "more sbatch options for --slurm, e.g. '--partition=batch --time=30'")->needs(slurm);
   sweep->add_flag("--force", st->opt.force, "rerun every run, ignoring cached results");
   sweep->add_option("--set", st->opt.sets,
                     "fix a parameter for every run: --set section.key=value (the sweep's name gets it appended)");

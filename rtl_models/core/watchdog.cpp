@@ -40,7 +40,8 @@ void Watchdog::check() {
     for (const auto& line : ctx_.ledger.describe_outstanding(20)) report_ += "  " + line + "\n";
     for (const auto& line : ctx_.messages.describe_outstanding(20)) report_ += "  " + line + "\n";
     if (ctx_.scheduler != nullptr) ctx_.scheduler->stop_running_ahead();
-    sc_core::sc_stop();
+    if (on_trip_) on_trip_(report_);
+    else sc_core::sc_stop();
     return;
   }
   last_moves_ = ctx_.progress();

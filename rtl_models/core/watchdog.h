@@ -2,7 +2,9 @@
 // outstanding it wakes every `interval` cycles; if no flit crossed any link
 // during a whole interval it stops the simulation and keeps a report listing
 // the blocked buffers and the packets holding them. It sleeps while the
-// network is empty, so an idle network costs nothing.
+// network is empty, so an idle network costs nothing. A network embedded in
+// a user's model (embed/network.h) is told instead: the trip calls its
+// handler with the report, and the user's simulation goes on.
 #pragma once
 
 #include <functional>
@@ -21,6 +23,8 @@ class Watchdog : public sc_core::sc_module {
   Watchdog(sc_core::sc_module_name name, SimContext& ctx, Cycle interval, Describer describe);
 
   void arm();
+  // Called with the report when the watchdog trips, instead of sc_stop().
+  void set_on_trip(std::function<void(const std::string& report)> f) { on_trip_ = std::move(f); }
   bool tripped() const { return tripped_; }
   const std::string& report() const { return report_; }
 
@@ -29,6 +33,7 @@ class Watchdog : public sc_core::sc_module {
   SimContext& ctx_;
   Cycle interval_;
   Describer describe_;
+  std::function<void(const std::string&)> on_trip_;
   bool armed_ = false, tripped_ = false;
   std::uint64_t last_moves_ = 0;
   std::string report_;

@@ -102,6 +102,7 @@ class DirectProcessor : public sc_core::sc_module, public DirectHostApi {
   // ProgramHost / HostApi
   void set_program(HostProgram program) override { program_ = std::move(program); }
   Cycle busy_cycles() const override { return cpu_.busy_cycles(); }
+  void interrupt() override { arrival_event_.notify(sc_core::SC_ZERO_TIME); }
   NodeId node() const override { return id_; }
   int num_nodes() const override { return num_nodes_; }
   Cycle now() const override { return ctx_.clock.now(); }

@@ -112,6 +112,11 @@ class ProgramHost : public HostApi {
  public:
   virtual void set_program(HostProgram program) = 0;
   virtual Cycle busy_cycles() const = 0;
+  // An interrupt from outside the node's software (a user's module asking
+  // the program for work, embed/multicast.h): a program waiting in
+  // wait_for_message() returns (false if no message came); receive() goes
+  // on waiting. Costs the program nothing.
+  virtual void interrupt() = 0;
 };
 
 class HostProcessor : public sc_core::sc_module, public ProgramHost {
@@ -124,6 +129,7 @@ class HostProcessor : public sc_core::sc_module, public ProgramHost {
 
   void set_program(HostProgram program) override { program_ = std::move(program); }
   Cycle busy_cycles() const override { return cpu_.busy_cycles(); }
+  void interrupt() override { arrival_event_.notify(sc_core::SC_ZERO_TIME); }
   std::size_t messages_waiting() const { return completions_.size(); }
 
   // HostApi

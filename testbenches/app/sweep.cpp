@@ -1,4 +1,5 @@
 #include "testbenches/app/sweep.h"
+#include "testbenches/app/slurm.h"
 
 #include "testbenches/app/atomic_file.h"
 
@@ -31,6 +32,15 @@ extern char** environ;
 namespace wormcast::tb {
 
 namespace fs = std::filesystem;
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:+-,@%") ==
+                        std::string::npos)
+    return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
 
 namespace {
 
@@ -106,15 +116,6 @@ ExperimentConfig load_checked(const SweepSpec& spec, const std::vector<Override>
 }
 
 std::string hex16(std::uint64_t v) { return fmt::format("{:016x}", v); }
-
-std::string shell_quote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:+-,@%") ==
-                        std::string::npos)
-    return s;
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 std::string csv_cell(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
@@ -745,21 +746,27 @@ void print_dry_run(const SweepState& st) {
   check_written(st.out, "standard output");
 }
 
-// --emit-jobs: a shell command line per run still to do.
-void print_jobs(const SweepState& st) {
-  const SweepSpec& spec = st.plan.spec;
+// A shell command line per run still to do: --emit-jobs prints them, --slurm
+// makes them the tasks of a job array.
+std::vector<std::string> job_lines(const SweepState& st) {
   // Absolute paths, so the lines work from any folder and on other hosts
   // that share the file system.
   const std::string exe = exe_path(st.opt.exe);
-  const std::string experiment = fs::absolute(spec.experiment).lexically_normal().string();
+  const std::string experiment = fs::absolute(st.plan.spec.experiment).lexically_normal().string();
+  std::vector<std::string> lines;
   for (std::size_t i : st.todo) {
     const auto& r = st.plan.runs[i];
     const std::string dir = fs::absolute(st.paths.dir(r)).lexically_normal().string();
-    st.out << "mkdir -p " << shell_quote(dir) << " && " << command_line(exe, child_args(r, experiment, dir))
-           << " > " << shell_quote(dir + "/log.txt") << " 2>&1\n";
+    lines.push_back("mkdir -p " + shell_quote(dir) + " && " + command_line(exe, child_args(r, experiment, dir)) +
+                    " > " + shell_quote(dir + "/log.txt") + " 2>&1");
   }
+  return lines;
+}
+
+void print_jobs(const SweepState& st) {
+  for (const std::string& line : job_lines(st)) st.out << line << "\n";
   check_written(st.out, "standard output");   // before saying the lines were printed
-  st.err << "sweep '" << spec.name << "': " << st.counts << "; printed " << st.todo.size()
+  st.err << "sweep '" << st.plan.spec.name << "': " << st.counts << "; printed " << st.todo.size()
          << " command lines. Run them (e.g. with GNU parallel), then run this sweep again to collect the CSVs.\n";
 }
 
@@ -955,6 +962,43 @@ int final_report(SweepState& st, std::chrono::steady_clock::time_point t0) {
   return n_failed ? 3 : 0;
 }
 
+// --slurm: the runs still to do as one Slurm job array; once it has left
+// the queue, every run is collected as the cache finds it, and a run
+// without results is reported failed with its log.
+int run_on_slurm(SweepState& st) {
+  const SweepSpec& spec = st.plan.spec;
+  const FolderLock lock(st.paths.out);
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!st.todo.empty()) {
+    SlurmArray a;
+    a.name = "wormcast-" + spec.name;
+    a.dir = st.paths.out / "slurm";
+    a.tasks = job_lines(st);
+    a.sbatch_args = st.opt.slurm_args;
+    std::error_code ec;
+    for (std::size_t i : st.todo) fs::remove(st.paths.json(st.plan.runs[i]), ec);   // never an old result for a new run
+    try {
+      const std::string id = submit_slurm_array(a);
+      st.err << "sweep '" << spec.name << "': " << st.counts << "; submitted " << st.todo.size()
+             << " runs as Slurm job " << id << " (its task list and logs in " << a.dir.string() << ")\n";
+      wait_for_slurm_job(id, a, st.err);
+    } catch (const SlurmError& e) {
+      st.err << "error: sweep '" << spec.name << "': " << e.what() << "\n";
+      return 1;
+    }
+  }
+  SweepOptions collect = st.opt;
+  collect.force = false;   // what the tasks wrote is this sweep's result
+  SweepState done(collect, st.out, st.err, st.plan);
+  find_cached_runs(done);
+  for (std::size_t i : done.todo) {
+    done.outcomes[i].state = RunOutcome::State::failed;
+    done.outcomes[i].message = "no results after the Slurm job: see " + done.paths.log(done.plan.runs[i]).string() +
+                               " and " + (done.paths.out / "slurm").string();
+  }
+  return final_report(done, t0);
+}
+
 }  // namespace
 
 int run_sweep(const std::string& sweep_file, const SweepOptions& opt, std::ostream& out, std::ostream& err) {
@@ -977,6 +1021,7 @@ int run_sweep(const std::string& sweep_file, const SweepOptions& opt, std::ostre
     print_jobs(st);
     return 0;
   }
+  if (opt.slurm) return run_on_slurm(st);
 
   const FolderLock lock(st.paths.out);
   err << "sweep '" << st.plan.spec.name << "': " << st.counts << ", " << opt.jobs << " at a time; output "

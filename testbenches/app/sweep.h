@@ -122,11 +122,17 @@ struct RunOutcome {
 void write_runs_csv(const SweepPlan& plan, const std::vector<RunOutcome>& outcomes, const std::string& path);
 void write_summary_csv(const SweepPlan& plan, const std::vector<RunOutcome>& outcomes, const std::string& path);
 
+// One word for a POSIX shell: as it is when it needs no quoting, else in
+// single quotes.
+std::string shell_quote(const std::string& s);
+
 struct SweepOptions {
   int jobs = 1;
   std::string out_dir;        // default results/<name>
   bool dry_run = false;       // print the runs, run nothing
   bool emit_jobs = false;     // print a shell command per run still to do, run nothing
+  bool slurm = false;         // run what is still to do as a Slurm job array, then collect (slurm.h)
+  std::string slurm_args;     // more sbatch options for --slurm
   bool force = false;         // ignore cached results
   std::vector<std::string> sets;   // --set key=value (apply_command_line_sets)
   std::string exe = "/proc/self/exe";   // the wormcast binary the children run

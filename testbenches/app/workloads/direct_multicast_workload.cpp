@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <sstream>
 
-#include "algorithms/compound_header.h"
 #include "algorithms/plan_network.h"
 #include "rtl_models/node/direct_processor.h"
 #include "rtl_models/node/processor_node.h"
@@ -103,58 +102,7 @@ std::unique_ptr<algo::DirectScheme> DirectMulticastWorkload::configured_scheme()
   return s;
 }
 
-// How a message hands on the part it carries (algo::Carrier).
-struct Run::Carrier {
-  virtual ~Carrier() = default;
-  // Sends `s` (waits t_S) and returns its message id.
-  virtual std::uint64_t send(rtl::HostApi& h, algo::LocalSend& s, Run& run) const = 0;
-  // The part the message hands this node, itself first.
-  virtual std::vector<rtl::NodeId> take(const rtl::ReceivedMessage& m, rtl::NodeId me, Run& run) const = 0;
-};
-
 namespace {
-
-// A unicast; its receiver's field travels out of band, keyed by message id.
-struct UnicastCarrier : Run::Carrier {
-  std::uint64_t send(rtl::HostApi& h, algo::LocalSend& s, Run& run) const override {
-    algo::CompoundBlock& b = s.blocks.at(0);
-    const std::uint64_t id = h.send(b.dest, run.bytes);   // waits t_S
-    std::vector<rtl::NodeId>& field = run.payload[id];    // in flight for at least a hop: written before it can arrive
-    field.reserve(b.later.size() + 1);
-    field.push_back(b.dest);
-    field.insert(field.end(), b.later.begin(), b.later.end());
-    return id;
-  }
-  std::vector<rtl::NodeId> take(const rtl::ReceivedMessage& m, rtl::NodeId, Run& run) const override {
-    const auto it = run.payload.find(m.id);
-    if (it == run.payload.end())
-      throw std::logic_error("direct_multicast: message " + std::to_string(m.id) + " carries no address field");
-    std::vector<rtl::NodeId> field = std::move(it->second);
-    run.payload.erase(it);
-    return field;
-  }
-};
-
-// An IR worm whose compound header carries every destination's later list.
-struct WormCarrier : Run::Carrier {
-  std::uint64_t send(rtl::HostApi& h, algo::LocalSend& s, Run& run) const override {
-    return dynamic_cast<rtl::DirectHostApi&>(h).send_compound(s.blocks, run.bytes);   // waits t_S
-  }
-  std::vector<rtl::NodeId> take(const rtl::ReceivedMessage& m, rtl::NodeId me, Run&) const override {
-    if (!m.header) throw std::logic_error("direct_multicast: a worm without a compound header reached a relay");
-    const algo::CompoundBlock b = algo::received_compound_block(*m.header);
-    if (b.dest != me) throw std::logic_error("direct_multicast: a compound block for another node");
-    std::vector<rtl::NodeId> field{me};
-    field.insert(field.end(), b.later.begin(), b.later.end());
-    return field;
-  }
-};
-
-const Run::Carrier* carrier_for(algo::Carrier c) {
-  static const UnicastCarrier unicast;
-  static const WormCarrier worm;
-  return c == algo::Carrier::compound_worm ? static_cast<const Run::Carrier*>(&worm) : &unicast;
-}
 
 // A scheme's refusal as the experiment's error.
 template <class F>
@@ -166,14 +114,6 @@ void or_config_error(F&& f) {
   }
 }
 
-algo::DirectNodeFacts node_facts(const rtl::ProcessorNode& proc, const topo::DirectNetwork& dn) {
-  algo::DirectNodeFacts f;
-  f.all_port = proc.processor().ports() > 1;
-  f.in_order = proc.processor().params().send_model == "in_order";
-  f.packet_bytes = proc.processor().params().packet_bytes;
-  f.three_way = !dn.shared_links.empty();
-  return f;
-}
 
 }  // namespace
 
@@ -203,10 +143,10 @@ void DirectMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext&, 
   run.expected.assign(static_cast<std::size_t>(n), 0);
   const auto* proc = dynamic_cast<rtl::ProcessorNode*>(&net.node(run.source));
   if (!proc) throw ConfigError("traffic.kind direct_multicast needs node.model processor");
-  const algo::DirectNodeFacts facts = node_facts(*proc, *dn);
+  const algo::DirectNodeFacts facts = direct_node_facts(*proc, *dn);
   run.all_port = facts.all_port;
   or_config_error([&] { run.scheme->fit_nodes(facts, keys); });
-  run.carrier = carrier_for(run.scheme->carrier());
+  run.carrier = &direct_carrier(run.scheme->carrier());
   run.metrics = run.scheme->trial_metrics();
   run.metric_values.assign(run.metrics.size(), {});
   for (int x = 0; x < n; ++x)
@@ -368,7 +308,7 @@ void Run::receive(rtl::HostApi& h) {
     const rtl::ReceivedMessage m = h.receive();
     note_received(h.node(), m.received);
     note_arrived(m.id, m.completed);
-    field[me] = carrier->take(m, h.node(), *this);
+    field[me] = carrier->take(m, h.node(), payload);
   }
 }
 
@@ -380,7 +320,7 @@ void Run::send_part(rtl::HostApi& h) {
   for (std::size_t i = 0; i < out.size(); ++i) {
     // Two statements: the post's time is read after the send's t_S (as
     // arguments of one call, it could be read before).
-    const std::uint64_t id = carrier->send(h, out[i], *this);
+    const std::uint64_t id = carrier->send(h, out[i], bytes, payload);
     note_posted(id, h.node(), h.now());
     ++messages_sent;
   }

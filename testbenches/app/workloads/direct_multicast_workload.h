@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "algorithms/direct_scheme.h"
+#include "testbenches/app/workloads/direct_carrier.h"
 #include "testbenches/app/workloads/synthetic_workload.h"
 #include "testbenches/app/workloads/workload.h"
 #include "topologies/direct_routing.h"
@@ -77,8 +78,7 @@ class DirectMulticastWorkload : public Workload {
 // program locals (rtl_models/core/kernel.h: no owning local across a wait()).
 struct DirectMulticastWorkload::Run {
   std::unique_ptr<algo::DirectScheme> scheme;   // its options set, fitted to the nodes
-  struct Carrier;
-  const Carrier* carrier = nullptr;   // how its messages hand on their parts (scheme->carrier())
+  const DirectCarrier* carrier = nullptr;   // how its messages hand on their parts (scheme->carrier())
   bool all_port = false;
   std::shared_ptr<const topo::DirectRouting> routing;
   rtl::NodeId source = 0;
@@ -124,7 +124,7 @@ struct DirectMulticastWorkload::Run {
   // Per node: what it is sending (kept across the sends' waits).
   std::vector<std::vector<rtl::NodeId>> field;                 // its address field / part, itself first
   std::vector<std::vector<algo::LocalSend>> sends;             // its local rule's sends, in order
-  std::map<std::uint64_t, std::vector<rtl::NodeId>> payload;   // unicast message id -> the field it carries
+  CarriedParts payload;   // unicast message id -> the field it carries
 
   void source_program(rtl::HostApi& h);
   void relay_program(rtl::HostApi& h);

@@ -8,7 +8,7 @@
 // the NI's status register, and counts the completions the NI writes into
 // its memory. Exit code 0 when every message arrived exactly once.
 //
-//   build/wormcast_soc_example [messages-per-cpu]
+//   soc_ni [messages-per-cpu]   (docs/embedding.md builds it)
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -18,11 +18,11 @@
 #include <cstdlib>
 #include <map>
 
-#include "rtl_models/node/io_bus.h"
-#include "rtl_models/core/link.h"
-#include "rtl_models/node/network_interface.h"
-#include "rtl_models/switch/switch.h"
-#include "rtl_models/switch/updown_decoder.h"
+#include <wormcast/rtl_models/node/io_bus.h>
+#include <wormcast/rtl_models/core/link.h>
+#include <wormcast/rtl_models/node/network_interface.h>
+#include <wormcast/rtl_models/switch/switch.h>
+#include <wormcast/rtl_models/switch/updown_decoder.h>
 
 namespace rtl = wormcast::rtl;
 namespace topo = wormcast::topo;
@@ -92,7 +92,7 @@ int main(int argc, char* argv[]) {
 int sc_main(int argc, char* argv[]) {
   const int count = argc > 1 ? std::atoi(argv[1]) : 20;
   if (count < 1) {
-    std::fprintf(stderr, "usage: wormcast_soc_example [messages-per-cpu >= 1]\n");
+    std::fprintf(stderr, "usage: soc_ni [messages-per-cpu >= 1]\n");
     return 2;
   }
   rtl::SimContext ctx(5000);

@@ -1,0 +1,238 @@
+// The embedding API (embed/network.h, embed/multicast.h): whole networks in
+// a model whose sc_main and processes are the test's own, as a user's are.
+//
+// Golden latencies by hand, as in tests/app/test_direct_multicast.cpp: a
+// message of B bytes is one worm of L = 1 + B flits (a compound worm to one
+// destination: 3 header flits, L = 2 + B + 1); on an idle network its tail
+// arrives at c + 1 + 3(h + 1) + (L - 1) for a head leaving at c over h hops,
+// after the source's t_S; then the receiver's t_R.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <systemc>
+
+#include "embed/multicast.h"
+#include "embed/network.h"
+#include "rtl_models/core/kernel.h"
+#include "testbenches/app/config.h"
+#include "testbenches/app/runner.h"
+#include "testbenches/app/workloads/direct_multicast_workload.h"
+#include "tests/common/runs.h"
+
+using namespace wormcast;
+using Catch::Matchers::Contains;
+
+namespace {
+
+std::string source_file(const char* f) { return std::string(WORMCAST_SOURCE_DIR) + "/" + f; }
+
+// A user's process that asks for one multicast at cycle `at`.
+struct Asker : sc_core::sc_module {
+  SC_HAS_PROCESS(Asker);
+  Asker(sc_core::sc_module_name n, embed::Network& net, embed::DirectMulticast& s, rtl::NodeId src,
+        std::vector<rtl::NodeId> dests, int bytes, Cycle at)
+      : sc_core::sc_module(n), net_(net), s_(s), src_(src), dests_(std::move(dests)), bytes_(bytes), at_(at) {
+    SC_THREAD(run);
+  }
+  void run() {
+    sc_core::wait(net_.clock().delay(at_));
+    m = s_.multicast(src_, dests_, bytes_);
+  }
+  embed::Network& net_;
+  embed::DirectMulticast& s_;
+  rtl::NodeId src_;
+  std::vector<rtl::NodeId> dests_;
+  int bytes_;
+  Cycle at_;
+  std::shared_ptr<const embed::Multicast> m;
+};
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("embed: a network from settings takes packets from the user's code and names its nodes' limits") {
+  rtl::fresh_kernel();
+  embed::Network net(embed::config_from_settings({"topology.kind=torus", "topology.dims=[4, 4]"}), "net");
+  REQUIRE(net.num_nodes() == 16);
+  Cycle got = 0;
+  int received = 0;
+  net.endpoint(5).on_receive = [&](const rtl::Packet& p, Cycle at) {
+    CHECK(p.src == 0);
+    got = at;
+    ++received;
+  };
+  auto p = std::make_shared<rtl::Packet>();
+  p->header.dest = 5;
+  p->length = 8;
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  net.endpoint(0).inject(p);
+  sc_core::sc_start(net.clock().delay(1000));
+  CHECK(received == 1);
+  CHECK(got > 0);
+  const nlohmann::json s = net.statistics();
+  CHECK(s.at("packets").at("delivered") == 1);
+  CHECK(s.at("packets").at("outstanding") == 0);
+  CHECK(s.at("latency_cycles").at("count") == 1);
+  CHECK(s.at("latency_cycles").at("max") == got);   // created at cycle 0
+  CHECK(s.at("cycles") == 1000);
+  CHECK_FALSE(net.deadlocked());
+  CHECK_THAT(error_of([&] { net.node(16); }), Contains("node 16 does not exist") && Contains("0..15"));
+  CHECK_THAT(error_of([&] { net.processor(3); }), Contains("node 3 runs no software: node.model is endpoint"));
+}
+
+TEST_CASE("embed: bad configurations are refused naming the file, the key and the value") {
+  rtl::fresh_kernel();
+  CHECK_THAT(error_of([] { embed::config_from_settings({"topology.kind=torrus"}); }),
+             Contains("topology.kind") && Contains("torrus"));
+  CHECK_THAT(error_of([] { embed::config_from_settings({"topology.dims"}); }), Contains("topology.dims"));
+  CHECK_THAT(error_of([] { embed::config_from_file("no/such/file.yaml"); }), Contains("no/such/file.yaml"));
+  CHECK_THAT(error_of([] { embed::config_from_file(""); }), Contains("config_from_settings"));
+}
+
+TEST_CASE("embed: a direct multicast asked by a user process costs what the hand formula says") {
+  // t_S = 20, t_R = 16, 64 bytes, one hop (0,0) -> (0,1), asked at cycle 50:
+  // a unicast (utorus) arrives at 50 + 20 + 1 + 6 + 64 = 141, received at
+  // 157: latency 107; a compound worm (storus, mdtorus) 2 flits later: 109.
+  for (const char* scheme : {"utorus", "storus", "mdtorus"}) {
+    INFO(scheme);
+    rtl::fresh_kernel();
+    const bool unicast = std::string(scheme) == "utorus";
+    embed::Network net(embed::config_from_file(
+        source_file(unicast ? "experiments/seed001/utorus.yaml" : "experiments/seed001/path_torus.yaml")));
+    embed::DirectMulticast service(net, scheme);
+    Asker a("asker", net, service, 0, {1}, 64, 50);
+    std::vector<std::pair<rtl::NodeId, Cycle>> seen;
+    service.on_delivery([&](const embed::Multicast&, rtl::NodeId n, Cycle at) { seen.emplace_back(n, at); });
+    sc_core::sc_start(net.clock().delay(2000));
+    REQUIRE(a.m);
+    REQUIRE(a.m->complete());
+    CHECK(a.m->requested() == 50);
+    CHECK(a.m->latency() == (unicast ? 107 : 109));
+    CHECK(a.m->messages_sent() == 1);
+    REQUIRE(seen.size() == 1);
+    CHECK(seen[0] == std::make_pair(rtl::NodeId{1}, static_cast<Cycle>(unicast ? 157 : 159)));
+  }
+}
+
+TEST_CASE("embed: every scheme's multicast equals the direct_multicast workload's trial on the same set") {
+  // The same multicast through `wormcast run` (one trial from cycle 0) and
+  // through the service (asked before sc_start): the same model, so the
+  // same latency, and the plan's messages.
+  struct Case { const char* file; const char* scheme; int source; const char* dests; std::vector<rtl::NodeId> ids; };
+  const Case cases[] = {
+      {"experiments/seed001/utorus.yaml", "utorus", 5, "0,3,9,14,15", {0, 3, 9, 14, 15}},
+      {"experiments/seed001/path_torus.yaml", "mdtorus", 5, "0,3,9,14,15", {0, 3, 9, 14, 15}},
+      {"experiments/seed001/path_torus.yaml", "storus", 5, "0,3,9,14,15", {0, 3, 9, 14, 15}},
+      {"experiments/seed001/hypercube.yaml", "wsort", 0, "000100,000010,001000,000111,001111,001010", {4, 2, 8, 7, 15, 10}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.scheme);
+    const std::vector<tb::Override> o = {{"traffic.scheme", c.scheme}, {"traffic.source", std::to_string(c.source)},
+                                         {"traffic.destinations", c.dests}, {"traffic.trials", "1"}};
+    const tb::RunResult r = tb::run_experiment(test::experiment(c.file, o), {});
+    INFO(r.error);
+    REQUIRE(r.ok);
+    const auto run_latency = test::metric(r, "multicast.latency_cycles").at("max").get<Cycle>();
+
+    const int bytes = test::experiment(c.file, o).workload_as<tb::DirectMulticastWorkload>().message.size;
+    rtl::fresh_kernel();
+    embed::Network net(embed::config_from_file(source_file(c.file)));
+    embed::DirectMulticast service(net, c.scheme);
+    const auto m = service.multicast(c.source, c.ids, bytes);
+    sc_core::sc_start(net.clock().delay(20000));
+    REQUIRE(m->complete());
+    CHECK(m->latency() == run_latency);
+    CHECK(m->messages_sent() == m->planned_messages());
+    CHECK(m->deliveries().size() == c.ids.size());
+    CHECK(net.packets_outstanding() == 0);
+  }
+}
+
+TEST_CASE("embed: concurrent multicasts from several sources each reach their destinations once") {
+  rtl::fresh_kernel();
+  embed::Network net(embed::config_from_file(source_file("experiments/seed001/utorus.yaml")));
+  embed::DirectMulticast service(net, "utorus");
+  // Three multicasts on their way at once, two sharing destinations.
+  Asker a("a", net, service, 0, {1, 2, 3, 9, 17, 33, 63}, 200, 10);
+  Asker b("b", net, service, 9, {0, 1, 2, 3, 40}, 200, 12);
+  Asker c("c", net, service, 40, {9, 10, 11}, 200, 12);
+  sc_core::sc_start(net.clock().delay(50000));
+  for (const Asker* x : {&a, &b, &c}) {
+    REQUIRE(x->m);
+    CHECK(x->m->complete());
+    CHECK(x->m->messages_sent() == static_cast<int>(x->m->destinations().size()));   // U-torus: a unicast each
+    std::vector<rtl::NodeId> got;
+    for (const auto& d : x->m->deliveries()) got.push_back(d.node);
+    std::sort(got.begin(), got.end());
+    std::vector<rtl::NodeId> want = x->m->destinations();
+    std::sort(want.begin(), want.end());
+    CHECK(got == want);
+  }
+  CHECK(service.multicasts().size() == 3);
+  CHECK(net.packets_outstanding() == 0);
+  CHECK(net.messages_outstanding() == 0);
+}
+
+TEST_CASE("embed: the service refuses networks, nodes and sets it cannot serve") {
+  rtl::fresh_kernel();
+  {
+    embed::Network sw(embed::config_from_settings({}), "switches");
+    CHECK_THAT(error_of([&] { embed::DirectMulticast(sw, "utorus"); }),
+               Contains("needs a direct network") && Contains("topology.kind irregular"));
+  }
+  embed::Network ep(embed::config_from_settings({"topology.kind=torus", "topology.dims=[4, 4]"}), "endpoints");
+  CHECK_THAT(error_of([&] { embed::DirectMulticast(ep, "utorus"); }), Contains("node.model is endpoint"));
+  embed::Network net(embed::config_from_settings({"topology.kind=torus", "topology.dims=[4, 4]", "node.model=processor"}),
+                     "procs");
+  CHECK_THAT(error_of([&] { embed::DirectMulticast(net, "no-such-scheme"); }), Contains("no-such-scheme"));
+  CHECK_THAT(error_of([&] { embed::DirectMulticast(net, "wsort"); }), Contains("hypercube"));
+  embed::DirectMulticast s(net, "utorus");
+  CHECK_THAT(error_of([&] { s.multicast(16, {1}, 8); }), Contains("no such node") && Contains("0..15"));
+  CHECK_THAT(error_of([&] { s.multicast(0, {}, 8); }), Contains("no destinations"));
+  CHECK_THAT(error_of([&] { s.multicast(0, {0, 1}, 8); }), Contains("not its own destination"));
+  CHECK_THAT(error_of([&] { s.multicast(0, {1, 1}, 8); }), Contains("destination 1 listed twice"));
+  CHECK_THAT(error_of([&] { s.multicast(0, {1}, 0); }), Contains("0 bytes"));
+  CHECK(s.multicasts().empty());
+}
+
+TEST_CASE("embed: a deadlock calls the user's handler and the user's simulation goes on") {
+  // A unidirectional ring of 6 with a cyclic single-VC routing (the check
+  // switched off) and one-flit buffers: every node sends long packets three
+  // hops on, which deadlocks (tests/app/test_direct_network.cpp).
+  rtl::fresh_kernel();
+  embed::Network net(embed::config_from_settings({"topology.kind=torus", "topology.dims=[6]",
+                                                  "topology.direction=unidirectional",
+                                                  "routing.function=broken_single_vc_ring", "routing.check=never",
+                                                  "router.buffer=1", "sim.watchdog=500"}),
+                     "ring");
+  std::string report;
+  int calls = 0;
+  net.on_deadlock([&](const std::string& r) {
+    report = r;
+    ++calls;
+  });
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  for (int n = 0; n < 6; ++n)
+    for (int k = 0; k < 4; ++k) {
+      auto p = std::make_shared<rtl::Packet>();
+      p->header.dest = (n + 3) % 6;
+      p->length = 16;
+      net.endpoint(n).inject(p);
+    }
+  sc_core::sc_start(net.clock().delay(20000));
+  CHECK(calls == 1);
+  CHECK(net.deadlocked());
+  CHECK(net.packets_outstanding() > 0);
+  CHECK_THAT(report, Contains("no flit moved for 500 cycles") && Contains("waiting for"));
+  CHECK(net.deadlock_report() == report);
+  CHECK(net.now() == 20000);   // not stopped by the watchdog
+}
