@@ -109,6 +109,13 @@ bool ReferenceRouter::out_connected(int c) const {
   return l != nullptr && l->uses_vc(c % vcs_);
 }
 
+bool ReferenceRouter::port_connected(int port) const {
+  const int first = first_channel(port), n = port < ext_ports_ ? vcs_ : 1;
+  for (int c = first; c < first + n; ++c)
+    if (out_connected(c)) return true;
+  return false;
+}
+
 // The links call this router back for a flit arriving and for a credit
 // returned to a VC found without one; no receive folding (flits travel on
 // the wire and are popped at their arrival).
@@ -417,7 +424,7 @@ void ReferenceRouter::release(int oc) { outs_[static_cast<std::size_t>(oc)].owne
 
 bool ReferenceRouter::traverse(Cycle now) {
   if (traced_)
-    for (OutputPort& op : ports_) op.valid = false;
+    for (OutputPort& op : ports_) op.valid = op.head = op.tail = false;
   bool any = false;
   for (int port = 0; port < ext_ports_ + local_ports_; ++port) {
     if (ports_[static_cast<std::size_t>(port)].shared != nullptr) any |= offer_shared(port, now);
@@ -555,6 +562,8 @@ void ReferenceRouter::emit(int oc, const Flit& g, Cycle now) {
   if (traced_) {
     OutputPort& op = ports_[static_cast<std::size_t>(port)];
     op.valid = true;
+    op.head = g.head();
+    op.tail = g.tail();
     op.vc = oc < external_channels() ? oc % vcs_ : 0;
     op.packet = static_cast<int>(g.pkt->id);
     op.header_flits = g.pkt->header_flits;
@@ -630,9 +639,12 @@ void ReferenceRouter::trace(sc_core::sc_trace_file* tf) {
       sc_core::sc_trace(tf, ins_[static_cast<std::size_t>(c)].traced_occupancy,
                         base + ".in_" + channel_name(c) + ".occupancy");
   for (int p = 0; p < ext_ports_ + local_ports_; ++p) {
+    if (!port_connected(p)) continue;
     const std::string pn = port_name(p);
     OutputPort& op = ports_[static_cast<std::size_t>(p)];
     sc_core::sc_trace(tf, op.valid, base + ".out_" + pn + ".valid");
+    sc_core::sc_trace(tf, op.head, base + ".out_" + pn + ".head");
+    sc_core::sc_trace(tf, op.tail, base + ".out_" + pn + ".tail");
     sc_core::sc_trace(tf, op.vc, base + ".out_" + pn + ".vc");
     sc_core::sc_trace(tf, op.packet, base + ".out_" + pn + ".packet");
     sc_core::sc_trace(tf, op.header_flits, base + ".out_" + pn + ".header_flits");

@@ -73,6 +73,7 @@ class ReferenceRouter : public sc_core::sc_module,
   void share_port(int port, SharedLink* link, int side);
   bool in_connected(int c) const;
   bool out_connected(int c) const;
+  bool port_connected(int port) const;   // any of its output channels (not a unidirectional torus's minus port)
 
   int vcs() const { return vcs_; }
   int external_ports() const { return ext_ports_; }
@@ -122,6 +123,7 @@ class ReferenceRouter : public sc_core::sc_module,
     SharedLink* shared = nullptr;    // "3-way" arbiter of this port, or null
     int shared_side = 0;
     bool valid = false;              // VCD: a flit left this cycle
+    bool head = false, tail = false; // VCD: that flit was its packet's first / last
     int vc = -1, packet = 0, header_flits = 0;   // VCD
   };
 

@@ -118,6 +118,13 @@ bool VcRouter::out_connected(int c) const {
   return l != nullptr && l->uses_vc(c % vcs_);
 }
 
+bool VcRouter::port_connected(int port) const {
+  const int first = first_channel(port), n = port < ext_ports_ ? vcs_ : 1;
+  for (int c = first; c < first + n; ++c)
+    if (out_connected(c)) return true;
+  return false;
+}
+
 std::string VcRouter::channel_name(int ch) const {
   if (ch >= external_channels()) return "local" + std::to_string(ch - external_channels());
   const int port = ch / vcs_;
@@ -899,7 +906,10 @@ bool VcRouter::take_more_vcs(InputVc& iv, int c, int vc) {
 __attribute__((always_inline)) inline bool VcRouter::traverse(Cycle now, Cycle& next) {
   bool any = false;
   if (traced_)
-    for (int p = 0; p < ext_ports_ + local_ports_; ++p) ext(first_channel(p)).valid = false;
+    for (int p = 0; p < ext_ports_ + local_ports_; ++p) {
+      ChannelExtension& op = ext(first_channel(p));
+      op.valid = op.head = op.tail = false;
+    }
   // Only outputs on which a worm holds a VC, ascending (external, then
   // internal). A port released by a send earlier in the visit may still be
   // visited: nothing can send there, so send_one does nothing.
@@ -1226,6 +1236,8 @@ __attribute__((always_inline)) inline void VcRouter::emit(int ch, Flit g, Cycle 
   if (traced_) {   // a traced or probed router
     ChannelExtension& op = ext(port_first_channel(ch));
     op.valid = true;
+    op.head = g.head();
+    op.tail = last;
     op.vc = ch < external_channels() ? ch % vcs_ : 0;
     op.packet = static_cast<int>(g.pkt->id);
     op.header_flits = g.pkt->header_flits;
@@ -1353,9 +1365,12 @@ void VcRouter::trace(sc_core::sc_trace_file* tf) {
     if (in_connected(static_cast<int>(c)))
       sc_core::sc_trace(tf, ext_[c].traced_occupancy, base + ".in_" + channel_name(static_cast<int>(c)) + ".occupancy");
   for (int p = 0; p < ext_ports_ + local_ports_; ++p) {
+    if (!port_connected(p)) continue;
     const std::string pn = port_name(p);
     ChannelExtension& op = ext(first_channel(p));
     sc_core::sc_trace(tf, op.valid, base + ".out_" + pn + ".valid");
+    sc_core::sc_trace(tf, op.head, base + ".out_" + pn + ".head");
+    sc_core::sc_trace(tf, op.tail, base + ".out_" + pn + ".tail");
     sc_core::sc_trace(tf, op.vc, base + ".out_" + pn + ".vc");
     sc_core::sc_trace(tf, op.packet, base + ".out_" + pn + ".packet");
     sc_core::sc_trace(tf, op.header_flits, base + ".out_" + pn + ".header_flits");

@@ -237,6 +237,7 @@ class VcRouter : private detail::VcRouterHead,
   // Does channel c exist (its port bound and, external, its VC on the link)?
   bool in_connected(int c) const;
   bool out_connected(int c) const;
+  bool port_connected(int port) const;   // any of its output channels (not a unidirectional torus's minus port)
 
   int vcs() const { return vcs_; }
   int external_ports() const { return ext_ports_; }
@@ -430,6 +431,7 @@ class VcRouter : private detail::VcRouterHead,
     int vc = -1, packet = 0;    // VCD of the port: the VC and packet of the flit that left
     int header_flits = 0;       // VCD of the port: header length of the packet sent (shrinks along an IR worm)
     bool valid = false;         // VCD of the port: a flit left this cycle
+    bool head = false, tail = false;   // VCD of the port: that flit was its packet's first / last
   };
   ChannelExtension& ext(int c) { return ext_[static_cast<std::size_t>(c)]; }
   // Channel c's block, through the head line's pointer (not chan_'s header).
