@@ -19,6 +19,9 @@ def same(a, b):
 
 
 def main(argv):
+    if len(argv) == 2 and argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return
     if len(argv) < 4 or any("=" not in c for c in argv[3:]):
         sys.exit(__doc__.strip())
     conds = [c.split("=", 1) for c in argv[3:]]
