@@ -40,9 +40,29 @@ SEPARATORS = {"|", "&&", ";"}
 REDIRECTS = {">", "2>", "<", ">>", "2>&1"}
 
 
+class Joiner:
+    """Lines continued with a backslash, joined; the commands among them go to `items`."""
+
+    def __init__(self, items):
+        self.items, self.cont = items, ""
+
+    def take(self, i, text):
+        text = self.cont + text if self.cont else text
+        if text.endswith("\\"):
+            self.cont = text[:-1] + " "
+            return
+        self.cont = ""
+        if PREFIX.match(text):
+            self.items.append((i, "cmd", text))
+
+    def reset(self):
+        self.cont = ""
+
+
 def page_items(path):
     """(line, kind, text): kind 'cmd' for a command, 'file:NAME' for a YAML block to write."""
-    items, in_block, pending_file, block, start, cont = [], False, None, [], 0, ""
+    items, in_block, pending_file, block, start = [], False, None, [], 0
+    joiner = Joiner(items)
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     for i, line in enumerate(lines, 1):
@@ -63,31 +83,20 @@ def page_items(path):
         if block_kind == "file":
             block.append(line)
             continue
-        text = cont + line.strip() if cont else line.strip()
-        if text.endswith("\\"):
-            cont = text[:-1] + " "
-            continue
-        cont = ""
-        if PREFIX.match(text):
-            items.append((i, "cmd", text))
+        joiner.take(i, line.strip())
     return items
 
 
 def comment_items(path):
-    items, cont = [], ""
+    items = []
+    joiner = Joiner(items)
     with open(path, encoding="utf-8") as f:
         for i, line in enumerate(f, 1):
-            m = re.match(r"\s*#\s?\s*(.*)$", line)
-            if not m:
-                cont = ""
-                continue
-            text = cont + m.group(1).strip() if cont else m.group(1).strip()
-            if text.endswith("\\"):
-                cont = text[:-1] + " "
-                continue
-            cont = ""
-            if PREFIX.match(text):
-                items.append((i, "cmd", text))
+            m = re.match(r"\s*#\s*(.*)$", line)
+            if m:
+                joiner.take(i, m.group(1).strip())
+            else:
+                joiner.reset()
     return items
 
 
