@@ -7,7 +7,10 @@
 //   - node.model endpoint: endpoint(i) (inject packets, on_receive);
 //   - node.model processor (direct networks) or host_ni: processor(i), a
 //     program of HostApi calls (send, receive, compute, the NI's k-binomial
-//     multicast), or a multicast scheme run by embed::DirectMulticast.
+//     multicast), or a multicast scheme run by embed::DirectMulticast;
+//   - node.model host_ni with NetworkOptions::user_hosts: no wormcast host;
+//     the user's CPU binds to ni(i).host_port (TLM-2.0: descriptors,
+//     status) and io_bus(i).to_memory binds to the user's memory.
 // A deadlock (no flit moved for sim.watchdog cycles with packets
 // outstanding) calls the handler given to on_deadlock() and leaves the
 // user's simulation running; without a handler it stops the simulation, as
@@ -23,6 +26,8 @@
 #include "rtl_models/core/sim_context.h"
 #include "rtl_models/node/endpoint.h"
 #include "rtl_models/node/host_processor.h"
+#include "rtl_models/node/io_bus.h"
+#include "rtl_models/node/network_interface.h"
 #include "rtl_models/node/node_model.h"
 #include "testbenches/app/experiment.h"
 #include "topologies/networks/network_kind.h"
@@ -39,6 +44,15 @@ ExperimentConfig config_from_file(const std::string& path, const std::vector<std
 // "topology.dims=[4, 4]", "node.model=processor"}). Throws tb::ConfigError.
 ExperimentConfig config_from_settings(const std::vector<std::string>& settings);
 
+struct NetworkOptions {
+  // node.model host_ni without wormcast's host processors: each node's NI
+  // and I/O bus wait for the user's CPU and memory. SystemC refuses an
+  // unbound socket, so every node's ni(i).host_port gets a CPU and every
+  // io_bus(i).to_memory a memory before sc_start: the user's, or an idle
+  // one (Network::idle_cpu, idle_memory).
+  bool user_hosts = false;
+};
+
 class Network {
  public:
   // Builds cfg's network (its topology, routing, router or switch, link and
@@ -47,7 +61,8 @@ class Network {
   // constructed, if any. Call it during elaboration, before sc_start.
   // Throws tb::ConfigError (cfg names no network that can be built) or
   // topo::SetupError (its routing failed its check).
-  explicit Network(const ExperimentConfig& cfg, const std::string& name = "wormcast");
+  // With options.user_hosts, std::invalid_argument unless node.model is host_ni.
+  explicit Network(const ExperimentConfig& cfg, const std::string& name = "wormcast", const NetworkOptions& options = {});
   ~Network();
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
@@ -62,6 +77,15 @@ class Network {
   // program with set_program() before sc_start. Throws std::invalid_argument
   // naming the node model otherwise.
   rtl::ProgramHost& processor(int id);
+  // The NI and the I/O bus of node `id` (node.model host_ni); throws
+  // std::invalid_argument naming the node model otherwise.
+  rtl::NetworkInterface& ni(int id);
+  rtl::IoBus& io_bus(int id);
+  // With user_hosts, for a node the user's model leaves alone: a CPU that
+  // never posts a descriptor bound to its NI, a memory that accepts every
+  // DMA (and counts its bytes) bound to its I/O bus.
+  void idle_cpu(int id);
+  void idle_memory(int id);
 
   const ExperimentConfig& config() const { return cfg_; }
   topo::NetworkModel& model() { return *net_; }
@@ -90,8 +114,10 @@ class Network {
 
  private:
   ExperimentConfig cfg_;
+  NetworkOptions options_;
   std::unique_ptr<rtl::SimContext> ctx_;
   std::unique_ptr<topo::NetworkModel> net_;
+  std::vector<std::unique_ptr<sc_core::sc_module>> idle_;   // idle_cpu / idle_memory modules
 };
 
 }  // namespace wormcast::embed

@@ -21,6 +21,16 @@ std::string HostNiNode::describe_blocked(Cycle) const {
          " messages waiting to be received";
 }
 
+int NiOnlyNode::trace(sc_core::sc_trace_file* tf, const std::string& filter) {
+  if (fnmatch(filter.c_str(), node_.name(), 0) != 0 && fnmatch(filter.c_str(), node_.ni.name(), 0) != 0) return 0;
+  if (tf) node_.ni.trace(tf);
+  return 1;
+}
+
+std::string NiOnlyNode::describe_blocked(Cycle) const {
+  return node_.ni.occupancy_flits() == 0 ? std::string() : node_.ni.describe();
+}
+
 namespace {
 
 // Mean and max over nodes of a per-node busy fraction.
@@ -115,22 +125,33 @@ namespace {
 struct NodeBusy {
   double host, ni, bus;
 };
-NodeBusy node_busy(const ComputeNode& n, Cycle now) {
+// A node's parts, with or without wormcast's host (NiOnlyNode: the user's).
+struct NodeParts {
+  const HostProcessor* host;
+  const NetworkInterface* ni;
+  const IoBus* bus;
+};
+NodeParts parts_of(const NodeHardware* h) {
+  if (const auto* n = dynamic_cast<const HostNiNode*>(h)) return {&n->node().host, &n->node().ni, &n->node().bus};
+  const auto& n = dynamic_cast<const NiOnlyNode&>(*h).node();
+  return {nullptr, &n.ni, &n.bus};
+}
+NodeBusy node_busy(const NodeParts& n, Cycle now) {
   const double cyc = std::max<double>(1.0, static_cast<double>(now));
-  return {checked_fraction(static_cast<double>(n.host.busy_cycles()), cyc, "host busy"),
-          checked_fraction(static_cast<double>(n.ni.stats().busy), cyc, "NI busy"),
-          checked_fraction(static_cast<double>(n.bus.busy_cycles(now)), cyc, "I/O bus")};
+  return {checked_fraction(n.host ? static_cast<double>(n.host->busy_cycles()) : 0.0, cyc, "host busy"),
+          checked_fraction(static_cast<double>(n.ni->stats().busy), cyc, "NI busy"),
+          checked_fraction(static_cast<double>(n.bus->busy_cycles(now)), cyc, "I/O bus")};
 }
 }  // namespace
 
 void HostNiModel::register_statistics(StatsScope s, const std::vector<NodeHardware*>& hw) const {
   register_message_statistics(s, {std::begin(kAllParts), std::end(kAllParts)});
-  std::vector<const ComputeNode*> nodes;
-  for (NodeHardware* h : hw) nodes.push_back(&static_cast<HostNiNode*>(h)->node());
+  std::vector<NodeParts> nodes;
+  for (const NodeHardware* h : hw) nodes.push_back(parts_of(h));
   const Cycle& now = s.now;
   auto fractions = [nodes, &now](double NodeBusy::*part) {
     std::vector<double> v;
-    for (const ComputeNode* n : nodes) v.push_back(node_busy(*n, now).*part);
+    for (const NodeParts& n : nodes) v.push_back(node_busy(n, now).*part);
     return mean_max(v);
   };
   s.stats.add("nodes.host_busy_fraction", "fraction", "host CPU busy time / cycles simulated (mean, max over nodes)",
@@ -143,8 +164,8 @@ void HostNiModel::register_statistics(StatsScope s, const std::vector<NodeHardwa
     int peak = 0;
     double occ = 0;
     const double cyc = std::max<double>(1.0, static_cast<double>(now));
-    for (const ComputeNode* n : nodes) {
-      const NiStats st = n->ni.stats();
+    for (const NodeParts& n : nodes) {
+      const NiStats st = n.ni->stats();
       occ += st.occupancy_integral / cyc;
       peak = std::max(peak, st.peak_flits);
     }
@@ -158,7 +179,7 @@ std::string HostNiModel::bottleneck(const std::vector<NodeHardware*>& hw, Cycle 
   double best = 0;
   std::string what;
   for (std::size_t i = 0; i < hw.size(); ++i) {
-    const NodeBusy b = node_busy(static_cast<const HostNiNode*>(hw[i])->node(), now);
+    const NodeBusy b = node_busy(parts_of(hw[i]), now);
     const std::pair<double, const char*> parts[] = {{b.host, "host CPU"}, {b.ni, "NI processor"}, {b.bus, "I/O bus"}};
     for (const auto& [f, name] : parts)
       if (f > best) {

@@ -46,11 +46,34 @@ class HostNiNode : public NodeHardware {
   int credits_;
 };
 
+// The node of HostNiModel with external_hosts: the NI and I/O bus only, the
+// host being the user's (compute_node.h, NiNode).
+class NiOnlyNode : public NodeHardware {
+ public:
+  NiOnlyNode(const std::string& name, NodeId id, const IoBusParams& bp, const NiParams& np, SimContext& ctx, bool vct)
+      : node_(name.c_str(), id, bp, np, ctx, vct), credits_(np.receive_queue) {}
+  FlitOutPort& link_out() override { return node_.ni.out; }
+  FlitInPort& link_in() override { return node_.ni.in; }
+  int receive_credits() const override { return credits_; }
+  int trace(sc_core::sc_trace_file* tf, const std::string& filter) override;
+  std::string describe_blocked(Cycle now) const override;
+  NiNode& node() { return node_; }
+  const NiNode& node() const { return node_; }
+
+ private:
+  NiNode node_;
+  int credits_;
+};
+
 class HostNiModel : public NodeModel {
  public:
   HostParams host;
   IoBusParams bus;
   NiParams ni;
+  // Not a parameter: a network embedded in a user's model whose own CPUs and
+  // memories drive the NIs (embed::NetworkOptions::user_hosts) builds
+  // NiOnlyNodes, without wormcast's host processor.
+  bool external_hosts = false;
   std::unique_ptr<NodeModel> clone() const override { return std::make_unique<HostNiModel>(*this); }
   void visit(ParamVisitor& v) override;
   bool runs_software() const override { return true; }
@@ -58,6 +81,7 @@ class HostNiModel : public NodeModel {
   void validate(const ConfigFacts& f) const override;
   std::unique_ptr<NodeHardware> build(const std::string& name, NodeId id, int nodes, SimContext& ctx,
                                       bool vct) const override {
+    if (external_hosts) return std::make_unique<NiOnlyNode>(name, id, bus, ni, ctx, vct);
     HostParams hp = host;
     hp.packet_bytes = ni.packet_size;   // host.overheads: packet counts the NI's packets
     return std::make_unique<HostNiNode>(name, id, nodes, hp, bus, ni, ctx, vct);

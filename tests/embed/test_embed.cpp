@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <functional>
 #include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "embed/multicast.h"
 #include "embed/network.h"
@@ -19,6 +21,7 @@
 #include "testbenches/app/runner.h"
 #include "testbenches/app/workloads/direct_multicast_workload.h"
 #include "tests/common/runs.h"
+#include "tlm/ni_protocol.h"
 
 using namespace wormcast;
 using Catch::Matchers::Contains;
@@ -235,4 +238,81 @@ TEST_CASE("embed: a deadlock calls the user's handler and the user's simulation 
   CHECK_THAT(report, Contains("no flit moved for 500 cycles") && Contains("waiting for"));
   CHECK(net.deadlock_report() == report);
   CHECK(net.now() == 20000);   // not stopped by the watchdog
+}
+
+namespace {
+
+// A user's memory behind a node's I/O bus: counts the message completions
+// the NI writes.
+struct UserMemory : sc_core::sc_module {
+  tlm_utils::simple_target_socket<UserMemory> socket;
+  explicit UserMemory(sc_core::sc_module_name n) : sc_core::sc_module(n), socket("socket") {
+    socket.register_b_transport(this, &UserMemory::b_transport);
+  }
+  void b_transport(::tlm::tlm_generic_payload& t, sc_core::sc_time&) {
+    if (auto* c = t.get_extension<wormcast::tlm::CompletionExtension>()) completions.push_back(c->message);
+    t.set_response_status(::tlm::TLM_OK_RESPONSE);
+  }
+  std::vector<std::uint64_t> completions;
+};
+
+// A user's CPU: posts one send descriptor to its NI at cycle 10.
+struct UserCpu : sc_core::sc_module {
+  SC_HAS_PROCESS(UserCpu);
+  tlm_utils::simple_initiator_socket<UserCpu> ni;
+  UserCpu(sc_core::sc_module_name n, const rtl::Clock& c, int dest) : sc_core::sc_module(n), ni("ni"), clock(c), dest_(dest) {
+    SC_THREAD(run);
+  }
+  void run() {
+    sc_core::wait(clock.delay(10));
+    d_ = {77, dest_, 512, 0x1000};
+    wormcast::tlm::prepare(t_, ::tlm::TLM_WRITE_COMMAND, wormcast::tlm::kRegSendDoorbell, &d_, sizeof d_);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    ni->b_transport(t_, delay);
+    ok = !t_.is_response_error();
+  }
+  const rtl::Clock& clock;
+  int dest_;
+  wormcast::tlm::SendDescriptor d_{};
+  ::tlm::tlm_generic_payload t_;
+  bool ok = false;
+};
+
+}  // namespace
+
+TEST_CASE("embed: with user_hosts, the user's CPU and memories drive the NIs of a whole switch network") {
+  rtl::fresh_kernel();
+  embed::NetworkOptions o;
+  o.user_hosts = true;
+  embed::Network net(embed::config_from_settings({"node.model=host_ni"}), "net", o);
+  REQUIRE(net.num_nodes() == 32);
+  std::vector<std::unique_ptr<UserMemory>> mem;
+  for (int i = 0; i < net.num_nodes(); ++i) {
+    mem.push_back(std::make_unique<UserMemory>(("mem" + std::to_string(i)).c_str()));
+    net.io_bus(i).to_memory.bind(mem.back()->socket);
+  }
+  UserCpu cpu("cpu", net.clock(), 5);
+  cpu.ni.bind(net.ni(0).host_port);
+  for (int i = 1; i < net.num_nodes(); ++i) net.idle_cpu(i);
+  CHECK_THAT(error_of([&] { net.processor(0); }), Contains("its host is the user's"));
+  sc_core::sc_start(net.clock().delay(100000));
+  CHECK(cpu.ok);
+  CHECK(mem[5]->completions == std::vector<std::uint64_t>{77});   // the message, once, at its destination
+  for (int i = 0; i < net.num_nodes(); ++i)
+    if (i != 5) CHECK(mem[static_cast<std::size_t>(i)]->completions.empty());
+  CHECK(net.packets_outstanding() == 0);
+  const nlohmann::json s = net.statistics();
+  CHECK(s.at("packets").at("delivered").get<int>() >= 1);
+  CHECK(s.at("nodes").at("host_busy_fraction").at("max") == 0.0);   // no wormcast host
+  CHECK(s.at("nodes").at("ni_busy_fraction").at("max").get<double>() > 0.0);
+}
+
+TEST_CASE("embed: user_hosts needs NIs") {
+  rtl::fresh_kernel();
+  embed::NetworkOptions o;
+  o.user_hosts = true;
+  CHECK_THAT(error_of([&] { embed::Network(embed::config_from_settings({}), "net", o); }),
+             Contains("needs node.model host_ni, not endpoint"));
+  embed::Network ep(embed::config_from_settings({}), "ep");
+  CHECK_THAT(error_of([&] { ep.ni(0); }), Contains("node 0 has no NI: node.model is endpoint"));
 }
