@@ -136,6 +136,9 @@ TEST_CASE("embed: every scheme's multicast equals the direct_multicast workload'
       {"experiments/seed001/path_torus.yaml", "mdtorus", 5, "0,3,9,14,15", {0, 3, 9, 14, 15}},
       {"experiments/seed001/path_torus.yaml", "storus", 5, "0,3,9,14,15", {0, 3, 9, 14, 15}},
       {"experiments/seed001/hypercube.yaml", "wsort", 0, "000100,000010,001000,000111,001111,001010", {4, 2, 8, 7, 15, 10}},
+      // seed004: SCI packets of 64 bytes, the root polling (multi-packet messages)
+      {"experiments/seed004/sci_torus.yaml", "sci-mdtorus", 5, "0,3,9,14,15", {0, 3, 9, 14, 15}},
+      {"experiments/seed004/sci_torus.yaml", "sci-utorus", 5, "0,3,9,14,15", {0, 3, 9, 14, 15}},
   };
   for (const Case& c : cases) {
     INFO(c.scheme);
