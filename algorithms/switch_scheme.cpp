@@ -269,6 +269,26 @@ const SwitchScheme& switch_scheme(const std::string& name) {
   throw std::invalid_argument("unknown switch-based scheme '" + name + "' (" + switch_schemes().joined_names() + ")");
 }
 
+namespace {
+
+void collect_worms(const SwitchScheme& s, const topo::Topology& t, SsrId id, const WormSend& w, int bytes,
+                   std::vector<WormSend>& all, int depth) {
+  all.push_back(w);
+  if (depth > t.num_nodes()) throw std::logic_error("switch multicast: relay nesting does not end");
+  for (const auto& task : w.relay_worm ? w.relay_worm->tasks : std::vector<RelayTask>{})
+    for (const auto& next : s.relay_worms(t, id, w.relay_worm.get(), task.relay, bytes))
+      collect_worms(s, t, id, next, bytes, all, depth + 1);
+}
+
+}  // namespace
+
+std::vector<WormSend> all_worms(const SwitchScheme& s, const topo::Topology& t, const topo::UpDownRouting& r, SsrId id,
+                                topo::NodeId source, const std::vector<topo::NodeId>& dests, int bytes) {
+  std::vector<WormSend> all;
+  for (const WormSend& w : s.source_worms(t, r, id, source, dests, bytes)) collect_worms(s, t, id, w, bytes, all, 0);
+  return all;
+}
+
 void register_switch_schemes(SchemeRegistry& r) {
   for (const auto& e : switch_schemes().entries()) {
     const SwitchScheme& s = switch_scheme(e.name);

@@ -52,6 +52,13 @@ class SwitchScheme {
                                             topo::NodeId me, int bytes) const = 0;
 };
 
+// Every worm of a multicast: the source's, then recursively those each relay
+// sends for the worm that carried its relay work, depth first. Throws
+// std::invalid_argument as source_worms does, std::logic_error for relay
+// work that never ends.
+std::vector<WormSend> all_worms(const SwitchScheme& s, const topo::Topology& t, const topo::UpDownRouting& r, SsrId id,
+                                topo::NodeId source, const std::vector<topo::NodeId>& dests, int bytes);
+
 using SwitchSchemeRegistry = Registry<SwitchScheme>;
 // tree, path-lg, path-greedy, ssr.
 const SwitchSchemeRegistry& switch_schemes();

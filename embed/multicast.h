@@ -1,12 +1,13 @@
-// A direct-network multicast scheme as a service to a user's modules
-// (docs/embedding.md): the scheme's software runs on every processor of an
-// embedded network, and any user process asks a node to multicast, at any
-// time, as often as it likes; several multicasts may be on their way at
-// once. The schemes are `wormcast plan`'s for tori, meshes and hypercubes
-// (seed001's, seed004's), and each runs as in the direct_multicast
-// workload: the source on the whole destination set, each relay on the part
-// its message handed it, t_S per send and t_R per reception
-// (processor.t_s, t_r).
+// Multicast schemes as a service to a user's modules (docs/embedding.md):
+// the scheme's software runs on every processor of an embedded network, and
+// any user process asks a node to multicast, at any time, as often as it
+// likes; several multicasts may be on their way at once. DirectMulticast
+// runs `wormcast plan`'s schemes for tori, meshes and hypercubes (seed001's,
+// seed004's) as the direct_multicast workload runs them: the source on the
+// whole destination set, each relay on the part its message handed it, t_S
+// per send and t_R per reception. SwitchMulticast runs the switch-network
+// schemes (seed000's worms, seed002's NI trees) on host and NI nodes as the
+// single_multicast workload does.
 #pragma once
 
 #include <deque>
@@ -19,6 +20,9 @@
 #include <vector>
 
 #include "algorithms/direct_scheme.h"
+#include "algorithms/switch_scheme.h"
+#include "topologies/topology.h"
+#include "topologies/updown.h"
 #include "embed/network.h"
 #include "testbenches/app/workloads/direct_carrier.h"
 
@@ -43,12 +47,14 @@ class Multicast {
   // std::logic_error while the multicast is not complete.
   Cycle latency() const;
   int messages_sent() const { return sent_; }
-  // The scheme's plan for this set: its messages and steps.
+  // The scheme's plan for this set: its messages, and its steps where the
+  // scheme counts them (the direct schemes' phases, the optimal k-binomial
+  // tree's T_1 + (m-1)k; 0 for the switch-based worms and a fixed k).
   int planned_messages() const { return planned_messages_; }
   int planned_steps() const { return planned_steps_; }
 
  private:
-  friend class DirectMulticast;
+  friend class MulticastService;
   rtl::NodeId source_ = 0;
   std::vector<rtl::NodeId> dests_;
   int bytes_ = 0;
@@ -59,7 +65,75 @@ class Multicast {
   sc_core::sc_event completed_;
 };
 
-class DirectMulticast {
+// What the multicast services share: the requests each node is asked, the
+// program every processor runs (start what it was asked, else relay what
+// it received, else wait for either), and the bookkeeping of each
+// multicast's messages and deliveries. A scheme family is a subclass
+// (DirectMulticast, SwitchMulticast) that says how the source sends and how
+// a relay hands on what it received.
+class MulticastService {
+ public:
+  virtual ~MulticastService() = default;
+  MulticastService(const MulticastService&) = delete;
+  MulticastService& operator=(const MulticastService&) = delete;
+
+  // Asks node `source` to multicast `bytes` to `dests` (each once, not the
+  // source): returns at once, the source's software starts on it in this
+  // cycle (after what it is doing). Callable from any process, or before
+  // sc_start. Throws std::invalid_argument naming a bad node or size, or a
+  // set the scheme cannot serve.
+  std::shared_ptr<const Multicast> multicast(rtl::NodeId source, const std::vector<rtl::NodeId>& dests, int bytes);
+  // Called at each destination's reception (after its t_R).
+  void on_delivery(std::function<void(const Multicast&, rtl::NodeId node, Cycle at)> f) { on_delivery_ = std::move(f); }
+  // Every multicast asked so far, in the order asked.
+  const std::vector<std::shared_ptr<Multicast>>& multicasts() const { return multicasts_; }
+  const std::string& scheme() const { return scheme_name_; }
+
+ protected:
+  MulticastService(Network& net, std::string scheme);
+  // Gives every processor the service's program: a subclass's constructor
+  // ends with it, once nothing can be refused.
+  void install_programs();
+  // The scheme's plan for a set: its messages and steps. Throws
+  // std::invalid_argument for a set the scheme cannot serve.
+  struct Planned {
+    int messages = 0, steps = 0;
+  };
+  virtual Planned plan(rtl::NodeId source, const std::vector<rtl::NodeId>& dests, int bytes) const = 0;
+  // The source's sends of multicast `mc`; each send is reported to sent().
+  virtual void start(rtl::HostApi& h, std::size_t mc) = 0;
+  // Keeps what a received message of `mc` hands node `me` (in members: the
+  // message is gone before relay() waits).
+  virtual void take(const rtl::ReceivedMessage& msg, rtl::NodeId me) = 0;
+  // The node's sends for what it took; each is reported to sent().
+  virtual void relay(rtl::HostApi& h, std::size_t mc) = 0;
+  // A message of multicast `mc` posted, for `receivers` destinations.
+  void sent(std::size_t mc, std::uint64_t id, int receivers);
+  const Multicast& multicast_at(std::size_t mc) const { return *multicasts_[mc]; }
+
+  Network& net_;
+
+ private:
+  struct InFlight {
+    std::size_t multicast;   // index in multicasts_
+    int receivers;           // destinations still to receive it (an IR worm, an NI tree: several)
+  };
+  void program(rtl::HostApi& h);
+  void receive(rtl::HostApi& h);
+  void delivered(std::size_t mc, rtl::NodeId at, Cycle when);
+
+  std::string scheme_name_;
+  std::vector<std::shared_ptr<Multicast>> multicasts_;
+  // Per node: the multicasts asked of it, not started (a member, not a
+  // program local: rtl_models/core/kernel.h, no owning local across a wait).
+  std::vector<std::deque<std::size_t>> requests_;
+  std::map<std::uint64_t, InFlight> in_flight_;   // by message id
+  std::function<void(const Multicast&, rtl::NodeId, Cycle)> on_delivery_;
+};
+
+// The direct-network schemes (seed001, seed004) on a torus, mesh or
+// hypercube of processors.
+class DirectMulticast : public MulticastService {
  public:
   // Runs `scheme` (wormcast plan's name: utorus, mdtorus, storus, mutorus,
   // wsort, ...; `wormcast plan --list` lists them) with its options as
@@ -70,43 +144,55 @@ class DirectMulticast {
   // naming the scheme, the option or what the network lacks.
   DirectMulticast(Network& net, const std::string& scheme, const std::map<std::string, std::string>& options = {});
 
-  // Asks node `source` to multicast `bytes` to `dests` (each once, not the
-  // source): returns at once, the source's software starts on it in this
-  // cycle (after what it is doing). Callable from any process, or before
-  // sc_start. Throws std::invalid_argument naming a bad node or size.
-  std::shared_ptr<const Multicast> multicast(rtl::NodeId source, const std::vector<rtl::NodeId>& dests, int bytes);
-  // Called at each destination's reception (after its t_R).
-  void on_delivery(std::function<void(const Multicast&, rtl::NodeId node, Cycle at)> f) { on_delivery_ = std::move(f); }
-  // Every multicast asked so far, in the order asked.
-  const std::vector<std::shared_ptr<Multicast>>& multicasts() const { return multicasts_; }
-  const std::string& scheme() const { return scheme_name_; }
-
  private:
-  struct InFlight {
-    std::size_t multicast;   // index in multicasts_
-    int receivers;           // destinations still to receive it (an IR worm has several)
-  };
-  void program(rtl::HostApi& h);
-  void start(rtl::HostApi& h);
-  void receive(rtl::HostApi& h);
+  Planned plan(rtl::NodeId source, const std::vector<rtl::NodeId>& dests, int bytes) const override;
+  void start(rtl::HostApi& h, std::size_t mc) override;
+  void take(const rtl::ReceivedMessage& msg, rtl::NodeId me) override;
+  void relay(rtl::HostApi& h, std::size_t mc) override;
   void send_part(rtl::HostApi& h, std::size_t mc);
-  void delivered(std::size_t mc, rtl::NodeId at, Cycle when);
 
-  Network& net_;
-  std::string scheme_name_;
   std::unique_ptr<algo::DirectScheme> scheme_;
   const tb::DirectCarrier* carrier_ = nullptr;
   std::shared_ptr<const topo::DirectRouting> routing_;
-  std::vector<std::shared_ptr<Multicast>> multicasts_;
-  // Per node: the multicasts asked of it, not started; its part of the one
-  // it is sending (itself first) and that multicast; its sends. Members, not
-  // program locals (rtl_models/core/kernel.h: no owning local across a wait).
-  std::vector<std::deque<std::size_t>> requests_;
+  // Per node: its part of the multicast it is sending (itself first), its sends.
   std::vector<std::vector<rtl::NodeId>> part_;
   std::vector<std::vector<algo::LocalSend>> sends_;
-  std::map<std::uint64_t, InFlight> in_flight_;   // by message id
   tb::CarriedParts parts_;
-  std::function<void(const Multicast&, rtl::NodeId, Cycle)> on_delivery_;
+};
+
+// The switch-network schemes (seed000, seed002) on a switch network
+// (topology.kind irregular or file) with node.model host_ni: `ni`, the NIs'
+// k-binomial tree (seed002; the NI firmware relays it: ni.firmware fpfs or
+// fcfs; conventional firmware sends each destination its own copy from the
+// source's NI, the workload's traffic.conventional separate), or
+// the switch-based worms `tree`, `path-lg`, `path-greedy`, `ssr` (seed000
+// §4-§5; the switches need their decoder, switch.decoder). The host costs
+// t_hs per send and t_hr per reception, the NI t_ns and t_nr per packet.
+class SwitchMulticast : public MulticastService {
+ public:
+  // Options: {"k", "3"} fixes the `ni` tree's fan-out bound (default: the
+  // optimal k for the set and the message's packets, seed002 Theorem 3).
+  // Throws std::invalid_argument naming the scheme, the option or what the
+  // network lacks.
+  SwitchMulticast(Network& net, const std::string& scheme, const std::map<std::string, std::string>& options = {});
+
+ private:
+  Planned plan(rtl::NodeId source, const std::vector<rtl::NodeId>& dests, int bytes) const override;
+  void start(rtl::HostApi& h, std::size_t mc) override;
+  void take(const rtl::ReceivedMessage& msg, rtl::NodeId me) override;
+  void relay(rtl::HostApi& h, std::size_t mc) override;
+  unsigned fan_out(std::size_t chain, int bytes) const;
+
+  const algo::SwitchScheme* worms_ = nullptr;   // null: the ni scheme
+  unsigned k_ = 0;                              // ni: 0 = optimal
+  int packet_bytes_ = 1, buffer_flits_ = 0;
+  algo::SsrId drop_id_{};
+  std::shared_ptr<const topo::Topology> topology_;
+  std::shared_ptr<const topo::UpDownRouting> routing_;
+  // Per node: the relay work its last worm carried, its sends, its chain.
+  std::vector<std::shared_ptr<const algo::RelayWorm>> got_;
+  std::vector<std::vector<algo::WormSend>> sends_;
+  std::vector<std::vector<rtl::NodeId>> chain_;
 };
 
 }  // namespace wormcast::embed

@@ -20,6 +20,7 @@
 #include "testbenches/app/config.h"
 #include "testbenches/app/runner.h"
 #include "testbenches/app/workloads/direct_multicast_workload.h"
+#include "testbenches/app/workloads/multicast_workload.h"
 #include "tests/common/runs.h"
 #include "tlm/ni_protocol.h"
 
@@ -318,4 +319,63 @@ TEST_CASE("embed: user_hosts needs NIs") {
              Contains("needs node.model host_ni, not endpoint"));
   embed::Network ep(embed::config_from_settings({}), "ep");
   CHECK_THAT(error_of([&] { ep.ni(0); }), Contains("node 0 has no NI: node.model is endpoint"));
+}
+
+TEST_CASE("embed: a switch-network multicast through the service equals the single_multicast workload's") {
+  // The NIs' k-binomial tree (seed002) and path-based worms (seed000) on the
+  // default 32-node irregular network of hosts and NIs, one multicast from
+  // node 0 each way: the same model, so the same latency.
+  struct Case { const char* scheme; std::vector<tb::Override> more; };
+  // (`ni` with conventional firmware: each destination its own copy from
+  // the source's NI, the workload's traffic.conventional separate.)
+  const Case cases[] = {{"ni", {{"ni.firmware", "fpfs"}}},
+                        {"ni", {{"ni.firmware", "fcfs"}, {"traffic.k", "2"}}},
+                        {"ni", {{"ni.firmware", "conventional"}, {"traffic.conventional", "separate"}}},
+                        {"path-lg", {{"switch.decoder", "multicast"}}},
+                        {"tree", {{"switch.decoder", "multicast"}}}};
+  for (const Case& c : cases) {
+    INFO(c.scheme << " " << (c.more.empty() ? "" : c.more[0].value));
+    std::vector<tb::Override> o = {{"node.model", "host_ni"},        {"traffic.kind", "single_multicast"},
+                                   {"traffic.scheme", c.scheme},      {"traffic.source", "0"},
+                                   {"traffic.destinations", "3,7,12,20,31"}, {"traffic.repetitions", "1"}};
+    o.insert(o.end(), c.more.begin(), c.more.end());
+    const tb::RunResult r = test::run_with(o);
+    INFO(r.error);
+    REQUIRE(r.ok);
+    const auto run_latency = test::metric(r, "multicast.latency_cycles").at("max").get<Cycle>();
+    tb::ExperimentConfig cfg;
+    cfg.set(o);
+    const int bytes = cfg.workload_as<tb::SingleMulticastWorkload>().message.size;
+
+    rtl::fresh_kernel();
+    embed::Network net(cfg);
+    const int k = cfg.workload_as<tb::SingleMulticastWorkload>().k;
+    embed::SwitchMulticast service(net, c.scheme, k > 0 ? std::map<std::string, std::string>{{"k", std::to_string(k)}}
+                                                        : std::map<std::string, std::string>{});
+    const auto m = service.multicast(0, {3, 7, 12, 20, 31}, bytes);
+    sc_core::sc_start(net.clock().delay(2000000));
+    REQUIRE(m->complete());
+    CHECK(m->latency() == run_latency);
+    CHECK(m->messages_sent() == m->planned_messages());
+    CHECK(m->deliveries().size() == 5);
+    CHECK(net.packets_outstanding() == 0);
+    if (std::string(c.scheme) == "ni") CHECK(m->messages_sent() == 1);   // the NIs relay it
+  }
+}
+
+TEST_CASE("embed: the switch-network service refuses networks, nodes, schemes and options it cannot serve") {
+  rtl::fresh_kernel();
+  {
+    embed::Network torus(embed::config_from_settings({"topology.kind=torus", "topology.dims=[4, 4]",
+                                                      "node.model=processor"}), "torus");
+    CHECK_THAT(error_of([&] { embed::SwitchMulticast(torus, "ni"); }),
+               Contains("needs a switch network") && Contains("topology.kind torus"));
+  }
+  embed::Network ep(embed::config_from_settings({}), "endpoints");
+  CHECK_THAT(error_of([&] { embed::SwitchMulticast(ep, "ni"); }), Contains("runs on hosts with NIs") && Contains("endpoint"));
+  embed::Network net(embed::config_from_settings({"node.model=host_ni"}), "hosts");
+  CHECK_THAT(error_of([&] { embed::SwitchMulticast(net, "no-such"); }), Contains("no-such") && Contains("path-lg"));
+  CHECK_THAT(error_of([&] { embed::SwitchMulticast(net, "path-lg"); }), Contains("needs switch.decoder"));
+  CHECK_THAT(error_of([&] { embed::SwitchMulticast(net, "ni", {{"k", "abc"}}); }), Contains("option k 'abc'"));
+  CHECK_THAT(error_of([&] { embed::SwitchMulticast(net, "ni", {{"r", "2"}}); }), Contains("no option 'r'"));
 }

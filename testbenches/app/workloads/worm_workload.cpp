@@ -22,15 +22,6 @@ int largest_worm(const std::vector<rtl::WormSend>& worms, int payload) {
   return most;
 }
 
-void collect_all(const topo::Topology& t, const SingleMulticastWorkload::Run& run, const rtl::WormSend& w,
-                 std::vector<rtl::WormSend>& all, int depth) {
-  all.push_back(w);
-  if (depth > t.num_nodes()) throw std::logic_error("switch multicast: relay nesting does not end");
-  for (const auto& task : w.relay_worm ? w.relay_worm->tasks : std::vector<algo::RelayTask>{})
-    for (const auto& next : run.scheme->relay_worms(t, run.drop_id, w.relay_worm.get(), task.relay, 0))
-      collect_all(t, run, next, all, depth + 1);
-}
-
 }  // namespace
 
 void SingleMulticastWorkload::attach_worms(topo::NetworkModel& net, rtl::SimContext& ctx, int source,
@@ -56,9 +47,7 @@ void SingleMulticastWorkload::attach_worms(topo::NetworkModel& net, rtl::SimCont
   run.got.assign(static_cast<std::size_t>(n), {});
   std::vector<rtl::WormSend> all;
   try {
-    for (const auto& w : run.scheme->source_worms(*run.topology, *run.routing, run.drop_id, source, dests,
-                                           run.bytes))
-      collect_all(*run.topology, run, w, all, 0);
+    all = algo::all_worms(*run.scheme, *run.topology, *run.routing, run.drop_id, source, dests, run.bytes);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("traffic.destinations: ") + e.what());
   }
