@@ -1,7 +1,6 @@
 #include "algorithms/direct_scheme.h"
 
 #include <algorithm>
-#include <sstream>
 #include <stdexcept>
 
 namespace wormcast::algo {
@@ -32,22 +31,6 @@ const DirectSchemeRegistry& direct_schemes() {
 }
 
 DirectRouting DirectScheme::plan_routing(const DirectTopology& t) const { return DirectRouting(t, topo::default_routing(t)); }
-
-// ---- keys --------------------------------------------------------------------
-
-std::string SchemeKeys::scheme() const {
-  return command_line ? "scheme '" + name + "'" : "traffic.scheme " + name;
-}
-
-std::string SchemeKeys::option(const std::string& key) const {
-  if (!command_line) return "traffic." + key;
-  std::string dashed = key;
-  std::replace(dashed.begin(), dashed.end(), '_', '-');
-  return "--" + dashed;
-}
-
-SchemeKeys plan_keys(const std::string& scheme) { return {scheme, true}; }
-SchemeKeys experiment_keys(const std::string& scheme) { return {scheme, false}; }
 
 // ---- network requirements ----------------------------------------------------
 
@@ -84,89 +67,8 @@ void require_network(const DirectScheme& s, const SchemeKeys& keys, const Direct
 
 namespace {
 
-// Scheme options are counts and choices; any other kind is a mistake in a
-// scheme's visit().
-class SchemaVisitor : public ParamVisitor {
- public:
-  void cycles(const char* k, Cycle&, const char*, Cycle, Cycle) override { refuse(k); }
-  void flits(const char* k, int&, const char*, int, int) override { refuse(k); }
-  void time_ps(const char* k, std::uint64_t&, const char*, std::uint64_t) override { refuse(k); }
-  void bandwidth(const char* k, double&, const char*) override { refuse(k); }
-  void integer(const char* k, std::int64_t&, const char*, const char*, std::int64_t, std::int64_t) override {
-    refuse(k);
-  }
-  void real(const char* k, double&, const char*, const char*, double, double, bool) override { refuse(k); }
-  void boolean(const char* k, bool&, const char*) override { refuse(k); }
-  void text(const char* k, std::string&, const char*) override { refuse(k); }
-  void seed(const char* k, std::uint64_t&, const char*) override { refuse(k); }
-  void begin_section(const char* k, const char*) override { refuse(k); }
-  void end_section() override {}
-
- private:
-  static void refuse(const char* key) {
-    throw std::logic_error(std::string("direct scheme option '") + key + "': only counts and choices are supported");
-  }
-};
-
-// Applies texts to the declared options.
-class TextSetter : public SchemaVisitor {
- public:
-  TextSetter(const std::map<std::string, std::string>& given, const SchemeKeys& keys) : given_(given), keys_(keys) {}
-  std::vector<std::string> used;
-
-  void count(const char* key, int& v, const char* desc, int min, int max) override {
-    const std::string* t = find(key);
-    if (!t) return;
-    long long x = 0;
-    std::istringstream is(*t);
-    is >> x;
-    if (is.fail() || is.peek() != std::char_traits<char>::eof())
-      throw std::invalid_argument(keys_.option(key) + ": '" + *t + "' is not a whole number");
-    if (x < min || x > max)
-      throw std::invalid_argument(keys_.option(key) + " must be " + (x < min ? "at least " : "at most ") +
-                                  std::to_string(x < min ? min : max) + " (" + desc + "), got " + *t);
-    v = static_cast<int>(x);
-  }
-  void choice(const char* key, std::string& v, const std::vector<std::string>& options, const char*) override {
-    const std::string* t = find(key);
-    if (!t) return;
-    if (std::find(options.begin(), options.end(), *t) == options.end()) {
-      std::string names;
-      for (const std::string& o : options) names += (names.empty() ? "" : ", ") + o;
-      throw std::invalid_argument(keys_.option(key) + ": '" + *t + "' is not one of " + names);
-    }
-    v = *t;
-  }
-
- private:
-  const std::string* find(const char* key) {
-    const auto it = given_.find(key);
-    if (it == given_.end()) return nullptr;
-    used.push_back(key);
-    return &it->second;
-  }
-  const std::map<std::string, std::string>& given_;
-  const SchemeKeys& keys_;
-};
-
-// Records what a scheme declares.
-class OptionLister : public SchemaVisitor {
- public:
-  struct Declared {
-    std::string key, description;
-    bool whole_number;
-  };
-  std::vector<Declared> declared;
-  void count(const char* key, int&, const char* desc, int, int) override { declared.push_back({key, desc, true}); }
-  void choice(const char* key, std::string&, const std::vector<std::string>&, const char* desc) override {
-    declared.push_back({key, desc, false});
-  }
-};
-
-std::vector<OptionLister::Declared> declared_by(DirectScheme& s) {
-  OptionLister l;
-  s.visit(l);
-  return l.declared;
+OptionSchema schema_of(DirectScheme& s) {
+  return [&s](ParamVisitor& v) { s.visit(v); };
 }
 
 // "traffic.r applies only to traffic.scheme mutorus, sci-mutorus (scheme is x)".
@@ -182,40 +84,25 @@ std::vector<OptionLister::Declared> declared_by(DirectScheme& s) {
 }  // namespace
 
 void set_options(DirectScheme& s, const std::map<std::string, std::string>& given, const SchemeKeys& keys) {
-  TextSetter setter(given, keys);
-  s.visit(setter);
+  const std::vector<std::string> used = apply_options(schema_of(s), given, keys);
   for (const auto& [key, text] : given)
-    if (std::find(setter.used.begin(), setter.used.end(), key) == setter.used.end()) refuse_option(key, keys);
+    if (std::find(used.begin(), used.end(), key) == used.end()) refuse_option(key, keys);
   s.check_options(keys);
 }
 
-std::string DirectOptionInfo::described() const {
-  std::string out;
-  for (std::size_t i = 0; i < meaning.size(); ++i) {
-    std::string names = meaning[i].first;
-    // Schemes that say the same thing share one entry.
-    while (i + 1 < meaning.size() && meaning[i + 1].second == meaning[i].second) names += ", " + meaning[++i].first;
-    out += (out.empty() ? "" : "; ") + names + ": " + meaning[i].second;
-  }
-  return out;
-}
-
 std::vector<DirectOptionInfo> direct_scheme_options() {
-  std::vector<DirectOptionInfo> out;
-  for (const auto& e : direct_schemes().entries())
-    for (const OptionLister::Declared& d : declared_by(*e.make())) {
-      auto it = std::find_if(out.begin(), out.end(), [&d](const DirectOptionInfo& o) { return o.key == d.key; });
-      if (it == out.end()) it = out.insert(out.end(), DirectOptionInfo{d.key, d.whole_number, {}});
-      if (it->whole_number != d.whole_number)
-        throw std::logic_error("direct scheme option '" + d.key + "' declared as two kinds");
-      it->meaning.emplace_back(e.name, d.description);
-    }
-  return out;
+  std::vector<std::unique_ptr<DirectScheme>> made;
+  std::vector<std::pair<std::string, OptionSchema>> schemas;
+  for (const auto& e : direct_schemes().entries()) {
+    made.push_back(e.make());
+    schemas.emplace_back(e.name, schema_of(*made.back()));
+  }
+  return merge_options(schemas);
 }
 
 std::vector<std::string> options_of(DirectScheme& s, const SchemeKeys& keys) {
   std::vector<std::string> out;
-  for (const OptionLister::Declared& d : declared_by(s)) out.push_back(keys.option(d.key));
+  for (const DeclaredOption& d : declared_options(schema_of(s))) out.push_back(keys.option(d.key));
   return out;
 }
 

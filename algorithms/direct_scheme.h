@@ -25,23 +25,13 @@
 
 #include "algorithms/compound_header.h"
 #include "algorithms/plan.h"
+#include "algorithms/scheme_options.h"
 #include "rtl_models/core/params.h"
 #include "rtl_models/core/registry.h"
 #include "topologies/direct_routing.h"
 #include "topologies/direct_topology.h"
 
 namespace wormcast::algo {
-
-// How the caller spells keys in its errors: `wormcast plan` says "scheme
-// 'mutorus'" and --r, an experiment "traffic.scheme mutorus" and traffic.r.
-struct SchemeKeys {
-  std::string name;      // the scheme
-  bool command_line = true;
-  std::string scheme() const;                      // "scheme 'x'" / "traffic.scheme x"
-  std::string option(const std::string& key) const;   // "--step-model" / "traffic.step_model"
-};
-SchemeKeys plan_keys(const std::string& scheme);
-SchemeKeys experiment_keys(const std::string& scheme);
 
 // One kind of network a scheme runs on: the topology it needs and the routing
 // its messages must be routed with. A scheme's needs are checked in order and
@@ -158,14 +148,8 @@ void require_network(const DirectScheme& s, const SchemeKeys& keys, const topo::
 // declare is refused, naming the schemes that do. Then check_options.
 void set_options(DirectScheme& s, const std::map<std::string, std::string>& given, const SchemeKeys& keys);
 
-// An option of some direct scheme: its key, whether it is a whole number,
-// and per scheme what it means.
-struct DirectOptionInfo {
-  std::string key;
-  bool whole_number = false;
-  std::vector<std::pair<std::string, std::string>> meaning;   // (scheme, description)
-  std::string described() const;   // "mutorus: partitions per phase ...; sci-mutorus: ..."
-};
+// The options of every direct scheme, merged (scheme_options.h).
+using DirectOptionInfo = SchemeOptionInfo;
 std::vector<DirectOptionInfo> direct_scheme_options();
 // The options one scheme takes, as keys.option spells them.
 std::vector<std::string> options_of(DirectScheme& s, const SchemeKeys& keys);

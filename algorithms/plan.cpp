@@ -93,25 +93,14 @@ std::string MulticastPlan::to_text() const {
 
 // ---- options and the registry ------------------------------------------------
 
-std::vector<std::string> PlanOptions::given() const {
+std::vector<std::string> SchemeInfo::option_names() const {
   std::vector<std::string> out;
-  auto note = [&out](bool set, const char* name) {
-    if (set) out.push_back(name);
-  };
-  note(packets.has_value(), "--packets");
-  note(set_size.has_value(), "--set-size");
-  note(k.has_value(), "--k");
-  note(construction.has_value(), "--construction");
-  note(tie_break.has_value(), "--tie-break");
-  note(discipline.has_value(), "--discipline");
-  note(ordering.has_value(), "--ordering");
-  note(scheduler.has_value(), "--scheduler");
-  note(ssr_id.has_value(), "--id");
-  note(poc_dag.has_value(), "--poc-dag");
-  note(recompute_weights.has_value(), "--recompute-weights");
-  note(flit_bits.has_value(), "--flit-bits");
-  for (const auto& [key, text] : scheme_params) out.push_back(plan_keys("").option(key));
+  for (const DeclaredOption& d : declared_options(options)) out.push_back(plan_keys(name).option(d.key));
   return out;
+}
+
+void read_options(const OptionSchema& schema, const PlanRequest& q, const std::string& scheme) {
+  apply_options(schema, q.options, plan_keys(scheme));
 }
 
 void SchemeRegistry::add(SchemeInfo s) {
@@ -158,12 +147,14 @@ const SchemeRegistry& scheme_registry() {
 namespace {
 
 void check_options(const SchemeInfo& s, const PlanOptions& o) {
-  for (const std::string& opt : o.given())
-    if (std::find(s.options.begin(), s.options.end(), opt) == s.options.end()) {
+  std::vector<std::string> declared;
+  for (const DeclaredOption& d : declared_options(s.options)) declared.push_back(d.key);
+  for (const auto& [key, text] : o)
+    if (std::find(declared.begin(), declared.end(), key) == declared.end()) {
       std::string takes;
-      for (const std::string& t : s.options) takes += (takes.empty() ? "" : ", ") + t;
-      throw std::invalid_argument(opt + " does not apply to scheme '" + s.name + "' (it takes " +
-                                  (takes.empty() ? std::string("no scheme options") : takes) + ")");
+      for (const std::string& t : s.option_names()) takes += (takes.empty() ? "" : ", ") + t;
+      throw std::invalid_argument(plan_keys(s.name).option(key) + " does not apply to scheme '" + s.name +
+                                  "' (it takes " + (takes.empty() ? std::string("no scheme options") : takes) + ")");
     }
 }
 

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "algorithms/plan_network.h"
+#include "algorithms/scheme_options.h"
 
 namespace wormcast::algo {
 
@@ -55,27 +56,9 @@ struct MulticastPlan {
   std::string to_text() const;
 };
 
-// Scheme options, unset unless given. Strings are checked by the scheme that
-// reads them; every error names the option as the CLI spells it.
-struct PlanOptions {
-  std::optional<long long> packets;        // --packets (k-binomial family, default 1)
-  std::optional<long long> set_size;       // --set-size
-  std::optional<long long> k;              // --k (kbinomial; default Theorem 3's optimum)
-  std::optional<std::string> construction; // --construction time-ordered|literal
-  std::optional<std::string> tie_break;    // --tie-break largest|smallest
-  std::optional<std::string> discipline;   // --discipline fpfs|fcfs
-  std::optional<std::string> ordering;     // --ordering cco|given
-  std::optional<std::string> scheduler;    // --scheduler lg|greedy (ssr)
-  std::optional<std::string> ssr_id;       // --id switch|node (ssr, path-*)
-  std::optional<std::string> poc_dag;      // --poc-dag full|dfs (ssr, path-*)
-  std::optional<bool> recompute_weights;   // --recompute-weights (ssr, path-*)
-  std::optional<long long> flit_bits;      // --flit-bits (ssr, path-*, tree; default 8)
-  // The direct schemes' own options (direct_scheme.h, declared by each
-  // scheme's visit()), as given: key ("r", "port_model") -> text.
-  std::map<std::string, std::string> scheme_params;
-  // The options that are set, as "--k", "--packets", "--port-model", ...
-  std::vector<std::string> given() const;
-};
+// Scheme options as given (scheme_options.h): key as the scheme declares it
+// ("k", "flit_bits", "r") -> text. Each scheme checks and reads its own.
+using PlanOptions = OptionTexts;
 
 struct PlanRequest {
   std::shared_ptr<const PlanNetwork> network;   // null: no --topology
@@ -90,8 +73,11 @@ using Planner = std::function<MulticastPlan(const PlanRequest&)>;
 struct SchemeInfo {
   std::string name;
   std::string description;
-  std::vector<std::string> options;   // scheme options it accepts ("--k", ...)
+  // Declares the scheme's options on an object holding their defaults
+  // (empty: it takes none). The planner reads them with read_options.
+  OptionSchema options;
   Planner plan;
+  std::vector<std::string> option_names() const;   // as `plan` spells them: "--k", ...
 };
 
 class SchemeRegistry {
@@ -113,6 +99,11 @@ class SchemeRegistry {
 // separate, sci-*); ib-cyclic, ib-opensm, ib-unicast (fat trees).
 void register_builtin_schemes(SchemeRegistry& r);
 const SchemeRegistry& scheme_registry();
+
+// Sets q's options on what `schema` visits (the scheme's options object),
+// with errors naming the option. plan_multicast has already refused options
+// the scheme does not declare.
+void read_options(const OptionSchema& schema, const PlanRequest& q, const std::string& scheme);
 
 // Looks the scheme up, rejects options it does not take and bad nodes
 // (std::invalid_argument naming the option), then runs its planner.

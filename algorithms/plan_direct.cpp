@@ -22,7 +22,7 @@ MulticastPlan plan_direct(const DirectSchemeRegistry::Entry& e, const PlanReques
   require_network(*s, keys, direct ? &*q.network->direct : nullptr, nullptr, q.network ? q.network->spec : "");
   if (q.destinations.empty())
     throw std::invalid_argument("--dests: the destination set is empty (give --dests or --random)");
-  set_options(*s, q.options.scheme_params, keys);
+  set_options(*s, q.options, keys);
   const topo::DirectRouting routing = s->plan_routing(*q.network->direct);
   return s->plan(*q.network, routing, q.source.value_or(0), q.destinations);
 }
@@ -31,7 +31,7 @@ MulticastPlan plan_direct(const DirectSchemeRegistry::Entry& e, const PlanReques
 
 void register_direct_schemes(SchemeRegistry& r) {
   for (const DirectSchemeRegistry::Entry& e : direct_schemes().entries())
-    r.add({e.name, e.description, options_of(*e.make(), plan_keys(e.name)),
+    r.add({e.name, e.description, [&e](ParamVisitor& v) { e.make()->visit(v); },
            [&e](const PlanRequest& q) { return plan_direct(e, q); }});
 }
 

@@ -188,7 +188,7 @@ const IbSchemeRegistry& ib_schemes() {
 void register_ib_schemes(SchemeRegistry& r) {
   for (const auto& e : ib_schemes().entries()) {
     const std::string name = e.name;
-    r.add({"ib-" + name, e.description, {}, [name](const PlanRequest& q) { return ib_schemes().make(name)->plan(q); }});
+    r.add({"ib-" + name, e.description, nullptr, [name](const PlanRequest& q) { return ib_schemes().make(name)->plan(q); }});
   }
 }
 

@@ -18,8 +18,7 @@
 
 namespace wormcast::algo {
 
-using detail::at_least;
-using detail::pick;
+using detail::choice;
 using nlohmann::json;
 using topo::NodeId;
 
@@ -35,38 +34,72 @@ const std::initializer_list<std::pair<const char*, NiDiscipline>> kDisciplines =
                                                                                   {"fcfs", NiDiscipline::fcfs}};
 
 // Upper bound on packet copies a printed plan may hold.
-constexpr long long kMaxCopies = 100'000'000;
+constexpr int kMaxCopies = 100'000'000;
+
+// The family's options; kbinomial also takes k and its tie-break.
+struct KbOptions {
+  bool with_k = false;
+  int packets = 1;
+  int set_size = 0;   // 0: not given (the destinations decide)
+  int k = 0;          // 0: not given (Theorem 3's optimum)
+  std::string construction = "time-ordered";
+  std::string tie_break = "largest";
+  std::string discipline = "fpfs";
+  std::string ordering;   // "": cco on irregular networks, given on others
+
+  void visit(ParamVisitor& v) {
+    v.count("packets", packets, "packets per message; default 1", 1, kMaxCopies);
+    v.count("set_size", set_size, "multicast set size n, source included; needed without --topology", 2,
+            kMaxCopies);
+    if (with_k) {
+      v.count("k", k, "fan-out bound; default: the optimum of seed002 Theorem 3", 1, 64);
+      v.choice("tie_break", tie_break, {"largest", "smallest"},
+               "which k among optima, without --k: largest (default) or smallest");
+    }
+    v.choice("construction", construction, {"time-ordered", "literal"}, "tree construction: time-ordered (default) or literal");
+    v.choice("discipline", discipline, {"fpfs", "fcfs"}, "NI discipline: fpfs (default) or fcfs");
+    v.choice("ordering", ordering, {"cco", "given"}, "chain ordering: cco (the default on irregular networks) or given");
+  }
+};
+
+KbOptions read_kb_options(const PlanRequest& q, bool with_k, const std::string& scheme) {
+  KbOptions o;
+  o.with_k = with_k;
+  read_options([&o](ParamVisitor& v) { o.visit(v); }, q, scheme);
+  if (q.options.count("tie_break") && q.options.count("k"))
+    throw std::invalid_argument("--tie-break applies only when --k is not given");
+  return o;
+}
 
 struct Chain {
   std::vector<NodeId> nodes;   // [chain position] -> node id (the position itself without a network)
   std::string ordering;        // "" without a network
 };
 
-Chain chain_without_network(const PlanOptions& o) {
-  if (o.ordering) throw std::invalid_argument("--ordering needs --topology (without one the chain is 0..n-1)");
-  if (!o.set_size)
+Chain chain_without_network(const KbOptions& o) {
+  if (!o.ordering.empty())
+    throw std::invalid_argument("--ordering needs --topology (without one the chain is 0..n-1)");
+  if (o.set_size == 0)
     throw std::invalid_argument(
         "--set-size is required without --topology (or give --topology with --dests or --random)");
-  const long long n = at_least(o.set_size, "--set-size", 2, 2, "the source and at least one destination");
-  if (n > kMaxCopies) throw std::invalid_argument("--set-size " + std::to_string(n) + " is too large to plan");
+  const int n = o.set_size;
   Chain c;
   c.nodes.resize(static_cast<std::size_t>(n));
   std::iota(c.nodes.begin(), c.nodes.end(), 0);
   return c;
 }
 
-Chain chain_on_network(const PlanRequest& q) {
-  const PlanOptions& o = q.options;
+Chain chain_on_network(const PlanRequest& q, const KbOptions& o) {
   const PlanNetwork& net = *q.network;
   if (q.destinations.empty())
     throw std::invalid_argument("--dests: the destination set is empty (give --dests or --random)");
   const long long n = static_cast<long long>(q.destinations.size()) + 1;
-  if (o.set_size && *o.set_size != n)
-    throw std::invalid_argument("--set-size " + std::to_string(*o.set_size) + " does not match the " +
+  if (o.set_size != 0 && o.set_size != n)
+    throw std::invalid_argument("--set-size " + std::to_string(o.set_size) + " does not match the " +
                                 std::to_string(n - 1) + " destinations given (set size = destinations + 1)");
   const bool irregular = net.kind == NetworkClass::irregular;
   Chain c;
-  c.ordering = o.ordering.value_or(irregular ? "cco" : "given");
+  c.ordering = !o.ordering.empty() ? o.ordering : irregular ? "cco" : "given";
   const NodeId src = q.source.value_or(0);
   if (c.ordering == "cco") {
     if (!irregular)
@@ -74,16 +107,14 @@ Chain chain_on_network(const PlanRequest& q) {
                                   " is a direct network (use --ordering given)");
     c.nodes = cco_approx_chain(*net.topology, *net.routing, src, q.destinations);
     c.ordering = "cco-approx";
-  } else if (c.ordering == "given") {
-    c.nodes = given_order_chain(src, q.destinations);
   } else {
-    throw std::invalid_argument("--ordering: '" + c.ordering + "' is not one of cco, given");
+    c.nodes = given_order_chain(src, q.destinations);
   }
   return c;
 }
 
 // k for the family; `rule` says where it comes from.
-unsigned choose_k(Family f, const PlanOptions& o, Count n, Count m, std::string& rule) {
+unsigned choose_k(Family f, const KbOptions& o, Count n, Count m, std::string& rule) {
   if (f == Family::binomial) {
     rule = "ceil(log2 n) (binomial tree)";
     return binomial_k(n);
@@ -92,14 +123,11 @@ unsigned choose_k(Family f, const PlanOptions& o, Count n, Count m, std::string&
     rule = "1 (linear tree)";
     return kLinearK;
   }
-  if (o.k) {
-    if (o.tie_break) throw std::invalid_argument("--tie-break applies only when --k is not given");
-    const long long k = at_least(o.k, "--k", 1, 1, "the fan-out bound of the tree");
-    if (k > 64) throw std::invalid_argument("--k " + std::to_string(k) + " is beyond any useful fan-out (at most 64)");
+  if (o.k != 0) {
     rule = "given";
-    return static_cast<unsigned>(k);
+    return static_cast<unsigned>(o.k);
   }
-  const KTieBreak tie = pick(o.tie_break, "--tie-break", kTies, KTieBreak::largest_k);
+  const KTieBreak tie = choice(o.tie_break, kTies);
   rule = std::string("optimal (Theorem 3, ties to the ") + detail::name_of(tie, kTies) + " k)";
   return optimal_k(n, m, tie).k;
 }
@@ -140,18 +168,18 @@ std::vector<PlanMessage> tree_messages(const PlanRequest& q, const Chain& c, con
   return out;
 }
 
-MulticastPlan plan_family(Family f, const PlanRequest& q) {
-  const PlanOptions& o = q.options;
-  const Chain c = q.network ? chain_on_network(q) : chain_without_network(o);
+MulticastPlan plan_family(Family f, const PlanRequest& q, const std::string& scheme) {
+  const KbOptions o = read_kb_options(q, f == Family::kbinomial, scheme);
+  const Chain c = q.network ? chain_on_network(q, o) : chain_without_network(o);
   const Count n = c.nodes.size();
-  const long long m = at_least(o.packets, "--packets", 1, 1, "packets in the message");
+  const long long m = o.packets;
   if (m > kMaxCopies / static_cast<long long>(n))
     throw std::invalid_argument("--packets " + std::to_string(m) + " with set size " + std::to_string(n) +
                                 " is too large to plan");
   std::string k_rule;
   const unsigned k = choose_k(f, o, n, static_cast<Count>(m), k_rule);
-  const TreeConstruction tc = pick(o.construction, "--construction", kConstructions, TreeConstruction::time_ordered);
-  const NiDiscipline disc = pick(o.discipline, "--discipline", kDisciplines, NiDiscipline::fpfs);
+  const TreeConstruction tc = choice(o.construction, kConstructions);
+  const NiDiscipline disc = choice(o.discipline, kDisciplines);
   const KBinomialTree tree = build_kbinomial_tree(n, k, tc);
   const StepSchedule sched = simulate_steps(tree.children, 0, static_cast<std::size_t>(m), disc);
 
@@ -182,15 +210,19 @@ MulticastPlan plan_family(Family f, const PlanRequest& q) {
 }  // namespace
 
 void register_kbinomial_schemes(SchemeRegistry& r) {
-  const std::vector<std::string> common = {"--packets", "--set-size", "--construction", "--discipline", "--ordering"};
-  std::vector<std::string> with_k = common;
-  with_k.insert(with_k.end(), {"--k", "--tie-break"});
+  auto schema = [](bool with_k) {
+    return [with_k](ParamVisitor& v) {
+      KbOptions o;
+      o.with_k = with_k;
+      o.visit(v);
+    };
+  };
   r.add({"kbinomial", "k-binomial tree of NI unicasts, k given or optimal (seed002 Theorem 3); FPFS pipelining",
-         with_k, [](const PlanRequest& q) { return plan_family(Family::kbinomial, q); }});
-  r.add({"binomial", "binomial tree of NI unicasts (k = ceil(log2 n))", common,
-         [](const PlanRequest& q) { return plan_family(Family::binomial, q); }});
-  r.add({"linear", "linear tree (chain) of NI unicasts (k = 1)", common,
-         [](const PlanRequest& q) { return plan_family(Family::linear, q); }});
+         schema(true), [](const PlanRequest& q) { return plan_family(Family::kbinomial, q, "kbinomial"); }});
+  r.add({"binomial", "binomial tree of NI unicasts (k = ceil(log2 n))", schema(false),
+         [](const PlanRequest& q) { return plan_family(Family::binomial, q, "binomial"); }});
+  r.add({"linear", "linear tree (chain) of NI unicasts (k = 1)", schema(false),
+         [](const PlanRequest& q) { return plan_family(Family::linear, q, "linear"); }});
 }
 
 }  // namespace wormcast::algo

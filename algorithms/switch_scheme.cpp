@@ -17,8 +17,7 @@
 
 namespace wormcast::algo {
 
-using detail::at_least;
-using detail::pick;
+using detail::choice;
 using detail::switch_name;
 using nlohmann::json;
 using topo::NodeId;
@@ -32,11 +31,14 @@ const std::initializer_list<std::pair<const char*, SsrId>> kIds = {{"switch", Ss
 const std::initializer_list<std::pair<const char*, PocDag>> kDags = {{"full", PocDag::full_down_dag},
                                                                      {"dfs", PocDag::dfs_tree}};
 
-int flit_bits(const PlanOptions& o) {
-  const long long fb = at_least(o.flit_bits, "--flit-bits", 1, 8, "bits per flit");
-  if (fb > 65536)
-    throw std::invalid_argument("--flit-bits " + std::to_string(fb) + " is larger than any flit (at most 65536)");
-  return static_cast<int>(fb);
+void flit_bits_option(ParamVisitor& v, SwitchPlanOptions& o) {
+  v.count("flit_bits", o.flit_bits, "bits per flit, for header_flits; default 8", 1, 65536);
+}
+
+SwitchPlanOptions read_plan_options(const SwitchScheme& s, const PlanRequest& q, const std::string& name) {
+  SwitchPlanOptions o;
+  read_options([&s, &o](ParamVisitor& v) { s.plan_options(v, o); }, q, name);
+  return o;
 }
 
 const PlanNetwork& need_irregular(const PlanRequest& q, const std::string& scheme) {
@@ -89,7 +91,7 @@ json tree_branches(const PlanNetwork& net, const TreeTrace& tr) {
 class TreeScheme final : public SwitchScheme {
  public:
   const char* decoder() const override { return "reachability"; }
-  std::vector<std::string> plan_options() const override { return {"--flit-bits"}; }
+  void plan_options(ParamVisitor& v, SwitchPlanOptions& o) const override { flit_bits_option(v, o); }
 
   static Bits header(const topo::Topology& t, const std::vector<NodeId>& dests) {
     return encode_tree(HeaderGeometry::of(t), true, NodeBits::of(t.num_nodes(), dests));
@@ -98,7 +100,7 @@ class TreeScheme final : public SwitchScheme {
   MulticastPlan plan(const PlanRequest& q) const override {
     const PlanNetwork& net = need_irregular(q, "tree");
     const topo::Topology& t = *net.topology;
-    const int fb = flit_bits(q.options);
+    const int fb = read_plan_options(*this, q, "tree").flit_bits;
     const NodeId src = q.source.value_or(0);
     const TreeTrace tr = run_tree_worm(t, *net.routing, compute_reachability(t, *net.routing), src, q.destinations);
     MulticastPlan p;
@@ -147,22 +149,24 @@ class PhasedScheme final : public SwitchScheme {
       : name_(std::move(name)), enc_(enc), sched_(sched), scheduler_option_(scheduler_option) {}
 
   const char* decoder() const override { return "ssr"; }
-  std::vector<std::string> plan_options() const override {
-    std::vector<std::string> o = {"--id", "--poc-dag", "--recompute-weights", "--flit-bits"};
-    if (scheduler_option_) o.push_back("--scheduler");
-    return o;
+  void plan_options(ParamVisitor& v, SwitchPlanOptions& o) const override {
+    v.choice("id", o.id, {"switch", "node"}, "what the header's ID field names: switch (default) or node");
+    v.choice("poc_dag", o.poc_dag, {"full", "dfs"}, "Fig. 13 step 1 reading: full (default) or dfs");
+    v.boolean("recompute_weights", o.recompute_weights, "recompute POC weights after each chain");
+    flit_bits_option(v, o);
+    if (scheduler_option_) v.choice("scheduler", o.scheduler, {"lg", "greedy"}, "phase scheduler: lg (Less-Greedy, default) or greedy");
   }
 
   MulticastPlan plan(const PlanRequest& q) const override {
     const PlanNetwork& net = need_irregular(q, name_);
-    const PlanOptions& o = q.options;
+    const SwitchPlanOptions o = read_plan_options(*this, q, name_);
     const topo::Topology& t = *net.topology;
-    const Scheduler sch = scheduler_option_ ? pick(o.scheduler, "--scheduler", kSchedulers, sched_) : sched_;
-    const SsrId id = pick(o.ssr_id, "--id", kIds, SsrId::switch_id);
-    const int fb = flit_bits(o);
+    const Scheduler sch = scheduler_option_ ? choice(o.scheduler, kSchedulers) : sched_;
+    const SsrId id = choice(o.id, kIds);
+    const int fb = o.flit_bits;
     PocOptions poc;
-    poc.dag = pick(o.poc_dag, "--poc-dag", kDags, PocDag::full_down_dag);
-    poc.recompute_weights = o.recompute_weights.value_or(false);
+    poc.dag = choice(o.poc_dag, kDags);
+    poc.recompute_weights = o.recompute_weights;
     const NodeId src = q.source.value_or(0);
     const Schedule s = schedule(t, *net.routing, src, q.destinations, sch, poc);
     MulticastPlan p;
@@ -292,7 +296,11 @@ std::vector<WormSend> all_worms(const SwitchScheme& s, const topo::Topology& t, 
 void register_switch_schemes(SchemeRegistry& r) {
   for (const auto& e : switch_schemes().entries()) {
     const SwitchScheme& s = switch_scheme(e.name);
-    r.add({e.name, e.description, s.plan_options(), [&s](const PlanRequest& q) { return s.plan(q); }});
+    r.add({e.name, e.description, [&s](ParamVisitor& v) {
+             SwitchPlanOptions o;
+             s.plan_options(v, o);
+           },
+           [&s](const PlanRequest& q) { return s.plan(q); }});
   }
 }
 

@@ -32,13 +32,23 @@ struct WormSend {
   int bytes = 0;
 };
 
+// The `plan` options of the switch-based schemes; each scheme declares the
+// ones it takes (plan_options), with these defaults.
+struct SwitchPlanOptions {
+  std::string id = "switch";        // the header's ID field names a switch or a node
+  std::string poc_dag = "full";     // Fig. 13 step 1: the full down DAG or a DFS tree
+  bool recompute_weights = false;   // POC weights after each chain
+  int flit_bits = 8;                // for header_flits
+  std::string scheduler = "lg";     // Less-Greedy or Greedy phases, where the scheme lets `plan` choose
+};
+
 class SwitchScheme {
  public:
   virtual ~SwitchScheme() = default;
   // The decoder (switch.decoder) its worms need.
   virtual const char* decoder() const = 0;
-  // The `plan` options it takes ("--id", "--flit-bits", ...).
-  virtual std::vector<std::string> plan_options() const = 0;
+  // Declares the `plan` options it takes on o (scheme_options.h).
+  virtual void plan_options(ParamVisitor& v, SwitchPlanOptions& o) const = 0;
   // The whole multicast of q (an irregular network, a source, destinations).
   virtual MulticastPlan plan(const PlanRequest& q) const = 0;
   // The worms the source sends, in order (they leave one after another).

@@ -126,9 +126,7 @@ int sc_main(int argc, char* argv[]) {
     const tb::TbMulticast mc = tb::tb_multicast(a.set);
     if (mc.net->kind != algo::NetworkClass::direct)
       throw std::invalid_argument("--topology " + a.set.topology + ": not a torus, mesh or hypercube");
-    algo::PlanOptions po;
-    po.scheme_params = scheme_options(fam, a);
-    const std::string plan = tb::plan_text(a.scheme, mc, po);  // the plan, as `wormcast plan` prints it
+    const std::string plan = tb::plan_text(a.scheme, mc, scheme_options(fam, a));  // the plan, as `wormcast plan` prints it
     const tb::ExperimentConfig cfg = tb::load_experiment("", overrides(fam, mc, a));  // the same multicast, simulated
 
     std::ostringstream timeline;

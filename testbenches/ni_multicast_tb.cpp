@@ -85,9 +85,9 @@ std::vector<tb::Override> overrides(const tb::TbMulticast& mc, const Args& a) {
 
 algo::PlanOptions plan_options(const Args& a) {
   algo::PlanOptions o;
-  o.packets = (a.size + kPacketBytes - 1) / kPacketBytes;
-  if (a.scheme == "kbinomial" && a.k > 0) o.k = a.k;
-  if (a.firmware != "conventional") o.discipline = a.firmware;
+  o["packets"] = std::to_string((a.size + kPacketBytes - 1) / kPacketBytes);
+  if (a.scheme == "kbinomial" && a.k > 0) o["k"] = std::to_string(a.k);
+  if (a.firmware != "conventional") o["discipline"] = a.firmware;
   return o;
 }
 

@@ -61,13 +61,14 @@ std::vector<tb::Override> overrides(const tb::TbMulticast& mc, const Args& a) {
 // path-based schemes; the tree's bit string has none).
 algo::PlanOptions plan_options(const Args& a) {
   algo::PlanOptions o;
-  if (a.scheme != "tree") o.ssr_id = a.drop_id == "node_id" ? "node" : "switch";
+  if (a.scheme != "tree") o["id"] = a.drop_id == "node_id" ? "node" : "switch";
   return o;
 }
 
 void add_options(CLI::App& app, Args& a) {
-  app.add_option("--scheme", a.scheme, "tree (default), path-lg, path-greedy or ssr")
-      ->check(CLI::IsMember({"tree", "path-lg", "path-greedy", "ssr"}));
+  app.add_option("--scheme", a.scheme,
+                 "a switch-based scheme: " + algo::switch_schemes().joined_names() + " (default tree)")
+      ->check(CLI::IsMember(algo::switch_schemes().names()));
   tb::add_set_options(app, a.set, "irregular:SxPpN[sSEED][cCONN] or a topology file (default irregular:8x8p32s1)",
                       "3,7,12", "net.sw0");
   app.add_option("--size", a.size, "message length in flits (default 64)");

@@ -8,7 +8,6 @@
 #include <type_traits>
 #include <stdexcept>
 
-#include "algorithms/direct_scheme.h"
 #include "algorithms/plan_network.h"
 #include "testbenches/app/atomic_file.h"
 #include "topologies/networks/network_kind.h"
@@ -61,8 +60,9 @@ std::vector<topo::NodeId> parse_dests(const PlanCliArgs& a, const PlanNetwork* n
 void print_schemes(std::ostream& out) {
   for (const algo::SchemeInfo& s : algo::scheme_registry().entries()) {
     out << s.name << ": " << s.description << "\n  options:";
-    for (const std::string& o : s.options) out << " " << o;
-    out << (s.options.empty() ? " none\n" : "\n");
+    const std::vector<std::string> options = s.option_names();
+    for (const std::string& o : options) out << " " << o;
+    out << (options.empty() ? " none\n" : "\n");
   }
 }
 
@@ -145,37 +145,22 @@ void add_network_options(CLI::App* c, PlanCliArgs& a) {
   optional_option(c, "--seed", a.seed, a.errors, "seed of --random (default 1)");
 }
 
-// The direct schemes' own options (algo::direct_scheme_options: what each
-// scheme's visit() declares), kept as text for the scheme to read.
-void add_direct_scheme_options(CLI::App* c, algo::PlanOptions& o) {
-  for (const algo::DirectOptionInfo& info : algo::direct_scheme_options()) {
+// Every scheme's own options as its declaration states them (merged over
+// the registry: the same key may mean something per scheme), kept as text
+// for the scheme to check and read.
+void add_scheme_options(CLI::App* c, algo::PlanOptions& o) {
+  std::vector<std::pair<std::string, algo::OptionSchema>> schemas;
+  for (const algo::SchemeInfo& s : algo::scheme_registry().entries()) schemas.emplace_back(s.name, s.options);
+  for (const algo::SchemeOptionInfo& info : algo::merge_options(schemas)) {
     const std::string key = info.key;
-    c->add_option_function<std::string>(
-         algo::plan_keys("").option(key), [&o, key](const std::string& text) { o.scheme_params[key] = text; },
-         info.described())
+    const std::string name = algo::plan_keys("").option(key);
+    if (info.flag) {
+      c->add_flag_function(name, [&o, key](std::int64_t) { o[key] = "true"; }, info.described());
+      continue;
+    }
+    c->add_option_function<std::string>(name, [&o, key](const std::string& text) { o[key] = text; }, info.described())
         ->type_name(info.whole_number ? "INT" : "TEXT");
   }
-}
-
-void add_scheme_options(CLI::App* c, PlanCliArgs& a) {
-  algo::PlanOptions& o = a.options;
-  optional_option(c, "--packets", o.packets, a.errors, "k-binomial family: packets per message (default 1)");
-  optional_option(c, "--set-size", o.set_size, a.errors, "k-binomial family: multicast set size n, source included");
-  optional_option(c, "--k", o.k, a.errors, "kbinomial: fan-out bound (default: optimal, seed002 Theorem 3)");
-  optional_option(c, "--construction", o.construction, a.errors,
-                  "k-binomial family: time-ordered (default) or literal");
-  optional_option(c, "--tie-break", o.tie_break, a.errors, "kbinomial: largest (default) or smallest k among optima");
-  optional_option(c, "--discipline", o.discipline, a.errors, "k-binomial family: NI discipline fpfs (default) or fcfs");
-  optional_option(c, "--ordering", o.ordering, a.errors,
-                  "k-binomial family: chain ordering cco (irregular default) or given");
-  optional_option(c, "--scheduler", o.scheduler, a.errors, "ssr: lg (Less-Greedy, default) or greedy");
-  optional_option(c, "--id", o.ssr_id, a.errors, "ssr, path-*: header ID field names a switch (default) or a node");
-  optional_option(c, "--poc-dag", o.poc_dag, a.errors, "ssr, path-*: Fig. 13 step 1 reading full (default) or dfs");
-  c->add_flag_function("--recompute-weights", [&o](std::int64_t) { o.recompute_weights = true; },
-                       "ssr, path-*: recompute POC weights after each chain");
-  optional_option(c, "--flit-bits", o.flit_bits, a.errors,
-                  "ssr, path-*, tree: bits per flit for header_flits (default 8)");
-  add_direct_scheme_options(c, o);
 }
 
 }  // namespace
@@ -187,7 +172,7 @@ void add_plan_command(CLI::App& app) {
   c->add_flag("--list", args->list, "list the schemes and their options");
   c->add_flag("--json", args->json, "print one JSON object (the plan contract)");
   add_network_options(c, *args);
-  add_scheme_options(c, *args);
+  add_scheme_options(c, args->options);
   c->callback([args] { throw CLI::RuntimeError(run_plan(*args, std::cout, std::cerr)); });
 }
 

@@ -109,7 +109,7 @@ TEST_CASE("separate: the wrong network or an option is refused with the key", "[
                     Contains("scheme 'separate' needs a torus") && Contains("--topology") &&
                         Contains("hypercube:3 is not one"));
   PlanRequest q = request("torus:4x4:uni", "(0,0)", "(1,1)");
-  q.options.scheme_params["r"] = "2";
+  q.options["r"] = "2";
   CHECK_THROWS_WITH(plan_multicast("separate", q), Contains("--r does not apply to scheme 'separate'"));
   // An experiment's spelling: the routing it must configure.
   const std::unique_ptr<DirectScheme> s = direct_schemes().make("separate");
@@ -193,7 +193,7 @@ TEST_CASE("direct schemes: the plan registry lists each with the options it decl
     const SchemeInfo* info = scheme_registry().find(e.name);
     REQUIRE(info != nullptr);
     CHECK(info->description == e.description);
-    CHECK(info->options == options_of(*e.make(), plan_keys(e.name)));
+    CHECK(info->option_names() == options_of(*e.make(), plan_keys(e.name)));
   }
   const std::vector<DirectOptionInfo> opts = direct_scheme_options();
   const auto r = std::find_if(opts.begin(), opts.end(), [](const DirectOptionInfo& o) { return o.key == "r"; });

@@ -24,9 +24,9 @@ std::shared_ptr<const PlanNetwork> net(const std::string& spec) { return wormcas
 
 PlanRequest chain_request(long long n, long long m, std::optional<long long> k = std::nullopt) {
   PlanRequest q;
-  q.options.set_size = n;
-  q.options.packets = m;
-  q.options.k = k;
+  q.options["set_size"] = std::to_string(n);
+  q.options["packets"] = std::to_string(m);
+  if (k) q.options["k"] = std::to_string(*k);
   return q;
 }
 
@@ -104,7 +104,7 @@ TEST_CASE("kbinomial: optimal k with ties to the largest k by default", "[plan]"
   CHECK(p.extras.at("k") == 4);   // m = 1: k = ceil(log2 16) (seed002 §5.1)
   CHECK(p.steps == 4);
   PlanRequest q = chain_request(16, 1);
-  q.options.tie_break = "smallest";
+  q.options["tie_break"] = "smallest";
   CHECK(plan_multicast("kbinomial", q).steps == 4);
   CHECK(plan_multicast("kbinomial", q).extras.at("k") <= 4);
 }
@@ -163,8 +163,8 @@ TEST_CASE("ssr: header of the switch-ID variant is 1 + ceil(log2 S) + p bits", "
   const MulticastPlan p = plan_multicast("ssr", q);
   for (const PlanMessage& m : p.messages) CHECK(m.extras.at("header_bits") == 1 + 3 + 8);
   CHECK(p.extras.at("scheduler") == "lg");
-  q.options.scheduler = "greedy";
-  q.options.ssr_id = "node";
+  q.options["scheduler"] = "greedy";
+  q.options["id"] = "node";
   const MulticastPlan g = plan_multicast("ssr", q);
   for (const PlanMessage& m : g.messages) CHECK(m.extras.at("header_bits") == 1 + 5 + 8);
   CHECK(g.extras.at("scheduler") == "greedy");
@@ -177,10 +177,10 @@ TEST_CASE("registry: unknown scheme, options a scheme does not take, one-line re
                         Contains("wsort"));
   require_error("binomial", chain_request(4, 1, 2), "--k does not apply to scheme 'binomial'");
   PlanRequest q = random_request("irregular:8x8p32s1", 0, 5, 1);
-  q.options.packets = 2;
+  q.options["packets"] = "2";
   require_error("ssr", q, "--packets does not apply to scheme 'ssr'");
   q.options = {};
-  q.options.scheduler = "greedy";
+  q.options["scheduler"] = "greedy";
   require_error("path-lg", q, "--scheduler does not apply");
 
   SchemeRegistry r;
@@ -208,17 +208,17 @@ TEST_CASE("bad scheme options name the option", "[plan]") {
   require_error("binomial", chain_request(1, 1), "--set-size must be at least 2");
   require_error("linear", PlanRequest{}, "--set-size is required");
   PlanRequest q = chain_request(8, 1);
-  q.options.construction = "backwards";
+  q.options["construction"] = "backwards";
   require_error("binomial", q, "--construction: 'backwards' is not one of time-ordered, literal");
   q = chain_request(8, 1, 2);
-  q.options.tie_break = "largest";
+  q.options["tie_break"] = "largest";
   require_error("kbinomial", q, "--tie-break applies only when --k is not given");
 
   PlanRequest t = random_request("torus:6x6:uni", 0, 4, 1);
   require_error("ssr", t, "needs an irregular switch network");
   require_error("tree", t, "torus:6x6:uni is a direct network");
   require_error("path-lg", PlanRequest{}, "no --topology given");
-  t.options.ordering = "cco";
+  t.options["ordering"] = "cco";
   require_error("kbinomial", t, "--ordering cco needs an irregular switch network");
 
   PlanRequest e;
@@ -232,7 +232,7 @@ TEST_CASE("bad scheme options name the option", "[plan]") {
   e.destinations = {32};
   require_error("tree", e, "--dests: node 32 is not a node of irregular:8x8p32s1");
   e.destinations = {1, 2};
-  e.options.set_size = 4;
+  e.options["set_size"] = "4";
   require_error("binomial", e, "--set-size 4 does not match the 2 destinations");
 }
 

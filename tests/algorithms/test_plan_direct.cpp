@@ -98,7 +98,7 @@ TEST_CASE("hypercube schemes: exactly once, E-cube paths, one-port U-cube in cei
           CHECK(m.path.size() == static_cast<std::size_t>(__builtin_popcount(m.sender ^ m.destinations.front())) + 1);
         }
       }
-      q.options.scheme_params["port_model"] = "one";
+      q.options["port_model"] = "one";
       CHECK(plan_multicast("ucube", q).steps == static_cast<int>(std::ceil(std::log2(k + 1.0))));
     }
 }
@@ -152,13 +152,13 @@ TEST_CASE("path-based torus schemes: the H-cycle of Figs. 5.1/5.7, S-torus, M_d 
   check_messages(d);
 
   PlanRequest u = q;
-  u.options.scheme_params["r"] = "2";   // the unicast-based scheme of Sec. 6.6: ceil(log2 10) phases, one destination per message
+  u.options["r"] = "2";   // the unicast-based scheme of Sec. 6.6: ceil(log2 10) phases, one destination per message
   const MulticastPlan m2 = plan_multicast("mutorus", u);
   CHECK(m2.steps == 4);
   for (const PlanMessage& m : m2.messages) CHECK(m.destinations.size() == 1);
   check_exactly_once(m2);
   check_messages(m2);
-  u.options.scheme_params["r"] = "3";
+  u.options["r"] = "3";
   CHECK(plan_multicast("mutorus", u).steps == 3);   // ceil(log3 10)
   CHECK(plan_multicast("mutorus", u).extras.at("r") == 3);
 }
@@ -173,14 +173,14 @@ TEST_CASE("direct schemes: wrong network, missing or bad options name the proble
                     Contains("regular unidirectional torus"));
   CHECK_THROWS_WITH(plan_multicast("mutorus", torus), Contains("needs --r"));
   PlanRequest r1 = torus;
-  r1.options.scheme_params["r"] = "1";
+  r1.options["r"] = "1";
   CHECK_THROWS_WITH(plan_multicast("mutorus", r1), Contains("--r must be at least 2"));
   CHECK_THROWS_WITH(plan_multicast("ucube", r1), Contains("--r does not apply to scheme 'ucube'"));
   PlanRequest cube = request("hypercube:3", "000", "111");
-  cube.options.scheme_params["port_model"] = "two";
+  cube.options["port_model"] = "two";
   CHECK_THROWS_WITH(plan_multicast("wsort", cube), Contains("--port-model: 'two' is not one of all, one"));
-  cube.options.scheme_params.clear();
-  cube.options.scheme_params["step_model"] = "fifo";
+  cube.options.clear();
+  cube.options["step_model"] = "fifo";
   CHECK_THROWS_WITH(plan_multicast("combine", cube), Contains("--step-model: 'fifo'"));
   PlanRequest empty;
   empty.network = net("hypercube:3");
@@ -213,12 +213,12 @@ TEST_CASE("sci schemes: seed004 Fig. 1 in the plan contract", "[plan][seed004]")
   }
   CHECK(plan_multicast("sci-mutorus", q).extras.at("r") == 4);
   PlanRequest r2 = q;
-  r2.options.scheme_params["r"] = "2";
+  r2.options["r"] = "2";
   CHECK(plan_multicast("sci-mutorus", r2).extras.at("phases") == 4);   // ceil(log2 10)
   CHECK_THROWS_WITH(plan_multicast("sci-storus", request("mesh:4x4", "(0,0)", "(1,1)")), Contains("needs a torus"));
   CHECK_THROWS_WITH(plan_multicast("sci-storus", request("torus:4x8:uni", "(0,0)", "(1,1)")),
                     Contains("regular k-ary torus"));
-  r2.options.scheme_params["r"] = "1";
+  r2.options["r"] = "1";
   CHECK_THROWS_WITH(plan_multicast("sci-mutorus", r2), Contains("--r must be at least 2"));
   CHECK_THROWS_WITH(plan_multicast("sci-utorus", r2), Contains("--r does not apply"));
 }
@@ -256,6 +256,6 @@ TEST_CASE("ib schemes: seed003 Fig. 7 in the plan contract", "[plan][seed003]") 
   CHECK_THROWS_WITH(plan_multicast("ib-cyclic", request("torus:4x4:uni", "(0,0)", "(1,1)")),
                     Contains("needs a fat tree"));
   PlanRequest r = q;
-  r.options.scheme_params["r"] = "3";
+  r.options["r"] = "3";
   CHECK_THROWS_WITH(plan_multicast("ib-opensm", r), Contains("--r does not apply"));
 }
