@@ -7,7 +7,9 @@
 // whole destination set, each relay on the part its message handed it, t_S
 // per send and t_R per reception. SwitchMulticast runs the switch-network
 // schemes (seed000's worms, seed002's NI trees) on host and NI nodes as the
-// single_multicast workload does.
+// single_multicast workload does. IbMulticast runs seed003's InfiniBand
+// schemes on a fat tree of HCAs as the ib_multicast workload does: the
+// subnet manager programs a group's tables, then senders multicast to it.
 #pragma once
 
 #include <deque>
@@ -24,7 +26,10 @@
 #include "topologies/topology.h"
 #include "topologies/updown.h"
 #include "embed/network.h"
+#include "algorithms/ib_scheme.h"
+#include "rtl_models/switch/ib_decoder.h"
 #include "testbenches/app/workloads/direct_carrier.h"
+#include "testbenches/app/workloads/ib_packets.h"
 
 namespace wormcast::embed {
 
@@ -55,6 +60,7 @@ class Multicast {
 
  private:
   friend class MulticastService;
+  friend class IbMulticast;
   rtl::NodeId source_ = 0;
   std::vector<rtl::NodeId> dests_;
   int bytes_ = 0;
@@ -193,6 +199,64 @@ class SwitchMulticast : public MulticastService {
   std::vector<std::shared_ptr<const algo::RelayWorm>> got_;
   std::vector<std::vector<algo::WormSend>> sends_;
   std::vector<std::vector<rtl::NodeId>> chain_;
+};
+
+// seed003's InfiniBand schemes (cyclic, opensm, unicast; `wormcast plan
+// --list` describes them as ib-*) on a fat tree (topology.kind fat_tree,
+// switch.decoder ib) of HCAs (node.model endpoint). The service is the
+// subnet manager: set_group() programs the multicast tables of a group and
+// its senders as the scheme builds them, and multicast() injects a sender's
+// packets (one per packet of the message through its table, or one per
+// member for unicast) into its HCA. It takes over every endpoint's
+// on_receive. A member has the message when its last packet has arrived.
+class IbMulticast {
+ public:
+  // Throws std::invalid_argument naming the scheme or what the network lacks.
+  IbMulticast(Network& net, const std::string& scheme, const tb::IbPacketFormat& format = {});
+
+  // Programs the tables for `members` multicast to by `senders` (a sender
+  // may be a member; it never receives its own message), replacing the last
+  // group's. Throws std::invalid_argument for a bad node list, and
+  // std::logic_error while a packet copy of the last group's multicasts is
+  // in flight (the subnet manager reprograms only a quiet fabric).
+  void set_group(const std::vector<rtl::NodeId>& senders, const std::vector<rtl::NodeId>& members);
+  // Sender `sender` multicasts `bytes` to the group. Its packets enter its
+  // HCA in the next cycle, so that calls in one cycle start together
+  // whatever order the processes run in; latency() counts from the call.
+  // Callable from any process, or before sc_start. Throws
+  // std::invalid_argument for a node that is not one of the group's senders
+  // or a bad size.
+  std::shared_ptr<const Multicast> multicast(rtl::NodeId sender, int bytes);
+  void on_delivery(std::function<void(const Multicast&, rtl::NodeId node, Cycle at)> f) { on_delivery_ = std::move(f); }
+  const std::vector<std::shared_ptr<Multicast>>& multicasts() const { return multicasts_; }
+  const std::string& scheme() const { return scheme_name_; }
+  // Copies delivered to senders that are not members (opensm's SendOnly
+  // joins), dropped by their HCA.
+  std::uint64_t discarded_copies() const { return discarded_; }
+
+ private:
+  struct Sender {
+    int mlid = -1;                    // its table's MLID (a multicast scheme)
+    std::vector<rtl::NodeId> reach;   // the members its packets reach
+  };
+  struct Open {
+    std::map<rtl::NodeId, int> got;   // member -> packets received
+  };
+  void received(rtl::NodeId at, const rtl::Packet& p, Cycle now);
+  std::string where(rtl::NodeId sender) const;
+
+  Network& net_;
+  std::string scheme_name_;
+  std::shared_ptr<const algo::IbScheme> scheme_;
+  std::shared_ptr<rtl::IbSubnet> subnet_;
+  tb::IbPacketFormat format_;
+  std::vector<rtl::NodeId> members_;
+  bool unicasts_ = false;              // the scheme sends unicasts, no table
+  std::map<rtl::NodeId, Sender> senders_;
+  std::vector<std::shared_ptr<Multicast>> multicasts_;
+  std::map<std::size_t, Open> open_;   // by index in multicasts_
+  std::uint64_t discarded_ = 0, copies_in_flight_ = 0;
+  std::function<void(const Multicast&, rtl::NodeId, Cycle)> on_delivery_;
 };
 
 }  // namespace wormcast::embed

@@ -379,3 +379,91 @@ TEST_CASE("embed: the switch-network service refuses networks, nodes, schemes an
   CHECK_THAT(error_of([&] { embed::SwitchMulticast(net, "ni", {{"k", "abc"}}); }), Contains("option k 'abc'"));
   CHECK_THAT(error_of([&] { embed::SwitchMulticast(net, "ni", {{"r", "2"}}); }), Contains("no option 'r'"));
 }
+
+TEST_CASE("embed: an InfiniBand multicast through the service equals the ib_multicast workload's trial") {
+  // seed003's fat tree IBFT(8,3) (128 HCAs) with its experiment settings;
+  // fixed senders and members, one trial: the same tables, packets and
+  // fabric, so the same completion. The service's packets enter the HCA in
+  // the cycle after the call, as the workload's do after the trial starts:
+  // its latencies are the workload's times plus that one cycle.
+  struct Case {
+    const char* scheme;
+    std::vector<rtl::NodeId> senders, members;
+    int mtu;
+  };
+  const std::vector<rtl::NodeId> group = {3, 17, 20, 45, 46, 64, 77, 90, 101, 127};
+  const Case cases[] = {{"cyclic", {0}, group, 0},
+                        {"cyclic", {0, 64, 99}, group, 256},
+                        {"opensm", {5, 17, 99}, group, 0},   // 5 and 99 join SendOnly: copies reach them
+                        {"unicast", {0, 45}, group, 0}};
+  const topo::FatTree tree(8, 3);
+  for (const Case& c : cases) {
+    INFO(c.scheme << " senders " << c.senders.size() << " mtu " << c.mtu);
+    auto labels = [&tree](const std::vector<rtl::NodeId>& v) {
+      std::string s;
+      for (rtl::NodeId x : v) s += (s.empty() ? "" : ",") + tree.node_name(x);
+      return s;
+    };
+    const std::vector<tb::Override> o = {{"traffic.scheme", c.scheme},        {"traffic.senders", labels(c.senders)},
+                                         {"traffic.members", labels(c.members)}, {"traffic.trials", "1"},
+                                         {"traffic.mtu", std::to_string(c.mtu)}};
+    const tb::ExperimentConfig cfg = test::experiment("experiments/seed003/ib_fat_tree.yaml", o);
+    const tb::RunResult r = tb::run_experiment(cfg, {});
+    INFO(r.error);
+    REQUIRE(r.ok);
+    const auto completion = test::metric(r, "multicast.completion_cycles").at("max").get<Cycle>();
+    const auto mean = test::metric(r, "multicast.mean_delivery_cycles").at("max").get<double>();
+    const auto discarded = test::metric(r, "multicast.discarded_copies").get<std::uint64_t>();
+
+    rtl::fresh_kernel();
+    embed::Network net(cfg);
+    embed::IbMulticast service(net, c.scheme, {1, 1, c.mtu});
+    service.set_group(c.senders, c.members);
+    std::vector<std::shared_ptr<const embed::Multicast>> sent;
+    for (rtl::NodeId s : c.senders) sent.push_back(service.multicast(s, 1024));
+    sc_core::sc_start(net.clock().delay(10000000));
+    Cycle last = 0;
+    double sum = 0;
+    int pairs = 0;
+    for (const auto& m : sent) {
+      REQUIRE(m->complete());
+      last = std::max(last, m->latency());
+      for (const embed::Multicast::Delivery& d : m->deliveries()) {
+        sum += static_cast<double>(d.at - m->requested() - 1);
+        ++pairs;
+      }
+      CHECK(m->messages_sent() == m->planned_messages());
+    }
+    CHECK(last == completion + 1);
+    CHECK(sum / pairs == Approx(mean).epsilon(1e-12));
+    CHECK(service.discarded_copies() == discarded);
+    CHECK(net.packets_outstanding() == 0);
+    if (std::string(c.scheme) == "opensm") CHECK(discarded > 0);
+  }
+}
+
+TEST_CASE("embed: the InfiniBand service refuses networks, groups and senders it cannot serve") {
+  rtl::fresh_kernel();
+  {
+    embed::Network sw(embed::config_from_settings({}), "irregular");
+    CHECK_THAT(error_of([&] { embed::IbMulticast(sw, "cyclic"); }),
+               Contains("needs an InfiniBand fat tree") && Contains("switch.decoder"));
+  }
+  rtl::fresh_kernel();   // the refused network's modules are gone; simulate a kernel without them
+  const tb::ExperimentConfig cfg = test::experiment("experiments/seed003/ib_fat_tree.yaml", {});
+  embed::Network net(cfg, "ib");
+  CHECK_THAT(error_of([&] { embed::IbMulticast(net, "no-such"); }), Contains("no-such") && Contains("opensm"));
+  embed::IbMulticast s(net, "cyclic");
+  CHECK_THAT(error_of([&] { s.set_group({0}, {}); }), Contains("no member"));
+  CHECK_THAT(error_of([&] { s.set_group({0}, {3, 3}); }), Contains("member 3 listed twice"));
+  CHECK_THAT(error_of([&] { s.set_group({200}, {3}); }), Contains("sender 200 is no node"));
+  s.set_group({0}, {3, 4});
+  CHECK_THAT(error_of([&] { s.multicast(1, 64); }), Contains("not a sender of the group"));
+  CHECK_THAT(error_of([&] { s.multicast(0, 0); }), Contains("a message of 0 bytes"));
+  s.multicast(0, 64);
+  CHECK_THAT(error_of([&] { s.set_group({0}, {5}); }), Contains("still in flight"));
+  sc_core::sc_start(net.clock().delay(100000));
+  s.set_group({0}, {5});   // quiet again
+  CHECK(s.multicasts().size() == 1);
+  CHECK(s.multicasts()[0]->complete());
+}

@@ -33,22 +33,6 @@ std::vector<rtl::NodeId> parse_nodes(const topo::FatTree& t, const std::string& 
   }
 }
 
-// The nodes a packet of src reaches through mft (each exactly once, or the
-// table is refused), sorted.
-std::vector<rtl::NodeId> reach_of(const topo::FatTree& t, rtl::NodeId src, const algo::Mft& mft,
-                                  double& links) {
-  const algo::MftDelivery d = algo::deliver_mft(t, src, mft);
-  std::vector<rtl::NodeId> reach;
-  for (int node = 0; node < t.num_nodes(); ++node) {
-    const int c = d.received[static_cast<std::size_t>(node)];
-    if (c > 1)
-      throw std::logic_error("IB multicast table of " + t.node_name(src) + " delivers " + std::to_string(c) +
-                             " copies to " + t.node_name(node));
-    if (c == 1) reach.push_back(node);
-  }
-  links += d.link_traversals;
-  return reach;
-}
 }  // namespace
 
 void IbMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
@@ -128,9 +112,7 @@ void IbMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, 
   run.group = group;
   run.trials = trials;
   run.bytes = message.size;
-  run.header_flits = header_flits;
-  run.flit_bytes = flit_bytes;
-  run.mtu = mtu;
+  run.format = {header_flits, flit_bytes, mtu};
   for (int node = 0; node < n; ++node) {
     run.endpoints.push_back(net.node(node).endpoint());
     if (!run.endpoints.back()) throw ConfigError("traffic.kind ib_multicast needs node.model endpoint");
@@ -142,11 +124,6 @@ void IbMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, 
   sc_core::sc_spawn_options once;
   once.spawn_method();
   sc_core::sc_spawn([r] { r->begin_trial(); }, "ib_multicast_start", &once);
-}
-
-int IbMulticastWorkload::Run::packet_payload(int index) const {
-  if (mtu <= 0) return bytes;
-  return std::min(mtu, bytes - index * mtu);
 }
 
 void IbMulticastWorkload::Run::begin_trial() {
@@ -179,8 +156,8 @@ void IbMulticastWorkload::Run::begin_trial() {
     const int mlid = subnet->program(table.mft);
     entries += static_cast<double>(table.mft.size());
     for (std::size_t i : table.senders) {
-      plan[i] = {mlid, reach_of(t, senders[i], table.mft, links)};
-      check_reach(t, senders[i], table.group, plan[i].second);
+      plan[i] = {mlid, ib_reach(t, senders[i], table.mft, links)};
+      check_ib_reach(t, senders[i], table.group, plan[i].second);
     }
   }
   for (std::size_t i = 0; i < senders.size(); ++i) {
@@ -190,17 +167,8 @@ void IbMulticastWorkload::Run::begin_trial() {
   if (expected == 0)
     throw std::runtime_error("ib_multicast: trial " + std::to_string(completion.size() + 1) +
                              " has nothing to deliver (its only member is its only sender): use traffic.group >= 2");
-  link_traversals.push_back(links * packets_per_message());
+  link_traversals.push_back(links * format.packets(bytes));
   table_entries.push_back(entries);
-}
-
-// A scheme's table reaches exactly the nodes it joins but the sender.
-void IbMulticastWorkload::Run::check_reach(const topo::FatTree& t, rtl::NodeId sender,
-                                           std::vector<rtl::NodeId> group, const std::vector<rtl::NodeId>& reach) {
-  group.erase(std::remove(group.begin(), group.end(), sender), group.end());
-  std::sort(group.begin(), group.end());
-  if (reach != group)
-    throw std::logic_error("multicast table of " + t.node_name(sender) + " does not reach exactly its group");
 }
 
 void IbMulticastWorkload::Run::send_multicast(rtl::NodeId src, int mlid, std::vector<rtl::NodeId> reach) {
@@ -208,7 +176,7 @@ void IbMulticastWorkload::Run::send_multicast(rtl::NodeId src, int mlid, std::ve
   h.kind = rtl::HeaderKind::multicast;
   h.lid = static_cast<std::uint16_t>(mlid);
   h.dests = std::move(reach);
-  for (int k = 0; k < packets_per_message(); ++k) {
+  for (int k = 0; k < format.packets(bytes); ++k) {
     expected += h.dests.size();
     inject(src, h, k);
   }
@@ -223,7 +191,7 @@ double IbMulticastWorkload::Run::send_unicasts(rtl::NodeId src) {
     h.dest = m;
     h.lid = static_cast<std::uint16_t>(algo::cyclic_dlid(t, src, m));
     links += static_cast<double>(algo::trace_unicast(t, src, h.lid).size() + 1);   // switch hops + injection link
-    for (int k = 0; k < packets_per_message(); ++k) {
+    for (int k = 0; k < format.packets(bytes); ++k) {
       ++expected;
       inject(src, h, k);
     }
@@ -232,16 +200,7 @@ double IbMulticastWorkload::Run::send_unicasts(rtl::NodeId src) {
 }
 
 void IbMulticastWorkload::Run::inject(rtl::NodeId src, const rtl::PacketHeader& h, int index) {
-  auto p = std::make_shared<rtl::Packet>();
-  p->header = h;
-  p->header_flits = header_flits;
-  p->payload_bytes = packet_payload(index);
-  p->length = header_flits + (p->payload_bytes + flit_bytes - 1) / flit_bytes;
-  p->msg_index = index;
-  p->msg_packets = packets_per_message();
-  p->msg_bytes = bytes;
-  p->measured = true;
-  endpoints[static_cast<std::size_t>(src)]->inject_at(std::move(p), start);
+  endpoints[static_cast<std::size_t>(src)]->inject_at(format.packet(h, bytes, index), start);
   ++packets_sent;
 }
 

@@ -39,6 +39,7 @@
 
 #include "rtl_models/node/endpoint.h"
 #include "rtl_models/switch/ib_decoder.h"
+#include "testbenches/app/workloads/ib_packets.h"
 #include "testbenches/app/workloads/synthetic_workload.h"
 #include "testbenches/app/workloads/workload.h"
 
@@ -82,7 +83,8 @@ struct IbMulticastWorkload::Run {
   std::vector<rtl::Endpoint*> endpoints;
   rtl::SimContext* ctx = nullptr;
   Rng rng{1};
-  int sources = 1, group = 1, trials = 1, bytes = 1, header_flits = 1, flit_bytes = 1, mtu = 0;
+  int sources = 1, group = 1, trials = 1, bytes = 1;
+  IbPacketFormat format;
   Cycle stop = UINT64_MAX;
 
   std::vector<rtl::NodeId> fixed_senders, fixed_members;   // traffic.senders / members (empty: drawn)
@@ -112,11 +114,7 @@ struct IbMulticastWorkload::Run {
 
   void begin_trial();
   void received(rtl::NodeId at, const rtl::Packet& p, Cycle now);
-  int packets_per_message() const { return mtu > 0 ? (bytes + mtu - 1) / mtu : 1; }
-  int packet_payload(int index) const;
   void send_multicast(rtl::NodeId src, int mlid, std::vector<rtl::NodeId> reach);
-  static void check_reach(const topo::FatTree& t, rtl::NodeId sender, std::vector<rtl::NodeId> group,
-                          const std::vector<rtl::NodeId>& reach);
   // Returns the links its packets cross (one packet per member).
   double send_unicasts(rtl::NodeId src);
   void inject(rtl::NodeId src, const rtl::PacketHeader& h, int index);

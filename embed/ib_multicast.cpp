@@ -1,0 +1,165 @@
+// embed::IbMulticast (embed/multicast.h): seed003's schemes as the
+// ib_multicast workload runs one trial of them, with the group, the senders
+// and the times of the sends left to the user.
+#include <algorithm>
+#include <stdexcept>
+
+#include "embed/multicast.h"
+#include "rtl_models/node/endpoint_node.h"
+#include "topologies/networks/elaborator.h"
+
+namespace wormcast::embed {
+
+namespace {
+
+topo::Network& ib_network(Network& net, const std::string& scheme) {
+  auto* sw = dynamic_cast<topo::Network*>(&net.model());
+  if (!sw || sw->params().decoder != "ib")
+    throw std::invalid_argument("embed::IbMulticast: scheme '" + scheme + "' needs an InfiniBand fat tree " +
+                                "(topology.kind fat_tree with switch.decoder ib), not topology.kind " +
+                                net.config().network.name +
+                                (sw ? " with switch.decoder " + sw->params().decoder : std::string()));
+  return *sw;
+}
+
+void check_nodes(const std::vector<rtl::NodeId>& list, int n, const std::string& what) {
+  if (list.empty()) throw std::invalid_argument("embed::IbMulticast::set_group: no " + what);
+  std::vector<rtl::NodeId> sorted = list;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    if (sorted[i] < 0 || sorted[i] >= n)
+      throw std::invalid_argument("embed::IbMulticast::set_group: " + what + " " + std::to_string(sorted[i]) +
+                                  " is no node (the network has nodes 0.." + std::to_string(n - 1) + ")");
+    if (i > 0 && sorted[i] == sorted[i - 1])
+      throw std::invalid_argument("embed::IbMulticast::set_group: " + what + " " + std::to_string(sorted[i]) +
+                                  " listed twice");
+  }
+}
+
+}  // namespace
+
+IbMulticast::IbMulticast(Network& net, const std::string& scheme, const tb::IbPacketFormat& format)
+    : net_(net), scheme_name_(scheme), format_(format) {
+  topo::Network& sw = ib_network(net, scheme);
+  scheme_ = algo::ib_schemes().make(scheme);   // std::invalid_argument listing the schemes
+  if (format.header_flits < 1 || format.flit_bytes < 1 || format.mtu < 0)
+    throw std::invalid_argument("embed::IbMulticast: packet format needs header_flits >= 1, flit_bytes >= 1 and "
+                                "mtu >= 0");
+  subnet_ = rtl::ib_subnet(*sw.decoder_shared(), sw.topology());
+  for (int x = 0; x < net.num_nodes(); ++x) {
+    if (!dynamic_cast<rtl::EndpointNode*>(&net.node(x)))
+      throw std::invalid_argument("embed::IbMulticast: scheme '" + scheme + "' sends from HCAs: node.model is " +
+                                  net.config().node.name + " (give node.model endpoint)");
+    net.endpoint(x).on_receive = [this, x](const rtl::Packet& p, Cycle now) { received(x, p, now); };
+  }
+}
+
+std::string IbMulticast::where(rtl::NodeId sender) const {
+  return "embed::IbMulticast " + scheme_name_ + " multicast(sender " + std::to_string(sender) + "): ";
+}
+
+void IbMulticast::set_group(const std::vector<rtl::NodeId>& senders, const std::vector<rtl::NodeId>& members) {
+  const int n = net_.num_nodes();
+  check_nodes(senders, n, "sender");
+  check_nodes(members, n, "member");
+  if (copies_in_flight_ > 0)
+    throw std::logic_error("embed::IbMulticast::set_group: " + std::to_string(copies_in_flight_) +
+                           " packet copies to the last group are still in flight (the subnet manager reprograms only "
+                           "a quiet fabric)");
+  const topo::FatTree& t = subnet_->tree();
+  const algo::IbTrialPlan tp = scheme_->trial(t, senders, members);
+  subnet_->clear();
+  senders_.clear();
+  unicasts_ = tp.unicasts;
+  members_ = members;
+  for (rtl::NodeId s : senders) senders_[s] = {};
+  double links = 0;
+  for (const algo::IbTable& table : tp.tables) {
+    const int mlid = subnet_->program(table.mft);
+    for (std::size_t i : table.senders) {
+      Sender& s = senders_.at(senders[i]);
+      s.mlid = mlid;
+      s.reach = tb::ib_reach(t, senders[i], table.mft, links);
+      tb::check_ib_reach(t, senders[i], table.group, s.reach);
+    }
+  }
+  if (!tp.unicasts)
+    for (const auto& [node, s] : senders_)
+      if (s.mlid < 0 && !(members.size() == 1 && members[0] == node))
+        throw std::logic_error("embed::IbMulticast: scheme '" + scheme_name_ + "' programmed no table for sender " +
+                               std::to_string(node));
+}
+
+std::shared_ptr<const Multicast> IbMulticast::multicast(rtl::NodeId sender, int bytes) {
+  const auto it = senders_.find(sender);
+  if (it == senders_.end())
+    throw std::invalid_argument(where(sender) + "not a sender of the group (set_group names the senders)");
+  if (bytes < 1) throw std::invalid_argument(where(sender) + "a message of " + std::to_string(bytes) + " bytes");
+  auto m = std::make_shared<Multicast>();
+  m->source_ = sender;
+  for (rtl::NodeId d : members_)
+    if (d != sender) {
+      m->dests_.push_back(d);
+      m->pending_.insert(d);
+    }
+  if (m->dests_.empty()) throw std::invalid_argument(where(sender) + "the group has no member but the sender");
+  m->bytes_ = bytes;
+  m->requested_ = net_.now();
+  const Cycle start = net_.now() + 1;
+  const int packets = format_.packets(bytes);
+  const std::uint64_t id = multicasts_.size() + 1;   // the packets' message (0: none)
+  std::vector<rtl::PacketHeader> headers;
+  if (!unicasts_) {
+    rtl::PacketHeader h;
+    h.kind = rtl::HeaderKind::multicast;
+    h.lid = static_cast<std::uint16_t>(it->second.mlid);
+    h.dests = it->second.reach;
+    headers.push_back(std::move(h));
+  } else {
+    for (rtl::NodeId d : m->dests_) {   // unicast: one per member, back to back, with the cyclic DLID (seed003 §9)
+      rtl::PacketHeader h;
+      h.dest = d;
+      h.lid = static_cast<std::uint16_t>(algo::cyclic_dlid(subnet_->tree(), sender, d));
+      headers.push_back(std::move(h));
+    }
+  }
+  for (const rtl::PacketHeader& h : headers)
+    for (int k = 0; k < packets; ++k) {
+      rtl::PacketPtr p = format_.packet(h, bytes, k);
+      p->message = id;
+      net_.endpoint(sender).inject_at(std::move(p), start);
+      ++m->sent_;
+      copies_in_flight_ += h.dests.empty() ? 1 : h.dests.size();
+    }
+  m->planned_messages_ = static_cast<int>(headers.size()) * packets;
+  multicasts_.push_back(m);
+  open_[multicasts_.size() - 1] = {};
+  return m;
+}
+
+void IbMulticast::received(rtl::NodeId at, const rtl::Packet& p, Cycle now) {
+  if (p.message == 0 || p.message > multicasts_.size())
+    throw std::logic_error("embed::IbMulticast: node " + std::to_string(at) + " received a packet no multicast sent");
+  const std::size_t mc = p.message - 1;
+  Multicast& m = *multicasts_[mc];
+  --copies_in_flight_;
+  if (!m.pending_.count(at)) {
+    if (std::find(m.dests_.begin(), m.dests_.end(), at) != m.dests_.end())
+      throw std::logic_error("embed::IbMulticast: member " + std::to_string(at) + " received more of the multicast from " +
+                             std::to_string(m.source_) + " than it sent");
+    if (!senders_.count(at))
+      throw std::logic_error("embed::IbMulticast: node " + std::to_string(at) + ", neither member nor sender, received "
+                             "a packet of the multicast from " + std::to_string(m.source_));
+    ++discarded_;   // a SendOnly sender's copy: its HCA drops it
+    return;
+  }
+  if (++open_.at(mc).got[at] < p.msg_packets) return;
+  m.pending_.erase(at);
+  m.deliveries_.push_back({at, now});
+  if (on_delivery_) on_delivery_(m, at, now);
+  if (!m.complete()) return;
+  open_.erase(mc);
+  m.completed_.notify(sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace wormcast::embed
