@@ -54,6 +54,10 @@ IbMulticast::IbMulticast(Network& net, const std::string& scheme, const tb::IbPa
   }
 }
 
+IbMulticast::~IbMulticast() {
+  for (int x = 0; x < net_.num_nodes(); ++x) net_.endpoint(x).on_receive = nullptr;
+}
+
 std::string IbMulticast::where(rtl::NodeId sender) const {
   return "embed::IbMulticast " + scheme_name_ + " multicast(sender " + std::to_string(sender) + "): ";
 }

@@ -213,6 +213,11 @@ class IbMulticast {
  public:
   // Throws std::invalid_argument naming the scheme or what the network lacks.
   IbMulticast(Network& net, const std::string& scheme, const tb::IbPacketFormat& format = {});
+  // Gives the endpoints their on_receive back (empty): destroy the service
+  // before the network.
+  ~IbMulticast();
+  IbMulticast(const IbMulticast&) = delete;
+  IbMulticast& operator=(const IbMulticast&) = delete;
 
   // Programs the tables for `members` multicast to by `senders` (a sender
   // may be a member; it never receives its own message), replacing the last
