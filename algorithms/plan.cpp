@@ -147,12 +147,11 @@ const SchemeRegistry& scheme_registry() {
 namespace {
 
 void check_options(const SchemeInfo& s, const PlanOptions& o) {
-  std::vector<std::string> declared;
-  for (const DeclaredOption& d : declared_options(s.options)) declared.push_back(d.key);
+  const std::vector<DeclaredOption> declared = declared_options(s.options);
   for (const auto& [key, text] : o)
-    if (std::find(declared.begin(), declared.end(), key) == declared.end()) {
+    if (std::none_of(declared.begin(), declared.end(), [&key](const DeclaredOption& d) { return d.key == key; })) {
       std::string takes;
-      for (const std::string& t : s.option_names()) takes += (takes.empty() ? "" : ", ") + t;
+      for (const DeclaredOption& d : declared) takes += (takes.empty() ? "" : ", ") + plan_keys(s.name).option(d.key);
       throw std::invalid_argument(plan_keys(s.name).option(key) + " does not apply to scheme '" + s.name +
                                   "' (it takes " + (takes.empty() ? std::string("no scheme options") : takes) + ")");
     }

@@ -154,7 +154,9 @@ class PhasedScheme final : public SwitchScheme {
     v.choice("poc_dag", o.poc_dag, {"full", "dfs"}, "Fig. 13 step 1 reading: full (default) or dfs");
     v.boolean("recompute_weights", o.recompute_weights, "recompute POC weights after each chain");
     flit_bits_option(v, o);
-    if (scheduler_option_) v.choice("scheduler", o.scheduler, {"lg", "greedy"}, "phase scheduler: lg (Less-Greedy, default) or greedy");
+    if (!scheduler_option_) return;
+    o.scheduler = detail::name_of(sched_, kSchedulers);   // the record's own phases unless given
+    v.choice("scheduler", o.scheduler, {"lg", "greedy"}, "phase scheduler: lg (Less-Greedy, default) or greedy");
   }
 
   MulticastPlan plan(const PlanRequest& q) const override {

@@ -39,7 +39,7 @@ struct SwitchPlanOptions {
   std::string poc_dag = "full";     // Fig. 13 step 1: the full down DAG or a DFS tree
   bool recompute_weights = false;   // POC weights after each chain
   int flit_bits = 8;                // for header_flits
-  std::string scheduler = "lg";     // Less-Greedy or Greedy phases, where the scheme lets `plan` choose
+  std::string scheduler;            // lg or greedy, where the scheme lets `plan` choose (default: its own)
 };
 
 class SwitchScheme {

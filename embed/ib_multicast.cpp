@@ -114,18 +114,10 @@ std::shared_ptr<const Multicast> IbMulticast::multicast(rtl::NodeId sender, int 
   const std::uint64_t id = multicasts_.size() + 1;   // the packets' message (0: none)
   std::vector<rtl::PacketHeader> headers;
   if (!unicasts_) {
-    rtl::PacketHeader h;
-    h.kind = rtl::HeaderKind::multicast;
-    h.lid = static_cast<std::uint16_t>(it->second.mlid);
-    h.dests = it->second.reach;
-    headers.push_back(std::move(h));
+    headers.push_back(tb::ib_multicast_header(it->second.mlid, it->second.reach));
   } else {
-    for (rtl::NodeId d : m->dests_) {   // unicast: one per member, back to back, with the cyclic DLID (seed003 §9)
-      rtl::PacketHeader h;
-      h.dest = d;
-      h.lid = static_cast<std::uint16_t>(algo::cyclic_dlid(subnet_->tree(), sender, d));
-      headers.push_back(std::move(h));
-    }
+    for (rtl::NodeId d : m->dests_)   // unicast: one per member, back to back (seed003 §9)
+      headers.push_back(tb::ib_unicast_header(subnet_->tree(), sender, d));
   }
   for (const rtl::PacketHeader& h : headers)
     for (int k = 0; k < packets; ++k) {

@@ -68,8 +68,8 @@ void IbMulticastWorkload::visit_sections(ParamVisitor& v, const rtl::NodeModel&)
 }
 
 void IbMulticastWorkload::describe_facts(rtl::ConfigFacts& f) const {
-  const int bytes = mtu > 0 ? std::min(mtu, message.size) : message.size;
-  f.workload_packet_flits = header_flits + (bytes + flit_bytes - 1) / flit_bytes;
+  const IbPacketFormat format{header_flits, flit_bytes, mtu};
+  f.workload_packet_flits = format.flits(format.payload(message.size, 0));
   f.workload_packet_key = mtu > 0 ? "traffic.header_flits + traffic.mtu / traffic.flit_bytes"
                                   : "traffic.header_flits + message.size / traffic.flit_bytes";
 }
@@ -172,10 +172,7 @@ void IbMulticastWorkload::Run::begin_trial() {
 }
 
 void IbMulticastWorkload::Run::send_multicast(rtl::NodeId src, int mlid, std::vector<rtl::NodeId> reach) {
-  rtl::PacketHeader h;
-  h.kind = rtl::HeaderKind::multicast;
-  h.lid = static_cast<std::uint16_t>(mlid);
-  h.dests = std::move(reach);
+  const rtl::PacketHeader h = ib_multicast_header(mlid, std::move(reach));
   for (int k = 0; k < format.packets(bytes); ++k) {
     expected += h.dests.size();
     inject(src, h, k);
@@ -187,9 +184,7 @@ double IbMulticastWorkload::Run::send_unicasts(rtl::NodeId src) {
   double links = 0;
   for (rtl::NodeId m : members) {
     if (m == src) continue;
-    rtl::PacketHeader h;
-    h.dest = m;
-    h.lid = static_cast<std::uint16_t>(algo::cyclic_dlid(t, src, m));
+    const rtl::PacketHeader h = ib_unicast_header(t, src, m);
     links += static_cast<double>(algo::trace_unicast(t, src, h.lid).size() + 1);   // switch hops + injection link
     for (int k = 0; k < format.packets(bytes); ++k) {
       ++expected;

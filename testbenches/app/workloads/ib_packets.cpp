@@ -11,12 +11,27 @@ rtl::PacketPtr IbPacketFormat::packet(const rtl::PacketHeader& h, int bytes, int
   p->header = h;
   p->header_flits = header_flits;
   p->payload_bytes = payload(bytes, index);
-  p->length = header_flits + (p->payload_bytes + flit_bytes - 1) / flit_bytes;
+  p->length = flits(p->payload_bytes);
   p->msg_index = index;
   p->msg_packets = packets(bytes);
   p->msg_bytes = bytes;
   p->measured = true;
   return p;
+}
+
+rtl::PacketHeader ib_multicast_header(int mlid, std::vector<rtl::NodeId> reach) {
+  rtl::PacketHeader h;
+  h.kind = rtl::HeaderKind::multicast;
+  h.lid = static_cast<std::uint16_t>(mlid);
+  h.dests = std::move(reach);
+  return h;
+}
+
+rtl::PacketHeader ib_unicast_header(const topo::FatTree& t, rtl::NodeId src, rtl::NodeId dest) {
+  rtl::PacketHeader h;
+  h.dest = dest;
+  h.lid = static_cast<std::uint16_t>(algo::cyclic_dlid(t, src, dest));
+  return h;
 }
 
 std::vector<rtl::NodeId> ib_reach(const topo::FatTree& t, rtl::NodeId src, const algo::Mft& mft, double& links) {

@@ -21,9 +21,17 @@ struct IbPacketFormat {
 
   int packets(int bytes) const { return mtu > 0 ? (bytes + mtu - 1) / mtu : 1; }
   int payload(int bytes, int index) const { return mtu > 0 ? std::min(mtu, bytes - index * mtu) : bytes; }
+  // Flits of a packet carrying `payload_bytes`, its header included.
+  int flits(int payload_bytes) const { return header_flits + (payload_bytes + flit_bytes - 1) / flit_bytes; }
   // Packet `index` of a message of `bytes` with header h, measured.
   rtl::PacketPtr packet(const rtl::PacketHeader& h, int bytes, int index) const;
 };
+
+// The header of a multicast packet through table `mlid`, reaching `reach`.
+rtl::PacketHeader ib_multicast_header(int mlid, std::vector<rtl::NodeId> reach);
+// The header of a unicast packet from src to dest with its cyclic DLID
+// (seed003 §9).
+rtl::PacketHeader ib_unicast_header(const topo::FatTree& t, rtl::NodeId src, rtl::NodeId dest);
 
 // The nodes a packet of src reaches through mft, sorted; std::logic_error
 // when the table delivers a node more than one copy. Adds the links its
