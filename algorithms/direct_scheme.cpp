@@ -71,33 +71,15 @@ OptionSchema schema_of(DirectScheme& s) {
   return [&s](ParamVisitor& v) { s.visit(v); };
 }
 
-// "traffic.r applies only to traffic.scheme mutorus, sci-mutorus (scheme is x)".
-[[noreturn]] void refuse_option(const std::string& key, const SchemeKeys& keys) {
-  std::string takers;
-  for (const DirectOptionInfo& o : direct_scheme_options())
-    if (o.key == key)
-      for (const auto& m : o.meaning) takers += (takers.empty() ? "" : ", ") + m.first;
-  throw std::invalid_argument(keys.option(key) + " applies only to " + (keys.command_line ? "schemes " : "traffic.scheme ") +
-                              (takers.empty() ? std::string("none") : takers) + " (scheme is " + keys.name + ")");
-}
-
 }  // namespace
 
 void set_options(DirectScheme& s, const std::map<std::string, std::string>& given, const SchemeKeys& keys) {
-  const std::vector<std::string> used = apply_options(schema_of(s), given, keys);
-  for (const auto& [key, text] : given)
-    if (std::find(used.begin(), used.end(), key) == used.end()) refuse_option(key, keys);
+  set_scheme_options(schema_of(s), given, keys, direct_scheme_options());
   s.check_options(keys);
 }
 
 std::vector<DirectOptionInfo> direct_scheme_options() {
-  std::vector<std::unique_ptr<DirectScheme>> made;
-  std::vector<std::pair<std::string, OptionSchema>> schemas;
-  for (const auto& e : direct_schemes().entries()) {
-    made.push_back(e.make());
-    schemas.emplace_back(e.name, schema_of(*made.back()));
-  }
-  return merge_options(schemas);
+  return registry_options(direct_schemes());
 }
 
 std::vector<std::string> options_of(DirectScheme& s, const SchemeKeys& keys) {

@@ -92,6 +92,33 @@ Mft to_mft(const PortSets& sets) {
   return out;
 }
 
+// Whether a node of `keep` lies beyond port `port` of switch `sw` through the
+// table's tree, memoised per (switch, port); `depth` bounds a table that loops.
+class KeepBeyond {
+ public:
+  KeepBeyond(const FatTree& t, const Mft& mft, const std::vector<bool>& keep) : t_(t), mft_(mft), keep_(keep) {}
+  bool operator()(int sw, int port, int depth = 0) {
+    const auto known = memo_.find({sw, port});
+    if (known != memo_.end()) return known->second;
+    if (depth > t_.num_switches())
+      throw std::logic_error("prune_mft: the table is not a tree (a path passes more than " +
+                             std::to_string(t_.num_switches()) + " switches, " + t_.spec() + ")");
+    const FatTree::PortPeer pp = t_.peer(sw, port);
+    bool found = pp.is_node && keep_[static_cast<std::size_t>(pp.id)];
+    const auto entry = pp.is_node ? mft_.end() : mft_.find(pp.id);
+    if (entry != mft_.end())
+      for (int q : entry->second)
+        if (q != pp.port && (found = (*this)(pp.id, q, depth + 1))) break;
+    return memo_[{sw, port}] = found;
+  }
+
+ private:
+  const FatTree& t_;
+  const Mft& mft_;
+  const std::vector<bool>& keep_;
+  std::map<std::pair<int, int>, bool> memo_;
+};
+
 }  // namespace
 
 // ---- §3 ----
@@ -312,6 +339,25 @@ Mft opensm_mft(const FatTree& t, const std::vector<NodeId>& members) {
   PortSets sets;
   opensm_branch(t, root, members, 0, hops_to_leaves(t, members), sets, 0);
   return to_mft(sets);
+}
+
+Mft prune_mft(const FatTree& t, const Mft& mft, const std::vector<NodeId>& keep) {
+  check_members(t, keep, "prune_mft");
+  for (const auto& [sw, ports] : mft) {
+    check_switch(t, sw, "prune_mft");
+    for (int p : ports)
+      if (p < 1 || p > t.m())
+        throw std::invalid_argument("prune_mft: the entry of " + t.switch_name(sw) + " has port " +
+                                    std::to_string(p) + ", not in 1.." + std::to_string(t.m()));
+  }
+  std::vector<bool> kept(static_cast<std::size_t>(t.num_nodes()), false);
+  for (NodeId x : keep) kept[static_cast<std::size_t>(x)] = true;
+  KeepBeyond beyond(t, mft, kept);
+  Mft out;
+  for (const auto& [sw, ports] : mft)
+    for (int p : ports)
+      if (beyond(sw, p)) out[sw].push_back(p);
+  return out;
 }
 
 }  // namespace wormcast::algo

@@ -118,4 +118,14 @@ int opensm_root(const topo::FatTree& t, const std::vector<topo::NodeId>& members
 // with its members. Any member (or a sender joined to the group) then sends with deliver_mft().
 Mft opensm_mft(const topo::FatTree& t, const std::vector<topo::NodeId>& members);
 
+// The table without the ports that lead to none of `keep`: a node port is
+// kept only for a node of `keep`, a switch port only when a node of `keep`
+// lies beyond it through the table's tree; a switch left without ports loses
+// its entry. Every packet that enters at a switch still in the table (a
+// sender's leaf switch on the tree) reaches the nodes of `keep` it reached
+// before, and no copy goes toward a branch without one. Throws
+// std::invalid_argument for a bad or repeated node of `keep` or a table
+// deliver_mft() would reject, std::logic_error for a table that is not a tree.
+Mft prune_mft(const topo::FatTree& t, const Mft& mft, const std::vector<topo::NodeId>& keep);
+
 }  // namespace wormcast::algo

@@ -11,6 +11,7 @@
 
 #include "algorithms/ib_multicast.h"
 #include "algorithms/plan.h"
+#include "algorithms/scheme_options.h"
 #include "rtl_models/core/registry.h"
 
 namespace wormcast::algo {
@@ -36,6 +37,9 @@ struct IbTrialPlan {
 class IbScheme {
  public:
   virtual ~IbScheme() = default;
+  // Its own options, declared once (scheme_options.h); the defaults are the
+  // members' values. `plan` offers them as --key, ib_multicast as traffic.key.
+  virtual void visit(ParamVisitor& v) { (void)v; }
   // The whole multicast of q (a fat tree, a source and destinations).
   virtual MulticastPlan plan(const PlanRequest& q) const = 0;
   // A trial with these senders and members (a sender may be a member; it
@@ -47,5 +51,11 @@ class IbScheme {
 using IbSchemeRegistry = Registry<IbScheme>;
 // cyclic, opensm, unicast (seed003 §7, §8, §9).
 const IbSchemeRegistry& ib_schemes();
+
+// Sets a scheme's options given as text, with errors naming keys.option(key);
+// a key the scheme does not declare is refused, naming the schemes that do.
+void set_options(IbScheme& s, const OptionTexts& given, const SchemeKeys& keys);
+// The options of every IB scheme, merged.
+std::vector<SchemeOptionInfo> ib_scheme_options();
 
 }  // namespace wormcast::algo

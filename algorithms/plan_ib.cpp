@@ -113,28 +113,52 @@ class CyclicScheme final : public IbScheme {
 };
 
 // ib-opensm: OpenSM's one shared spanning tree per group, over the members
-// and the senders (a sender must join, SendOnly, §8).
+// and the senders. IB makes a sender that is not a member join (SendOnly,
+// §8): its port is in the tree, so every other sender's copies reach it and
+// its HCA drops them. The paper does not say how its simulator treated such
+// senders; sender_ports out_of_tree keeps the tree but prunes every port
+// that leads to no member (prune_mft): the senders' packets still climb to
+// the tree from their leaf switches, and no copy goes toward a branch
+// without a member.
 class OpenSmScheme final : public IbScheme {
  public:
+  void visit(ParamVisitor& v) override {
+    v.choice("sender_ports", sender_ports_, {"in_tree", "out_of_tree"},
+             "the ports of senders that are not members; in_tree (default: they join SendOnly, copies reach them "
+             "and their HCAs drop them) or out_of_tree (the same tree without the branches that lead to no "
+             "member: no copy goes toward them)");
+  }
   MulticastPlan plan(const PlanRequest& q) const override {
     const topo::FatTree& t = need_fat_tree(q, "ib-opensm");
-    std::vector<NodeId> members = q.destinations;
-    members.push_back(q.source.value_or(0));   // the sender joins the group (SendOnly)
-    MulticastPlan p = multicast_plan(t, q, "ib-opensm", opensm_mft(t, members));
-    p.extras["root"] = t.switch_name(opensm_root(t, members));
+    const NodeId src = q.source.value_or(0);
+    std::vector<NodeId> tree = q.destinations;
+    tree.push_back(src);   // the sender joins the group
+    MulticastPlan p = multicast_plan(t, q, "ib-opensm", table(t, tree, q.destinations));
+    p.extras["root"] = t.switch_name(opensm_root(t, tree));
+    p.extras["sender_ports"] = sender_ports_;
     return p;
   }
   IbTrialPlan trial(const topo::FatTree& t, const std::vector<NodeId>& senders,
                     const std::vector<NodeId>& members) const override {
     std::vector<NodeId> tree = members;
     for (NodeId s : senders)
-      if (std::find(members.begin(), members.end(), s) == members.end()) tree.push_back(s);   // SendOnly join
-    IbTable table{opensm_mft(t, tree), tree, {}};
+      if (std::find(members.begin(), members.end(), s) == members.end()) tree.push_back(s);
+    IbTable table{this->table(t, tree, members), out_of_tree() ? members : tree, {}};
     for (std::size_t i = 0; i < senders.size(); ++i) table.senders.push_back(i);
     IbTrialPlan out;
     out.tables.push_back(std::move(table));
     return out;
   }
+
+ private:
+  bool out_of_tree() const { return sender_ports_ == "out_of_tree"; }
+  // The tree over `tree` (the members and the senders), pruned to the
+  // members when the senders stay out of it.
+  Mft table(const topo::FatTree& t, const std::vector<NodeId>& tree, const std::vector<NodeId>& members) const {
+    const Mft mft = opensm_mft(t, tree);
+    return out_of_tree() ? prune_mft(t, mft, members) : mft;
+  }
+  std::string sender_ports_ = "in_tree";
 };
 
 // ib-unicast: one unicast per destination with its cyclic DLID, back to
@@ -184,11 +208,32 @@ const IbSchemeRegistry& ib_schemes() {
   return r;
 }
 
+namespace {
+
+OptionSchema schema_of(IbScheme& s) {
+  return [&s](ParamVisitor& v) { s.visit(v); };
+}
+
+}  // namespace
+
+void set_options(IbScheme& s, const OptionTexts& given, const SchemeKeys& keys) {
+  set_scheme_options(schema_of(s), given, keys, ib_scheme_options());
+}
+
+std::vector<SchemeOptionInfo> ib_scheme_options() {
+  return registry_options(ib_schemes());
+}
+
 // `wormcast plan` names them ib-cyclic, ib-opensm, ib-unicast.
 void register_ib_schemes(SchemeRegistry& r) {
   for (const auto& e : ib_schemes().entries()) {
     const std::string name = e.name;
-    r.add({"ib-" + name, e.description, nullptr, [name](const PlanRequest& q) { return ib_schemes().make(name)->plan(q); }});
+    r.add({"ib-" + name, e.description, [name](ParamVisitor& v) { ib_schemes().make(name)->visit(v); },
+           [name](const PlanRequest& q) {
+             const std::unique_ptr<IbScheme> s = ib_schemes().make(name);
+             read_options(schema_of(*s), q, "ib-" + name);
+             return s->plan(q);
+           }});
   }
 }
 

@@ -157,4 +157,19 @@ std::vector<SchemeOptionInfo> merge_options(const std::vector<std::pair<std::str
   return out;
 }
 
+void set_scheme_options(const OptionSchema& schema, const OptionTexts& given, const SchemeKeys& keys,
+                        const std::vector<SchemeOptionInfo>& family) {
+  const std::vector<std::string> used = apply_options(schema, given, keys);
+  for (const auto& [key, text] : given) {
+    if (std::find(used.begin(), used.end(), key) != used.end()) continue;
+    std::string takers;
+    for (const SchemeOptionInfo& o : family)
+      if (o.key == key)
+        for (const auto& m : o.meaning) takers += (takers.empty() ? "" : ", ") + m.first;
+    throw std::invalid_argument(keys.option(key) + " applies only to " +
+                                (keys.command_line ? "schemes " : "traffic.scheme ") +
+                                (takers.empty() ? std::string("none") : takers) + " (scheme is " + keys.name + ")");
+  }
+}
+
 }  // namespace wormcast::algo

@@ -64,4 +64,25 @@ struct SchemeOptionInfo {
 // std::logic_error when schemes declare one key as two kinds.
 std::vector<SchemeOptionInfo> merge_options(const std::vector<std::pair<std::string, OptionSchema>>& schemas);
 
+// The merged options of every scheme of a registry (rtl_models/core/
+// registry.h) whose schemes declare them with visit(ParamVisitor&).
+template <class SchemeRegistry>
+std::vector<SchemeOptionInfo> registry_options(const SchemeRegistry& registry) {
+  std::vector<decltype(registry.entries().front().make())> made;
+  std::vector<std::pair<std::string, OptionSchema>> schemas;
+  for (const auto& e : registry.entries()) {
+    made.push_back(e.make());
+    auto* scheme = made.back().get();
+    schemas.emplace_back(e.name, [scheme](ParamVisitor& v) { scheme->visit(v); });
+  }
+  return merge_options(schemas);
+}
+
+// Sets the options of `given` on what `schema` visits (apply_options) and
+// refuses a key it does not declare: "traffic.r applies only to
+// traffic.scheme mutorus, sci-mutorus (scheme is utorus)", the takers read
+// from `family`, the merged options of the scheme's registry.
+void set_scheme_options(const OptionSchema& schema, const OptionTexts& given, const SchemeKeys& keys,
+                        const std::vector<SchemeOptionInfo>& family);
+
 }  // namespace wormcast::algo

@@ -38,10 +38,13 @@ void check_nodes(const std::vector<rtl::NodeId>& list, int n, const std::string&
 
 }  // namespace
 
-IbMulticast::IbMulticast(Network& net, const std::string& scheme, const tb::IbPacketFormat& format)
+IbMulticast::IbMulticast(Network& net, const std::string& scheme, const tb::IbPacketFormat& format,
+                         const std::map<std::string, std::string>& options)
     : net_(net), scheme_name_(scheme), format_(format) {
   topo::Network& sw = ib_network(net, scheme);
-  scheme_ = algo::ib_schemes().make(scheme);   // std::invalid_argument listing the schemes
+  std::unique_ptr<algo::IbScheme> s = algo::ib_schemes().make(scheme);   // std::invalid_argument listing the schemes
+  algo::set_options(*s, options, algo::experiment_keys(scheme));
+  scheme_ = std::move(s);
   if (format.header_flits < 1 || format.flit_bytes < 1 || format.mtu < 0)
     throw std::invalid_argument("embed::IbMulticast: packet format needs header_flits >= 1, flit_bytes >= 1 and "
                                 "mtu >= 0");

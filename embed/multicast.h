@@ -211,8 +211,12 @@ class SwitchMulticast : public MulticastService {
 // on_receive. A member has the message when its last packet has arrived.
 class IbMulticast {
  public:
-  // Throws std::invalid_argument naming the scheme or what the network lacks.
-  IbMulticast(Network& net, const std::string& scheme, const tb::IbPacketFormat& format = {});
+  // Options are the scheme's own, as text: {"sender_ports", "out_of_tree"}
+  // for opensm (`wormcast params` lists them as traffic.KEY). Throws
+  // std::invalid_argument naming the scheme, the option or what the network
+  // lacks.
+  IbMulticast(Network& net, const std::string& scheme, const tb::IbPacketFormat& format = {},
+              const std::map<std::string, std::string>& options = {});
   // Gives the endpoints their on_receive back (empty): destroy the service
   // before the network.
   ~IbMulticast();

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "algorithms/ib_multicast.h"
+#include "algorithms/ib_scheme.h"
 #include "topologies/fat_tree.h"
 
 using namespace wormcast;
@@ -337,4 +338,84 @@ TEST_CASE("ib: bad destination lists throw naming the node", "[ib]") {
   CHECK_THROWS_WITH(algo::unicast_routes(t, 0, {0}), Contains("is the source"));
   CHECK_THROWS_WITH(algo::ib_mft_violations(t, 0, {}, Mft{}), Contains("no destinations"));
   CHECK_THROWS_AS(algo::cyclic_mft(FatTree(6, 3), 0, {1}), std::invalid_argument);   // h = 3: no LMC
+}
+
+// Whether every switch src's packet visits through mft, apart from src's
+// own leaf switch, is needed: dropping the packet there (removing the entry)
+// leaves some member of `members` without its copy.
+bool every_visit_needed(const FatTree& t, NodeId src, const std::vector<NodeId>& members, const Mft& mft) {
+  const algo::MftDelivery all = algo::deliver_mft(t, src, mft);
+  for (int sw = 0; sw < t.num_switches(); ++sw) {
+    if (all.switch_visits[static_cast<std::size_t>(sw)] == 0 || sw == t.leaf_switch(src)) continue;
+    Mft without = mft;
+    without.erase(sw);
+    const algo::MftDelivery cut = algo::deliver_mft(t, src, without);
+    bool lost = false;
+    for (NodeId m : members) lost = lost || cut.received[static_cast<std::size_t>(m)] == 0;
+    if (!lost) return false;
+  }
+  return true;
+}
+
+TEST_CASE("ib: OpenSM senders out of the tree reach exactly the members, in the tree the other senders too", "[ib]") {
+  // Groups of random members and three senders that are not members; each
+  // sender's packet checked by deliver_mft (ib_mft_violations): with
+  // sender_ports out_of_tree exactly the members, and every switch it visits
+  // is needed by one of them; with in_tree the members and the other senders.
+  std::mt19937 rng(4747);
+  for (const auto& [m, n] : kTrees) {
+    const FatTree t(m, n);
+    CAPTURE(t.spec());
+    for (int i = 0; i < 50; ++i) {
+      std::vector<NodeId> all(static_cast<std::size_t>(t.num_nodes()));
+      std::iota(all.begin(), all.end(), 0);
+      std::shuffle(all.begin(), all.end(), rng);
+      const std::vector<NodeId> senders(all.begin(), all.begin() + 3);
+      const long count = 1 + static_cast<long>(rng() % static_cast<unsigned>(std::min(8, t.num_nodes() - 3)));
+      const std::vector<NodeId> members(all.begin() + 3, all.begin() + 3 + count);
+      CAPTURE(i, count);
+      for (const char* ports : {"in_tree", "out_of_tree"}) {
+        CAPTURE(ports);
+        std::unique_ptr<algo::IbScheme> s = algo::ib_schemes().make("opensm");
+        algo::set_options(*s, {{"sender_ports", ports}}, algo::experiment_keys("opensm"));
+        const algo::IbTrialPlan tp = s->trial(t, senders, members);
+        REQUIRE(tp.tables.size() == 1);
+        const algo::IbTable& table = tp.tables[0];
+        CHECK(table.senders == std::vector<std::size_t>{0, 1, 2});
+        const bool out = std::string(ports) == "out_of_tree";
+        for (NodeId src : senders) {
+          std::vector<NodeId> reach = members;
+          if (!out)
+            for (NodeId o : senders)
+              if (o != src) reach.push_back(o);
+          INFO(show(algo::ib_mft_violations(t, src, reach, table.mft)));
+          CHECK(algo::ib_mft_violations(t, src, reach, table.mft).empty());
+          if (out) CHECK(every_visit_needed(t, src, members, table.mft));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("ib: prune_mft keeps the branches to the kept nodes and refuses bad input", "[ib]") {
+  // IBFT(4,2): P(00), P(01) on SW<0,1>, P(10), P(11) on SW<1,1>; the tree
+  // over all three of P(00), P(01), P(10) pruned to P(01): only P(00)'s
+  // packet path to it survives, nothing goes down to SW<1,1>.
+  const FatTree t(4, 2);
+  const std::vector<NodeId> tree = nodes(t, {"P(00)", "P(01)", "P(10)"});
+  const Mft full = algo::opensm_mft(t, tree);
+  const Mft pruned = algo::prune_mft(t, full, nodes(t, {"P(01)"}));
+  const int leaf0 = t.leaf_switch(tree[0]), leaf1 = t.leaf_switch(tree[2]);
+  REQUIRE(pruned.count(leaf0) == 1);
+  CHECK(pruned.at(leaf0) == std::vector<int>{t.leaf_port(tree[1])});   // P(01) only: the up port leads to none
+  CHECK(pruned.count(leaf1) == 1);   // P(10)'s packet still climbs from SW<1,1>
+  for (NodeId src : {tree[0], tree[2]}) {
+    const algo::MftDelivery d = algo::deliver_mft(t, src, pruned);
+    CHECK(d.received == std::vector<int>{0, 1, 0, 0, 0, 0, 0, 0});
+  }
+  CHECK(algo::deliver_mft(t, tree[0], pruned).link_traversals == 2);   // injection + the copy to P(01)
+  CHECK(algo::prune_mft(t, full, tree) == full);                      // nothing to prune
+  CHECK_THROWS_WITH(algo::prune_mft(t, full, {}), Contains("no members"));
+  CHECK_THROWS_WITH(algo::prune_mft(t, full, {8}), Contains("member node 8"));
+  CHECK_THROWS_WITH(algo::prune_mft(t, Mft{{0, {7}}}, tree), Contains("port 7"));
 }

@@ -183,6 +183,29 @@ TEST_CASE("ib_multicast: OpenSM senders join the tree and discard the others' co
   CHECK(stat(r, "multicast.packets_sent") == 4);
 }
 
+TEST_CASE("ib_multicast: OpenSM senders out of the tree get no copies", "[seed003]") {
+  // The same group with traffic.sender_ports out_of_tree: the senders'
+  // packets still enter at their leaf switches and reach the member, and no
+  // copy goes down to the other sender.
+  const std::vector<Override> base = {{"topology.m", "4"},
+                                      {"traffic.scheme", "opensm"},
+                                      {"traffic.senders", "P(000),P(100)"},
+                                      {"traffic.members", "P(300)"}};
+  std::vector<Override> out = base;
+  out.push_back({"traffic.sender_ports", "out_of_tree"});
+  const RunResult in = run_ib(base), r = run_ib(out);
+  check_clean(r);
+  CHECK(stat(r, "multicast.discarded_copies") == 0);
+  CHECK(stat(r, "multicast.packets_sent") == 4);
+  // IBFT(4,3): each packet climbs from its leaf switch to a root switch
+  // (injection + 2 links) and goes down to P(300) (3 links); in the tree it
+  // also goes down to the other sender (3 more): 2 x 9 links per trial, out
+  // of it 2 x 6.
+  CHECK(stat(in, "multicast.link_traversals").at("max") == 18.0);
+  CHECK(stat(r, "multicast.link_traversals").at("max") == 12.0);
+  CHECK(completion(r) <= completion(in));
+}
+
 TEST_CASE("ib_multicast: many-to-many completes no earlier than each member's link allows", "[seed003]") {
   // Every member receives one message of L = 257 flits from every other
   // sender over its one link: completion >= (senders it hears) x L.
@@ -212,6 +235,10 @@ TEST_CASE("ib_multicast: results do not depend on streams", "[seed003]") {
 
 TEST_CASE("ib_multicast: bad input is refused with the key", "[seed003]") {
   CHECK_THAT(error_of({{"traffic.members", "P(832)"}}), Contains("traffic.members") && Contains("P(832)"));
+  CHECK_THAT(error_of({{"traffic.scheme", "opensm"}, {"traffic.sender_ports", "outside"}}),
+             Contains("traffic.sender_ports: 'outside' is not one of in_tree, out_of_tree"));
+  CHECK_THAT(error_of({{"traffic.sender_ports", "out_of_tree"}}),
+             Contains("traffic.sender_ports applies only to traffic.scheme opensm (scheme is cyclic)"));
   CHECK_THAT(error_of({{"traffic.senders", "P(000),P(000)"}}), Contains("listed twice"));
   CHECK_THAT(error_of({{"traffic.group", "129"}}), Contains("traffic.group") && Contains("128 nodes"));
   CHECK_THAT(error_of({{"topology.m", "7"}}), Contains("topology.m"));

@@ -33,7 +33,32 @@ std::vector<rtl::NodeId> parse_nodes(const topo::FatTree& t, const std::string& 
   }
 }
 
+// The schemes' own options (algo::ib_scheme_options), each with what it
+// means to whom. A static list: visitors may keep the key and description
+// pointers.
+struct SchemeOption {
+  std::string key, help;
+};
+const std::vector<SchemeOption>& scheme_options() {
+  static const std::vector<SchemeOption> list = [] {
+    std::vector<SchemeOption> out;
+    for (const algo::SchemeOptionInfo& o : algo::ib_scheme_options())
+      out.push_back({o.key, o.described() + "; empty = the default"});
+    return out;
+  }();
+  return list;
+}
+
 }  // namespace
+
+std::shared_ptr<const algo::IbScheme> IbMulticastWorkload::make_scheme() const {
+  std::unique_ptr<algo::IbScheme> s = algo::ib_schemes().make(scheme);
+  algo::OptionTexts given;
+  for (const auto& [key, text] : scheme_texts)
+    if (!text.empty()) given[key] = text;
+  algo::set_options(*s, given, algo::experiment_keys(scheme));
+  return s;
+}
 
 void IbMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
   // From the scheme records, once (a description outlives the visit).
@@ -43,6 +68,7 @@ void IbMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
     return h;
   }();
   v.choice("scheme", scheme, algo::ib_schemes().names(), help.c_str());
+  for (const SchemeOption& o : scheme_options()) v.text(o.key.c_str(), scheme_texts[o.key], o.help.c_str());
   v.count("sources", sources, "senders per trial, drawn uniformly (seed003: 1, 40% = 51, 100% = 128 of 128)", 1,
           1 << 20);
   v.count("group", group, "multicast group members per trial, drawn uniformly (10% = 13, 40% = 51, 100% = 128)", 1,
@@ -80,6 +106,11 @@ void IbMulticastWorkload::validate(const rtl::ConfigFacts& f, const rtl::NodeMod
                                 "and receives one byte per cycle)");
   if (f.direct_network)
     throw std::invalid_argument(f.where + ": traffic.kind ib_multicast needs topology.kind fat_tree");
+  try {
+    make_scheme();
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(f.where + ": " + e.what());
+  }
 }
 
 std::string IbMulticastWorkload::node_count_problem(int n) const {
@@ -105,7 +136,7 @@ void IbMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, 
   if (!members.empty()) run.fixed_members = parse_nodes(run.subnet->tree(), members, "traffic.members");
   if (run.fixed_senders.size() == 1 && run.fixed_members.size() == 1 && run.fixed_senders == run.fixed_members)
     throw ConfigError("traffic.members: the one member is the one sender, which never receives its own message");
-  run.scheme = algo::ib_schemes().make(scheme);
+  run.scheme = make_scheme();
   run.ctx = &ctx;
   run.rng = rng.fork(0x1B00000000ULL);
   run.sources = sources;

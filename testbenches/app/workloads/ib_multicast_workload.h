@@ -16,7 +16,10 @@
 //    members and the senders (§8: a sender must join, SendOnly, so its port
 //    is in the tree); each sender injects one packet with it. Copies that
 //    reach a sender that is not a member are delivered to its HCA and
-//    discarded there (they use bandwidth; multicast.discarded_copies);
+//    discarded there (they use bandwidth; multicast.discarded_copies). With
+//    traffic.sender_ports: out_of_tree the same tree loses every branch that
+//    leads to no member (the paper leaves the choice open): those senders'
+//    packets still climb to the tree, no copy goes toward them;
 //  * unicast: each sender sends one unicast per member, back to back in the
 //    group's drawn order, with the cyclic DLID (§9).
 // With traffic.mtu > 0 a message is split into packets of at most mtu
@@ -33,6 +36,7 @@
 
 #include "algorithms/ib_scheme.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,6 +59,9 @@ class IbMulticastWorkload : public Workload {
   int header_flits = 1;
   int flit_bytes = 1;
   int mtu = 0;
+  // The scheme's own options as text, keyed as it declares them
+  // (algo::ib_scheme_options: traffic.sender_ports); empty = its default.
+  std::map<std::string, std::string> scheme_texts;
   MessageSection message;
 
   std::unique_ptr<Workload> clone() const override { return std::make_unique<IbMulticastWorkload>(*this); }
@@ -74,6 +81,7 @@ class IbMulticastWorkload : public Workload {
   const Run& run() const { return *run_; }
 
  private:
+  std::shared_ptr<const algo::IbScheme> make_scheme() const;   // with its options; std::invalid_argument
   std::shared_ptr<Run> run_;
 };
 
