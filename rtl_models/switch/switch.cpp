@@ -47,6 +47,24 @@ Switch::Switch(sc_core::sc_module_name name, int id, int ports, const SwitchPara
   }
   xbar_ = std::make_unique<Crossbar>("crossbar", ports, parse_arbitration(p.arbitration), p.crossbar_delay);
   decoder_ = make_decoder(id);
+  choose_passes(p);
+}
+
+void Switch::choose_passes(const SwitchParams& p) {
+  if (p.pass_scope != "switch" && p.pass_scope != "input")
+    throw std::invalid_argument("switch.pass_scope: unknown scope '" + p.pass_scope + "'");
+  if (p.pass_interval == 0) {
+    if (p.pass_scope != "switch")
+      throw std::invalid_argument("switch.pass_scope: " + p.pass_scope +
+                                  " needs switch.pass_interval > 0 (0 connects every pair in parallel)");
+    return;
+  }
+  if (p.pass_scope == "switch") {
+    arbitrate_ = &Switch::grant_serial_switch;
+    return;
+  }
+  arbitrate_ = &Switch::grant_serial_input;
+  input_pass_free_.assign(static_cast<std::size_t>(k_), 0);
 }
 
 template <class If>
@@ -110,11 +128,12 @@ Cycle Switch::evaluate_cycle(Cycle now) {
   accept_flits(now, active, next);
   decode_headers(now, started, next);
   // Most evaluations have no free output wanted: a test here, not a call.
-  if (wanted_free_n_ > 0 && now >= pass_free_) arbitrate(now, started);
-  // One connection per pass_interval: a branch still wanting a free output
-  // waits for the next pass (serial connections only; pass_free_ stays 0 else).
-  const bool wait_pass = wanted_free_n_ > 0 && pass_free_ > now;
-  if (wait_pass) next = std::min(next, pass_free_);
+  if (wanted_free_n_ > 0 && now >= pass_free_ && (this->*arbitrate_)(now)) started = true;
+  // Serial connections: a branch still wanting a free output waits for the
+  // next pass of the switch or of one of its wanters (pass_wake_ stays 0 in
+  // parallel).
+  const bool wait_pass = wanted_free_n_ > 0 && pass_wake_ > now;
+  if (wait_pass) next = std::min(next, pass_wake_);
   traverse(now, active, next);
   // After a decode or a grant (and a stream start, which asks for its tail's
   // cycle itself), the next cycle has work only for a branch waiting for a
@@ -275,24 +294,59 @@ void Switch::decode_input(int i, Cycle now, bool& decoded, Cycle& next) {
 //    arbitrate() over the full request vectors. (The pass scanned every
 //    input and every branch of their pending packets, a cache miss per
 //    waiting packet and a mispredicted test per input in a saturated switch,
-//    to find the few free outputs' requests.) With switch.pass_interval the
-//    switch makes one connection per pass: the first wanted free output
-//    from the one after the last pass's, round-robin.
-void Switch::arbitrate(Cycle now, bool& granted) {
-  granted = true;   // wanted_free_n_ > 0: at least one output is granted
-  if (p_.pass_interval > 0) {   // serial connections: one per pass, the wanted free outputs in turn
-    const int o = wanted_free_.first_from(pass_next_);
-    grant_output(o, now);
-    pass_next_ = o + 1 == k_ ? 0 : o + 1;
-    pass_free_ = now + p_.pass_interval;
-    return;
-  }
+//    to find the few free outputs' requests.) Serial connections
+//    (switch.pass_interval) are grant_serial_switch and grant_serial_input.
+bool Switch::grant_parallel(Cycle now) {
   wanted_free_.for_each([&](int o) { grant_output(o, now); });
+  return true;   // wanted_free_n_ > 0: at least one output is granted
+}
+
+// One connection per pass for the whole switch: the first wanted free output
+// from the one after the last pass's, round-robin.
+bool Switch::grant_serial_switch(Cycle now) {
+  const int o = wanted_free_.first_from(pass_next_);
+  grant_output(o, now);
+  pass_next_ = o + 1 == k_ ? 0 : o + 1;
+  pass_free_ = pass_wake_ = now + p_.pass_interval;
+  return true;
+}
+
+// One connection per pass and input, inputs in parallel: the wanted free
+// outputs round-robin from the one after the last granted, each to the first
+// of its wanters in the crossbar's order whose input is free for a pass (the
+// arbiter then remembers that winner, as grant_only says). An output left
+// wanted has only wanters in their pass: it waits for the earliest of them.
+bool Switch::grant_serial_input(Cycle now) {
+  bool granted = false;
+  Cycle soonest = UINT64_MAX;
+  wanted_free_.for_each_from(pass_next_, [&](int o) {
+    const ChannelSet& w = wanters_[static_cast<std::size_t>(o)];
+    const int first = w.first_from(xbar_->first_ranked(o));
+    int i = first;
+    do {
+      const Cycle free_at = input_pass_free_[static_cast<std::size_t>(i)];
+      if (free_at <= now) {
+        grant_to(o, i, now);
+        input_pass_free_[static_cast<std::size_t>(i)] = now + p_.pass_interval;
+        pass_next_ = o + 1 == k_ ? 0 : o + 1;
+        granted = true;
+        return;
+      }
+      soonest = std::min(soonest, free_at);
+      i = w.first_from(i + 1 == k_ ? 0 : i + 1);
+    } while (i != first);
+  });
+  pass_wake_ = wanted_free_n_ > 0 ? soonest : 0;
+  return granted;
 }
 
 // Free output o to the first of its wanters in the crossbar's order.
 void Switch::grant_output(int o, Cycle now) {
-  const int input = wanters_[static_cast<std::size_t>(o)].first_from(xbar_->first_ranked(o));
+  grant_to(o, wanters_[static_cast<std::size_t>(o)].first_from(xbar_->first_ranked(o)), now);
+}
+
+// Free output o to `input`, one of its wanters.
+void Switch::grant_to(int o, int input, Cycle now) {
   BufferEntry& e = *pending_[static_cast<std::size_t>(input)];
   std::size_t b = 0;
   while (e.branches[b].out_port != o) ++b;   // its one branch to o (check_branches)

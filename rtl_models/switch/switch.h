@@ -39,6 +39,7 @@ struct SwitchParams {
   Cycle route_delay = 1;
   Cycle crossbar_delay = 1;
   Cycle pass_interval = 0;       // 0: grants in parallel; else one input->output connection per this many cycles
+  std::string pass_scope = "switch";   // with pass_interval: one connection at a time per switch or per input
   std::string arbitration = "round_robin";
   std::string next_header = "after_drain";
   std::string admission = "cut_through";
@@ -55,6 +56,10 @@ struct SwitchParams {
              "connection (a unicast, or one copy of a multicast) at a time, at most one per this many cycles "
              "(seed003 §10's 100 ns 'from one input port to one output port' taken as serial: a what-if)",
              0);
+    v.choice("pass_scope", pass_scope, {"switch", "input"},
+             "with pass_interval > 0: switch (the whole switch sets up one connection at a time) or input (each "
+             "input does: a multicast's copies leave an input one per pass_interval, inputs in parallel; "
+             "seed003's serial replication)");
     v.choice("arbitration", arbitration, {"round_robin", "fixed_priority"},
              "per-output crossbar arbitration among requesting inputs");
     v.choice("next_header", next_header, {"after_grant", "after_drain"},
@@ -115,8 +120,15 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   void receive_stream(InputBuffer& buf, Link& rx);
   void decode_headers(Cycle now, bool& decoded, Cycle& next);
   void decode_input(int i, Cycle now, bool& decoded, Cycle& next);
-  void arbitrate(Cycle now, bool& granted);
+  // Step 3 is one of these, chosen at construction from pass_interval and
+  // pass_scope; each returns whether it granted an output.
+  bool grant_parallel(Cycle now);
+  bool grant_serial_switch(Cycle now);
+  bool grant_serial_input(Cycle now);
+  bool (Switch::*arbitrate_)(Cycle) = &Switch::grant_parallel;
+  void choose_passes(const SwitchParams& p);
   void grant_output(int o, Cycle now);
+  void grant_to(int o, int input, Cycle now);
   void connect_branch(int o, int input, BufferEntry& e, int branch, Cycle now);
   void traverse(Cycle now, bool& active, Cycle& next);
   void traverse_output(int o, Cycle now, bool& active, Cycle& next);
@@ -196,10 +208,13 @@ class Switch : public sc_core::sc_module, private OutputPortState, private Cycle
   // Members of wanted_free_: the per-evaluation tests read this count (one
   // compare) rather than the set's words.
   int wanted_free_n_ = 0;
-  // pass_interval > 0: the first cycle the switch may set up its next
-  // connection, and the output its turn starts from (round-robin over outputs).
-  Cycle pass_free_ = 0;
+  // pass_interval > 0: the first cycle step 3 has anything to do (per
+  // switch: its next connection; per input: the earliest input waiting for
+  // its next pass), and the output the switch's turn starts from
+  // (round-robin over outputs); per input, each input's next free cycle.
+  Cycle pass_free_ = 0, pass_wake_ = 0;
   int pass_next_ = 0;
+  std::vector<Cycle> input_pass_free_;
   bool traced_ = false;
   // A decode position was released in this evaluation (after its decode
   // step: by a grant, a tail read or a stream's end).

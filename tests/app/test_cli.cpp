@@ -216,6 +216,7 @@ TEST_CASE("VCD option writes a waveform of the selected modules only") {
   const auto exp = write("wave.yaml", "name: wave\nsim:\n  warmup: 0\n  measure: 2000\n");
   const auto vcd = (tmpdir() / "wave.vcd").string();
   fs::remove(vcd);
+  fs::remove_all(tmpdir() / "wout");   // results of an earlier build's configuration would be refused
   const Out o = run("run " + exp + " --no-progress --out " + (tmpdir() / "wout").string() + " --vcd " + vcd +
                     " --vcd-filter 'net.sw3'");
   INFO(o.text);

@@ -97,6 +97,38 @@ TEST_CASE("switch.pass_interval: a switch sets up one connection per interval, c
   }
 }
 
+TEST_CASE("switch.pass_scope input: each input sets up one connection per interval, inputs in parallel", "[seed003]") {
+  // One input, three copies (P(000) to the other nodes of its leaf switch):
+  // the copies start P apart per input as per switch, the last completes
+  // 2P late. Two inputs, one connection each (P(000) and P(001) send to
+  // each other, OpenSM's group of the two): per switch the second
+  // connection waits P, per input both start at once.
+  for (const int bytes : {32, 1024}) {
+    for (const int pass : {25, 30}) {
+      INFO(bytes << " bytes, pass_interval " << pass);
+      const auto P = static_cast<std::uint64_t>(pass);
+      const std::vector<Override> serial = {{"switch.pass_interval", std::to_string(pass)},
+                                            {"message.size", std::to_string(bytes)}, {"traffic.scheme", "opensm"}};
+      auto with = [&serial](const char* scope, const char* senders, const char* members) {
+        std::vector<Override> o = serial;
+        o.insert(o.end(), {{"switch.pass_scope", scope}, {"traffic.senders", senders}, {"traffic.members", members}});
+        return run_ib(o);
+      };
+      for (const char* scope : {"switch", "input"}) {
+        INFO(scope);
+        const RunResult copies = with(scope, "P(000)", "P(001),P(002),P(003)");
+        check_clean(copies);
+        CHECK(completion(copies) == path_cycles(1, bytes) + 2 * P);
+        const RunResult pair = with(scope, "P(000),P(001)", "P(000),P(001)");
+        check_clean(pair);
+        CHECK(completion(pair) == path_cycles(1, bytes) + (std::string(scope) == "switch" ? P : 0));
+      }
+    }
+  }
+  CHECK_THAT(error_of({{"switch.pass_scope", "input"}}), Contains("switch.pass_scope: input needs switch.pass_interval > 0"));
+  CHECK_THAT(error_of({{"switch.pass_scope", "port"}}), Contains("switch.pass_scope") && Contains("'port'"));
+}
+
 TEST_CASE("ib_multicast: a 20 ns clock with 5-byte flits keeps the timing", "[seed003]") {
   // 1 KB: 205 payload flits + 1 header = 206 flits of 20 ns; 5 switches of
   // 5 cycles, 6 links of 206 - 1 + 1 cycles: 6 x 206 + 25 = 1261 cycles =
