@@ -15,12 +15,15 @@ CLAIMS below; a verdict is "agrees" or "differs" with the numbers it read.
 
 DIR holds seed003_assumptions_<scheme>_summary.csv for the three schemes
 (default: the sweeps' own results/ directories). The page's table sits
-between the lines BEGIN and END below.
+between two marker lines (scripts/verdict_table.py).
 """
 import argparse
-import csv
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from verdict_table import DataError, add_arguments, cell, read_rows, run_cli, save_columns  # noqa: E402
+from verdict_table import summary_path as sweep_summary  # noqa: E402
 
 Y = "metrics.multicast.completion_cycles.mean_us.mean"
 SCHEMES = ["cyclic", "opensm", "unicast"]
@@ -28,8 +31,6 @@ SOURCES = [51, 90, 128]
 GROUPS = [13, 51, 90, 128]
 SMALL = [13, 51]            # the paper's "small groups (10 %, 40 %)"
 SIZES = [32, 1024]
-BEGIN = "<!-- seed003_sensitivity.py: begin (generated; do not edit) -->"
-END = "<!-- seed003_sensitivity.py: end -->"
 KEYS = ["switch.admission", "message.size", "switch.buffer", "switch.pass_interval", "switch.pass_scope",
         "traffic.sources", "traffic.group"]
 
@@ -44,10 +45,6 @@ CLAIMS = [
     ("unicast", "Case 2: multicast better than unicast",
      "cyclic and OpenSM both faster than unicast at every sender count and group (32 B only)"),
 ]
-
-
-class DataError(Exception):
-    pass
 
 
 def replication(row):
@@ -69,16 +66,8 @@ def buffers(row):
 
 def load(path, scheme):
     """Completion (us) per (config, size, sources, group) of one scheme's summary."""
-    if not os.path.exists(path):
-        raise DataError(f"{path} is missing: run experiments/seed003/sweeps/assumptions_{scheme}.yaml")
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
     need = KEYS + [Y] + (["traffic.sender_ports"] if scheme == "opensm" else [])
-    if not rows:
-        raise DataError(f"{path}: no rows")
-    missing = [k for k in need if k not in rows[0]]
-    if missing:
-        raise DataError(f"{path}: no column {', '.join(missing)}")
+    rows = read_rows(path, need, f"experiments/seed003/sweeps/assumptions_{scheme}.yaml")
     out = {}
     for line, r in enumerate(rows, start=2):
         try:
@@ -154,14 +143,8 @@ def unicast_times(cyc, osm, uni, config, size):
     return t
 
 
-def cell(ok, evidence):
-    return f"{'agrees' if ok else 'differs'} ({evidence})"
-
-
 def summary_path(data, scheme):
-    """DIR/<name>_summary.csv, or the sweep's own results/<name>/<name>_summary.csv."""
-    name = f"seed003_assumptions_{scheme}"
-    return os.path.join(data if data else os.path.join("results", name), f"{name}_summary.csv")
+    return sweep_summary(data, f"seed003_assumptions_{scheme}")
 
 
 def table(data):
@@ -186,64 +169,17 @@ def table(data):
 def save(data, out):
     """Copies of the three summaries with only the swept keys, n, and the
     completion time's mean and ci95."""
-    os.makedirs(out, exist_ok=True)
+    keep = set(KEYS) | {"traffic.sender_ports", "endpoint.rx_buffer", "n", Y, Y.rsplit(".", 1)[0] + ".ci95"}
     for scheme in SCHEMES:
         src = summary_path(data, scheme)
         load(src, scheme)   # refuses what table() would refuse
-        with open(src, newline="") as f:
-            rows = list(csv.DictReader(f))
-        cols = [c for c in rows[0] if c in KEYS or c in ("traffic.sender_ports", "endpoint.rx_buffer", "n")]
-        cols += [Y, Y.rsplit(".", 1)[0] + ".ci95"]
-        dst = os.path.join(out, os.path.basename(src))
-        with open(dst + ".tmp", "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore", lineterminator="\n")
-            w.writeheader()
-            w.writerows(rows)
-        os.replace(dst + ".tmp", dst)
-
-
-def splice(page_text, block, page):
-    if page_text.count(BEGIN) != 1 or page_text.count(END) != 1:
-        raise DataError(f"{page}: needs one line '{BEGIN}' and one '{END}'")
-    head, rest = page_text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    return head + BEGIN + "\n" + block + END + tail
+        save_columns(src, out, keep)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--data", help="directory of the three summary CSVs (default: results/<sweep>/)")
-    mode = ap.add_mutually_exclusive_group()
-    mode.add_argument("--write", metavar="PAGE", help="replace the table in PAGE")
-    mode.add_argument("--check", metavar="PAGE", help="exit 1 when PAGE's table differs from the data's")
-    mode.add_argument("--save", metavar="DIR", help="write the columns this script reads to DIR (for committing)")
-    a = ap.parse_args()
-    try:
-        if a.save:
-            save(a.data, a.save)
-            return 0
-        block = table(a.data)
-        if not (a.write or a.check):
-            sys.stdout.write(block)
-            return 0
-        page = a.write or a.check
-        with open(page) as f:
-            text = f.read()
-        new = splice(text, block, page)
-        if a.check:
-            if new != text:
-                sys.stderr.write(f"seed003_sensitivity: {page}: the verdict table differs from the data's; "
-                                 f"rerun with --write {page}\n")
-                return 1
-            return 0
-        tmp = page + ".tmp"
-        with open(tmp, "w") as f:
-            f.write(new)
-        os.replace(tmp, page)
-        return 0
-    except DataError as e:
-        sys.stderr.write(f"seed003_sensitivity: {e}\n")
-        return 1
+    add_arguments(ap)
+    return run_cli("seed003_sensitivity.py", table, save, ap.parse_args())
 
 
 if __name__ == "__main__":
