@@ -44,6 +44,17 @@ void check_switch(const FatTree& t, int sw, const std::string& who) {
                                 std::to_string(t.num_switches() - 1) + " (" + t.spec() + ")");
 }
 
+// Every switch of the table exists and every port of an entry is one of its 1..m.
+void check_table(const FatTree& t, const Mft& mft, const std::string& who) {
+  for (const auto& [sw, ports] : mft) {
+    check_switch(t, sw, who);
+    for (int p : ports)
+      if (p < 1 || p > t.m())
+        throw std::invalid_argument(who + ": the entry of " + t.switch_name(sw) + " has port " + std::to_string(p) +
+                                    ", not in 1.." + std::to_string(t.m()));
+  }
+}
+
 // Hop counts from every switch to each distinct leaf switch of the members.
 std::map<int, std::vector<int>> hops_to_leaves(const FatTree& t, const std::vector<NodeId>& members) {
   std::map<int, std::vector<int>> out;
@@ -242,13 +253,7 @@ Mft cyclic_mft(const FatTree& t, NodeId src, const std::vector<NodeId>& dests) {
 
 MftDelivery deliver_mft(const FatTree& t, NodeId src, const Mft& mft) {
   check_node(t, src, "deliver_mft", "source");
-  for (const auto& [sw, ports] : mft) {
-    check_switch(t, sw, "deliver_mft");
-    for (int p : ports)
-      if (p < 1 || p > t.m())
-        throw std::invalid_argument("deliver_mft: the entry of " + t.switch_name(sw) + " has port " +
-                                    std::to_string(p) + ", not in 1.." + std::to_string(t.m()));
-  }
+  check_table(t, mft, "deliver_mft");
   MftDelivery out;
   out.received.assign(static_cast<std::size_t>(t.num_nodes()), 0);
   out.switch_visits.assign(static_cast<std::size_t>(t.num_switches()), 0);
@@ -343,13 +348,7 @@ Mft opensm_mft(const FatTree& t, const std::vector<NodeId>& members) {
 
 Mft prune_mft(const FatTree& t, const Mft& mft, const std::vector<NodeId>& keep) {
   check_members(t, keep, "prune_mft");
-  for (const auto& [sw, ports] : mft) {
-    check_switch(t, sw, "prune_mft");
-    for (int p : ports)
-      if (p < 1 || p > t.m())
-        throw std::invalid_argument("prune_mft: the entry of " + t.switch_name(sw) + " has port " +
-                                    std::to_string(p) + ", not in 1.." + std::to_string(t.m()));
-  }
+  check_table(t, mft, "prune_mft");
   std::vector<bool> kept(static_cast<std::size_t>(t.num_nodes()), false);
   for (NodeId x : keep) kept[static_cast<std::size_t>(x)] = true;
   KeepBeyond beyond(t, mft, kept);

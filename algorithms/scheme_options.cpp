@@ -157,6 +157,14 @@ std::vector<SchemeOptionInfo> merge_options(const std::vector<std::pair<std::str
   return out;
 }
 
+std::vector<OptionHelp> option_helps(const std::vector<SchemeOptionInfo>& options, const std::string& suffix,
+                                     bool whole_numbers_only) {
+  std::vector<OptionHelp> out;
+  for (const SchemeOptionInfo& o : options)
+    if (o.whole_number || !whole_numbers_only) out.push_back({o.key, o.described() + suffix});
+  return out;
+}
+
 void set_scheme_options(const OptionSchema& schema, const OptionTexts& given, const SchemeKeys& keys,
                         const std::vector<SchemeOptionInfo>& family) {
   const std::vector<std::string> used = apply_options(schema, given, keys);

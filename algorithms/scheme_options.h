@@ -60,6 +60,14 @@ struct SchemeOptionInfo {
   std::vector<std::pair<std::string, std::string>> meaning;   // (scheme, description)
   std::string described() const;   // "mutorus: partitions per phase ...; sci-mutorus: ..."
 };
+// What a workload offers as traffic.KEY for one option: its key and its
+// merged description followed by `suffix` (what an unset value means).
+struct OptionHelp {
+  std::string key, help;
+};
+// One per option of `options` (only the whole-number ones when asked), in order.
+std::vector<OptionHelp> option_helps(const std::vector<SchemeOptionInfo>& options, const std::string& suffix,
+                                     bool whole_numbers_only = false);
 // The options of the (scheme, schema) pairs, in first-declared order.
 // std::logic_error when schemes declare one key as two kinds.
 std::vector<SchemeOptionInfo> merge_options(const std::vector<std::pair<std::string, OptionSchema>>& schemas);

@@ -17,12 +17,12 @@ DIR holds seed003_assumptions_<scheme>_summary.csv for the three schemes
 (default: the sweeps' own results/ directories). The page's table sits
 between two marker lines (scripts/verdict_table.py).
 """
-import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from verdict_table import DataError, add_arguments, cell, read_rows, run_cli, save_columns  # noqa: E402
+import verdict_table  # noqa: E402
+from verdict_table import DataError, cell, read_rows, save_columns  # noqa: E402
 from verdict_table import summary_path as sweep_summary  # noqa: E402
 
 Y = "metrics.multicast.completion_cycles.mean_us.mean"
@@ -176,11 +176,5 @@ def save(data, out):
         save_columns(src, out, keep)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    add_arguments(ap)
-    return run_cli("seed003_sensitivity.py", table, save, ap.parse_args())
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(verdict_table.main("seed003_sensitivity.py", __doc__, table, save))

@@ -16,12 +16,12 @@ multicast completes (a root that keeps polling: the completion latency).
   python3 scripts/seed004_sensitivity.py --check docs/seed004.md # exit 1 if the page's tables differ
   python3 scripts/seed004_sensitivity.py --save docs/data/seed004 # keep the columns read, from results/
 """
-import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from verdict_table import DataError, add_arguments, cell, read_rows, run_cli, save_columns, summary_path  # noqa: E402
+import verdict_table  # noqa: E402
+from verdict_table import DataError, cell, read_rows, save_columns, summary_path  # noqa: E402
 
 LAT = "metrics.multicast.latency_cycles.mean_us.mean"
 ROOT = "metrics.multicast.root_busy_cycles.mean_us.mean"
@@ -167,11 +167,5 @@ def save(data, out):
         save_columns(src, out, keep)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    add_arguments(ap)
-    return run_cli("seed004_sensitivity.py", tables, save, ap.parse_args())
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(verdict_table.main("seed004_sensitivity.py", __doc__, tables, save))

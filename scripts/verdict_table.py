@@ -92,6 +92,14 @@ def run_cli(script, make_table, save, args):
         return 1
 
 
+def main(script, doc, make_table, save):
+    """A sensitivity script's command line (see add_arguments and run_cli)."""
+    import argparse
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    add_arguments(ap)
+    return run_cli(script, make_table, save, ap.parse_args())
+
+
 def add_arguments(ap):
     ap.add_argument("--data", help="directory of the summary CSVs (default: results/<sweep>/)")
     mode = ap.add_mutually_exclusive_group()

@@ -394,11 +394,11 @@ TEST_CASE("embed: an InfiniBand multicast through the service equals the ib_mult
     std::map<std::string, std::string> options;
   };
   const std::vector<rtl::NodeId> group = {3, 17, 20, 45, 46, 64, 77, 90, 101, 127};
-  const Case cases[] = {{"cyclic", {0}, group, 0},
-                        {"cyclic", {0, 64, 99}, group, 256},
-                        {"opensm", {5, 17, 99}, group, 0},   // 5 and 99 join SendOnly: copies reach them
+  const Case cases[] = {{"cyclic", {0}, group, 0, {}},
+                        {"cyclic", {0, 64, 99}, group, 256, {}},
+                        {"opensm", {5, 17, 99}, group, 0, {}},   // 5 and 99 join SendOnly: copies reach them
                         {"opensm", {5, 17, 99}, group, 0, {{"sender_ports", "out_of_tree"}}},   // no copy to them
-                        {"unicast", {0, 45}, group, 0}};
+                        {"unicast", {0, 45}, group, 0, {}}};
   const topo::FatTree tree(8, 3);
   auto labels = [&tree](const std::vector<rtl::NodeId>& v) {
     std::string s;

@@ -4,9 +4,11 @@ speedups: each verdict follows its stated predicate, the page check fails on
 a stale table, and bad data is refused with the file and the reason."""
 import csv
 import os
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_checks import check, run_script  # noqa: E402
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "seed003_sensitivity.py")
 Y = "metrics.multicast.completion_cycles.mean_us.mean"
@@ -55,13 +57,7 @@ def make(d, **over):
 
 
 def run(*args):
-    p = subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    if not cond:
-        sys.exit(f"FAIL: {what}")
+    return run_script(SCRIPT, *args)
 
 
 def main():

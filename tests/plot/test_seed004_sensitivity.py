@@ -4,9 +4,11 @@ shapes: each verdict follows its stated predicate under each group choice
 and root reading, and bad data is refused with the file and the reason."""
 import csv
 import os
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_checks import check, run_script  # noqa: E402
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "seed004_sensitivity.py")
 LAT = "metrics.multicast.latency_cycles.mean_us.mean"
@@ -46,13 +48,7 @@ def make(d, **bad):
 
 
 def run(*args):
-    p = subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    if not cond:
-        sys.exit(f"FAIL: {what}")
+    return run_script(SCRIPT, *args)
 
 
 def cells(out, prefix):

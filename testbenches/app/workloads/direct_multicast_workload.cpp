@@ -35,16 +35,9 @@ const char* scheme_help() {
 
 // The schemes' whole-number options, each with what it means to whom. A
 // static list: visitors may keep the key and description pointers.
-struct CountOption {
-  std::string key, help;
-};
-const std::vector<CountOption>& count_options() {
-  static const std::vector<CountOption> list = [] {
-    std::vector<CountOption> out;
-    for (const algo::DirectOptionInfo& o : algo::direct_scheme_options())
-      if (o.whole_number) out.push_back({o.key, o.described() + "; 0 = not set"});
-    return out;
-  }();
+const std::vector<algo::OptionHelp>& count_options() {
+  static const std::vector<algo::OptionHelp> list =
+      algo::option_helps(algo::direct_scheme_options(), "; 0 = not set", true);
   return list;
 }
 
@@ -62,7 +55,7 @@ std::vector<rtl::NodeId> parse_set(const std::string& text, const topo::DirectTo
 
 void DirectMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
   v.choice("scheme", scheme, algo::direct_schemes().names(), scheme_help());
-  for (const CountOption& o : count_options())
+  for (const algo::OptionHelp& o : count_options())
     v.count(o.key.c_str(), scheme_counts[o.key], o.help.c_str(), 0, 1 << 20);
   v.count("source", source, "the multicast's source node; -1: a random node (drawn once from the run's seed)", -1,
           1 << 20);

@@ -36,16 +36,8 @@ std::vector<rtl::NodeId> parse_nodes(const topo::FatTree& t, const std::string& 
 // The schemes' own options (algo::ib_scheme_options), each with what it
 // means to whom. A static list: visitors may keep the key and description
 // pointers.
-struct SchemeOption {
-  std::string key, help;
-};
-const std::vector<SchemeOption>& scheme_options() {
-  static const std::vector<SchemeOption> list = [] {
-    std::vector<SchemeOption> out;
-    for (const algo::SchemeOptionInfo& o : algo::ib_scheme_options())
-      out.push_back({o.key, o.described() + "; empty = the default"});
-    return out;
-  }();
+const std::vector<algo::OptionHelp>& scheme_options() {
+  static const std::vector<algo::OptionHelp> list = algo::option_helps(algo::ib_scheme_options(), "; empty = the default");
   return list;
 }
 
@@ -68,7 +60,7 @@ void IbMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
     return h;
   }();
   v.choice("scheme", scheme, algo::ib_schemes().names(), help.c_str());
-  for (const SchemeOption& o : scheme_options()) v.text(o.key.c_str(), scheme_texts[o.key], o.help.c_str());
+  for (const algo::OptionHelp& o : scheme_options()) v.text(o.key.c_str(), scheme_texts[o.key], o.help.c_str());
   v.count("sources", sources, "senders per trial, drawn uniformly (seed003: 1, 40% = 51, 100% = 128 of 128)", 1,
           1 << 20);
   v.count("group", group, "multicast group members per trial, drawn uniformly (10% = 13, 40% = 51, 100% = 128)", 1,
