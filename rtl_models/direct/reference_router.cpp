@@ -478,13 +478,16 @@ int ReferenceRouter::credits(int oc, Cycle now) const {
 }
 
 // Output channel oc can send its owner's front flit now: held, the flit
-// readable (written before this cycle), none sent from that VC this cycle,
+// readable (written before this cycle; with route_delay 0, also one written
+// in this cycle: the router forwards in the arrival cycle), none sent from
+// that VC this cycle,
 // a downstream credit (IR and replication: on every output the flit goes to).
 bool ReferenceRouter::can_send(int oc, Cycle now) {
   const int owner = outs_[static_cast<std::size_t>(oc)].owner;
   if (owner < 0) return false;
   InputVc& iv = ins_[static_cast<std::size_t>(owner)];
-  const int readable = static_cast<int>(iv.buf.size()) - (iv.last_write == now ? 1 : 0);
+  const bool just_written = iv.last_write == now && p_.route_delay > 0;
+  const int readable = static_cast<int>(iv.buf.size()) - (just_written ? 1 : 0);
   if (readable <= 0 || iv.last_sent == now) return false;
   if (!iv.branches.empty()) return oc == iv.out && tree_can_send(iv, now);
   if (iv.local_out >= 0 && !ir_can_send(iv, oc, now)) return false;

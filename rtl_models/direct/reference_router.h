@@ -10,7 +10,7 @@
 //
 // Per evaluated cycle, in this order:
 //  1. Receive: every flit that has arrived on an input link enters its VC's
-//     buffer (readable from the next cycle).
+//     buffer (readable from the next cycle; with route_delay 0, at once).
 //  2. Route: each idle input VC with a header at its front (ascending
 //     channel order) is routed: the routing function's candidates, then the
 //     selection (router_policies.h). Ready route_delay cycles later,
@@ -100,7 +100,7 @@ class ReferenceRouter : public sc_core::sc_module,
   };
   struct InputVc {
     std::deque<Slot> buf;
-    Cycle last_write = UINT64_MAX;   // the last flit is readable from the cycle after this
+    Cycle last_write = UINT64_MAX;   // the last flit is readable from the cycle after this (route_delay > 0)
     Cycle last_sent = UINT64_MAX;    // at most one flit leaves an input VC per cycle
     State state = State::idle;
     Cycle ready = 0;                 // end of the routing delay

@@ -48,7 +48,11 @@ VcRouter::VcRouter(sc_core::sc_module_name name, NodeId id, std::shared_ptr<cons
   if (crossbar_ != p_.crossbar_delay)
     throw std::invalid_argument(std::string(this->name()) + ": crossbar delay " + std::to_string(p_.crossbar_delay) +
                                 " cycles (at most 65535)");
-  ext_ports_ = static_cast<std::int16_t>(routing_->topology().num_ports());
+  ext_ports_ = static_cast<std::int8_t>(routing_->topology().num_ports());
+  if (ext_ports_ != routing_->topology().num_ports())
+    throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(routing_->topology().num_ports()) +
+                                " external ports (at most 127)");
+  read_delay_ = route_delay_ == 0 ? 0 : 1;
   if (vcs != vcs_) throw std::invalid_argument(std::string(this->name()) + ": " + std::to_string(vcs) + " VCs");
   per_class_ = static_cast<std::uint8_t>(vcs_ < 1 ? 0 : routing_->vcs_per_class(vcs_));   // class i owns VCs [i*m, (i+1)*m)
   if (per_class_ == 0)
@@ -555,11 +559,11 @@ int VcRouter::peak_occupancy(Cycle now) const {
 }
 
 // Input VC iv holds an output but has no readable flit: its next flit is
-// readable in the cycle after it arrives (the one that arrived now, else
-// the first deposited one; one from the wire wakes the router itself).
+// readable read_delay_ cycles after it arrives (the one that arrived now,
+// else the first deposited one; one from the wire wakes the router itself).
 void VcRouter::wait_flit(const InputVc& iv, Cycle now, Cycle& next) const {
   if (iv.flits > 0) next = std::min(next, now + 1);
-  else if (iv.arr_mask != 0) next = std::min(next, first_pending(iv) + 1);
+  else if (iv.arr_mask != 0) next = std::min(next, first_pending(iv) + read_delay_);
 }
 
 // Only input ports whose link holds a flit (rx_pending_); in_due_ is the
@@ -931,7 +935,7 @@ __attribute__((always_inline)) inline bool VcRouter::can_send(int oc, Cycle now,
   if (ov.owner < 0) return false;
   InputVc& iv = in_vc(ov.owner);
   if (iv.arr_mask != 0) absorb(iv, now);
-  const int readable = iv.flits - (iv.last_write == now ? 1 : 0);
+  const int readable = iv.flits - (iv.last_write == now ? read_delay_ : 0);
   if (readable <= 0) {
     wait_flit(iv, now, next);
     return false;
@@ -1053,8 +1057,8 @@ bool VcRouter::try_run(int oc, Cycle now) {
   if (n < 2 || n > 32 || iv.head.count != n) return false;
   const Cycle latency = ov.local ? ov.tx_local->params().latency : ov.tx_link->latency();
   if (ctx_->stream_room(now) < n + static_cast<int>(crossbar_ + latency)) return false;
-  // Flit j must have arrived by now + j - 1: the arrived ones have (flit 0
-  // is readable: can_send); the others are the first deposited ones.
+  // Flit j must have arrived by now + j - read_delay_: the arrived ones have
+  // (flit 0 is readable: can_send); the others are the first deposited ones.
   const int arrived = std::min(iv.flits, n);
   // The common case: they arrive one per cycle from bit b (a run, or flits
   // sent one per cycle), so flit j arrives at arr_base + b + j - arrived.
@@ -1063,11 +1067,12 @@ bool VcRouter::try_run(int oc, Cycle now) {
   const std::uint32_t ones = (std::uint32_t{1} << pending) - 1;   // pending < 32
   const bool consecutive = ((iv.arr_mask >> b) & ones) == ones;
   if (consecutive) {
-    if (pending != 0 && iv.arr_base + static_cast<Cycle>(b) + 1 > now + static_cast<Cycle>(arrived)) return false;
+    if (pending != 0 && iv.arr_base + static_cast<Cycle>(b) + read_delay_ > now + static_cast<Cycle>(arrived))
+      return false;
   } else {
     std::uint32_t m = iv.arr_mask;
     for (int j = arrived; j < n; ++j, m &= m - 1)
-      if (iv.arr_base + static_cast<Cycle>(__builtin_ctz(m)) + 1 > now + static_cast<Cycle>(j)) return false;
+      if (iv.arr_base + static_cast<Cycle>(__builtin_ctz(m)) + read_delay_ > now + static_cast<Cycle>(j)) return false;
   }
   if (iv.rx_link ? !iv.rx_link->can_return_ramp(iv.rx_vc, now, now) : !iv.rx_local->credit_ramp_ok()) return false;
   // The VC's reference goes with the run (to the next VC's segment or the

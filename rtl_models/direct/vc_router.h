@@ -21,7 +21,8 @@
 // Per evaluated cycle, in this order:
 //  1. Receive: flits that have arrived on each input VC enter its buffer
 //     (`buffer` flits per VC, credit flow control); a flit is readable from
-//     the cycle after it is written. (With sim.streams on, a flit sent on an
+//     the cycle after it is written (with route_delay 0, in the cycle it is
+//     written: the router routes and forwards in a flit's arrival cycle). (With sim.streams on, a flit sent on an
 //     empty wire is put in the buffer at its send and counted, as of its
 //     arrival, when the VC is next read: deposit / absorb. The router is
 //     then evaluated at a header's routing end, not at every arrival.)
@@ -65,7 +66,8 @@
 // in one cycle; not deadlock-free, off by default, refused when off).
 // Zero-load, a head costs route_delay + crossbar_delay + link.latency cycles
 // per router, plus turn_delay per dimension change; body flits follow one
-// per cycle (docs/direct_networks.md).
+// per cycle (docs/direct_networks.md). The least is one cycle per hop
+// (0 + 0 + 1), seed001's "one flit time" per hop.
 //
 // Storage is per packet segment (packet reference, first index, count),
 // never per buffer slot, so memory follows traffic, not buffer depth. The
@@ -137,14 +139,17 @@ struct VcRouterParams {
             "virtual channels per external channel: 0 = as many as routing.function has classes, else a multiple "
             "m of that; each class gets m VCs and a header takes the lowest-numbered free VC of its class", 0, 16);
     v.flits("buffer", buffer_flits, "flit buffer per virtual channel (credits of the upstream VC)", 1);
-    v.cycles("route_delay", route_delay, "routing of a header flit (cycles)", 1,
-             65535);   // the router keeps a 16-bit copy (VcRouter::route_delay_)
+    v.cycles("route_delay", route_delay,
+             "routing of a header flit (cycles); 0: the router routes and forwards in the cycle a flit arrives "
+             "(every flit, header or body, readable in the cycle it is written; with crossbar_delay 0 and "
+             "link.latency 1 a hop costs one cycle, seed001's one flit time per hop)",
+             0, 65535);   // the router keeps a 16-bit copy (VcRouter::route_delay_)
     v.cycles("turn_delay", turn_delay,
              "extra routing cycles for a header that changes dimension (leaves on an external channel of another "
              "dimension than it came in on), e.g. SCI's internal bus between its X and Y link controllers; "
              "0: a turn costs what a hop costs",
              0, 65535);   // the router keeps a 16-bit copy (VcRouter::turn_delay_)
-    v.cycles("crossbar_delay", crossbar_delay, "input VC buffer to output link (cycles)", 1,
+    v.cycles("crossbar_delay", crossbar_delay, "input VC buffer to output link (cycles)", 0,
              65535);   // the router keeps a 16-bit copy in its head line (VcRouterHead::crossbar_)
     v.choice("ports", ports, {"one_port", "all_port"},
              "internal (processor) channel pairs: one, or one per external channel (seed001 §1.4)");
@@ -195,7 +200,11 @@ struct alignas(64) VcRouterHead : CycleScheduler::Client {
   // p_.crossbar_delay, read per send: here, not in the cold line of the
   // parameters, which a send would otherwise miss (at most 65,535: checked).
   std::uint16_t crossbar_ = 1;
-  std::int16_t ext_ports_ = 0;
+  std::int8_t ext_ports_ = 0;  // 2 per dimension, at most 62 (a node count fits an int), checked
+  // Cycles from a flit's arrival until it can leave its input VC, read per
+  // send: 1 (the buffer write stage, which a header's routing overlaps), or
+  // 0 with route_delay 0 (routed and forwarded in the arrival cycle).
+  std::uint8_t read_delay_ = 1;
   std::uint8_t vcs_ = 0;       // at most 16 (VcRouterParams), checked
   // Which of the active sets unrouted_, waiting_, owned_ports_, rx_pending_
   // (bits 0, 1, 2, 3) may be non-empty: set at every insert, cleared by the

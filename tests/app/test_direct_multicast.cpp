@@ -50,12 +50,15 @@ std::string error_of(const char* file, const std::vector<Override>& o) {
 }  // namespace
 
 TEST_CASE("direct_multicast: one destination one hop away is t_S + network + t_R", "[seed001]") {
-  // t_S = 20, t_R = 16, 64 bytes. utorus: a unicast, 1 header flit, L = 65;
-  // one hop: tail at 20 + 1 + 6 + 64 = 91, received at 107. storus, mdtorus:
-  // a compound worm, header (u, ω = 0, terminator) = 3 flits, L = 67: 109.
+  // t_S = 20, t_R = 16, 64 bytes. utorus (utorus.yaml, 3-cycle hops): a
+  // unicast, 1 header flit, L = 65; one hop, two routers: tail at
+  // 20 + 1 + 2 x 3 + 64 = 91, received at 107. storus, mdtorus
+  // (path_torus.yaml, one-cycle hops): a compound worm, header (u, ω = 0,
+  // terminator) = 3 flits, L = 67: tail at 20 + 1 + 2 x 1 + 66 = 89,
+  // received at 105.
   for (const char* scheme : {"utorus", "storus", "mdtorus"}) {
     INFO(scheme);
-    const int expect = std::string(scheme) == "utorus" ? 107 : 109;
+    const int expect = std::string(scheme) == "utorus" ? 107 : 105;
     const char* file = std::string(scheme) == "utorus" ? "experiments/seed001/utorus.yaml"
                                                         : "experiments/seed001/path_torus.yaml";
     // (0,1) by name, and as node number 1 (tori take both, as `wormcast plan --dests`)

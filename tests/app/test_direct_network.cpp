@@ -143,6 +143,30 @@ TEST_CASE("direct zero-load latency follows route, crossbar and link delays") {
   }
 }
 
+TEST_CASE("a one-cycle hop (route_delay 0, crossbar_delay 0, link 1): header and body flits advance one router per cycle") {
+  // Timing{route, xbar, link, flits[, turn]}: the formula holds with zeros,
+  // the flit readable in its arrival cycle when route_delay is 0.
+  for (const Timing tm : {Timing{0, 0, 1, 8}, Timing{0, 0, 1, 1}, Timing{0, 2, 1, 4}, Timing{1, 0, 1, 8},
+                          Timing{0, 0, 3, 16}, Timing{0, 0, 1, 8, 2}}) {
+    // (UTPR's route along the Hamiltonian cycle is no dimension-order one:
+    // hand_turns does not count its turns.)
+    if (tm.turn == 0) check_zero_load(DirectTopology::torus({4, 4}, false), RoutingAlgorithm::utpr, tm);
+    check_zero_load(DirectTopology::torus({4, 4}, false), RoutingAlgorithm::utr, tm);
+    check_zero_load(DirectTopology::mesh({3, 4}), RoutingAlgorithm::dor, tm);
+    check_zero_load(DirectTopology::hypercube(4), RoutingAlgorithm::ecube, tm);
+  }
+  // By hand, seed001's (h + L) flit times: (0,0) -> (2,0) on a 3x3 mesh,
+  // 8 flits, 2 hops: the injection link 1, three routers at 1 each, then
+  // 7 body flits: 11 = (2 + 8) + 1 for the injection link. (0,0) -> (2,2),
+  // 4 hops: 1 + 5 + 7 = 13.
+  const Timing tm{0, 0, 1, 8};
+  const DirectTopology m = DirectTopology::mesh({3, 3});
+  const Probe p = measure(m, RoutingAlgorithm::dor, tm, {{m.node_of({0, 0}), m.node_of({2, 0})}, {m.node_of({0, 0}), m.node_of({2, 2})}});
+  REQUIRE(p.latency.size() == 2);
+  CHECK(p.latency[0] == 11);
+  CHECK(p.latency[1] == 13);
+}
+
 TEST_CASE("router.turn_delay: each dimension change of a route adds exactly turn_delay cycles at zero load") {
   for (const Timing tm : {Timing{1, 1, 1, 8, 5}, Timing{2, 1, 3, 4, 1}}) {
     check_zero_load(DirectTopology::mesh({3, 3, 3}), RoutingAlgorithm::dor, tm);   // up to 2 turns

@@ -200,6 +200,23 @@ TEST_CASE("reference router: unicast results identical to the fast router", "[re
        {{"topology.kind", "hypercube"}, {"topology.dims", "2x2x2x2x2"}, {"routing.function", "ecube"},
         {"router.link_hold", "packet"}, {"traffic.packet_size", "16flits"}, {"traffic.load", "0.2"}}},
       {"8x8 mesh, speed switches off", {{"sim.streams", "off"}, {"sim.run_ahead", "off"}, {"traffic.load", "0.3"}}},
+      // One-cycle hops (route_delay 0: flits readable in their arrival cycle).
+      {"8x8 mesh one-cycle hop, saturating",
+       {{"router.route_delay", "0"}, {"router.crossbar_delay", "0"}, {"traffic.load", "0.5"},
+        {"traffic.packet_size", "5flits"}}},
+      {"4x4 mesh one-cycle hop, 1-flit VCs, 2 VCs",
+       {{"topology.dims", "4x4"}, {"router.route_delay", "0"}, {"router.crossbar_delay", "0"},
+        {"router.buffer", "1flits"}, {"router.vcs", "2"}, {"traffic.load", "0.3"}}},
+      {"5x5 unidirectional torus utpr, one-cycle hop, turn delay",
+       {{"topology.kind", "torus"}, {"topology.dims", "5x5"}, {"topology.direction", "unidirectional"},
+        {"routing.function", "utpr"}, {"router.route_delay", "0"}, {"router.crossbar_delay", "0"},
+        {"router.turn_delay", "1"}, {"traffic.load", "0.4"}}},
+      {"8x8 mesh link_hold packet, route 0, crossbar 2",
+       {{"router.link_hold", "packet"}, {"router.vcs", "2"}, {"router.route_delay", "0"},
+        {"router.crossbar_delay", "2"}, {"traffic.load", "0.4"}}},
+      {"5-cube route 1, crossbar 0", {{"topology.kind", "hypercube"}, {"topology.dims", "2x2x2x2x2"},
+                                      {"routing.function", "ecube"}, {"router.crossbar_delay", "0"},
+                                      {"traffic.load", "0.3"}}},
   };
   for (const Case& c : cases) check_identical(c.what, mesh, windows(c.o));
 }
@@ -229,6 +246,9 @@ TEST_CASE("reference router: 3-way shared links identical", "[reference_router]"
   check_identical("4x4 torus btr, bidirectional wires", mesh,
                   windows({{"topology.kind", "torus"}, {"topology.dims", "4x4"}, {"routing.function", "btr"},
                            {"router.link_sharing", "bidirectional"}, {"traffic.load", "0.2"}}));
+  check_identical("4x4 mesh, bidirectional wires, one-cycle hop", mesh,
+                  windows({{"topology.dims", "4x4"}, {"router.link_sharing", "bidirectional"}, {"router.vcs", "2"},
+                           {"router.route_delay", "0"}, {"router.crossbar_delay", "0"}, {"traffic.load", "0.4"}}));
 }
 
 TEST_CASE("reference router: seed001 multicast workloads (IR and compound worms) identical", "[reference_router]") {
@@ -241,11 +261,13 @@ TEST_CASE("reference router: seed001 multicast workloads (IR and compound worms)
       {"experiments/seed001/hypercube.yaml", "maxport", nullptr},
       {"experiments/seed001/utorus.yaml", "utorus", nullptr},
   };
-  for (const Case& c : cases) {
-    std::vector<Override> o = {{"traffic.scheme", c.scheme}, {"traffic.trials", "3"}, {"traffic.set_size", "20"}};
-    if (c.r) o.push_back({"traffic.r", c.r});
-    check_identical(c.scheme, c.file, o);
-  }
+  for (const Case& c : cases)
+    for (const char* hop : {"1", "0"}) {   // route_delay 1 (3-cycle hops) and 0 (with crossbar 0: one-cycle hops)
+      std::vector<Override> o = {{"traffic.scheme", c.scheme}, {"traffic.trials", "3"}, {"traffic.set_size", "20"},
+                                 {"router.route_delay", hop}, {"router.crossbar_delay", hop}};
+      if (c.r) o.push_back({"traffic.r", c.r});
+      check_identical((std::string(c.scheme) + ", route and crossbar delay " + hop).c_str(), c.file, o);
+    }
 }
 
 TEST_CASE("reference router: the routers' VCDs are identical cycle by cycle", "[reference_router]") {
@@ -259,6 +281,8 @@ TEST_CASE("reference router: the routers' VCDs are identical cycle by cycle", "[
   check_same_vcd("4x4 torus dateline", mesh, with({{"topology.kind", "torus"}, {"routing.function", "dateline"}}));
   check_same_vcd("4x4 mesh link_hold packet", mesh, with({{"router.link_hold", "packet"}, {"router.vcs", "2"}}));
   check_same_vcd("4x4 mesh bidirectional wires", mesh, with({{"router.link_sharing", "bidirectional"}}));
+  check_same_vcd("4x4 mesh one-cycle hop, 2 VCs", mesh,
+                 with({{"router.vcs", "2"}, {"router.route_delay", "0"}, {"router.crossbar_delay", "0"}}));
   check_same_vcd("4x4 torus utpr, all-port processors", mesh,
                  with({{"topology.kind", "torus"}, {"topology.direction", "unidirectional"},
                        {"routing.function", "utpr"}, {"node.model", "processor"}, {"router.ports", "all_port"},

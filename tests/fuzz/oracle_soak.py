@@ -102,8 +102,8 @@ def direct_network(rng, s):
     s["routing.order"] = rng.choice(["ascending", "descending"])
   s["router.vcs"] = str(rng.choice([0, 1, 1, 2, 3]) * CLASSES[routing])
   s["router.buffer"] = "%dflits" % rng.choice([1, 1, 2, 3, 4, 8, 20])
-  s["router.route_delay"] = str(rng.choice([1, 1, 2, 3]))
-  s["router.crossbar_delay"] = str(rng.choice([1, 1, 2]))
+  s["router.route_delay"] = str(rng.choice([0, 1, 1, 2, 3]))   # 0: flits readable in their arrival cycle
+  s["router.crossbar_delay"] = str(rng.choice([0, 1, 1, 2]))
   # Links held per packet (meshes and hypercubes only): the worm-level hop
   # against flit-by-flit sends (sim.streams off).
   if kind in ("mesh", "hypercube") and rng.random() < 0.4:
