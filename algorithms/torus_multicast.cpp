@@ -1,6 +1,7 @@
 #include "algorithms/torus_multicast.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -208,6 +209,57 @@ std::vector<std::string> utorus_violations(const DirectRouting& r, const UTorusP
   if (!out.empty()) return out;
   check_utorus_receptions(r.topology(), plan, out);
   check_utorus_channels(r, plan, out);
+  return out;
+}
+
+namespace {
+
+using VcKey = std::tuple<NodeId, int, int, int>;   // node, dim, dir, VC class
+
+std::vector<VcKey> route_vcs(const DirectRouting& r, const TorusUnicast& u) {
+  std::vector<VcKey> out;
+  for (const topo::RouteHop& h : r.route(u.sender, u.receiver))
+    out.emplace_back(h.node, h.dim, static_cast<int>(h.dir), static_cast<int>(h.vc));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool in_field(const TorusUnicast& u, NodeId x) { return std::find(u.field.begin(), u.field.end(), x) != u.field.end(); }
+
+// Conditions 1, 3 and 4 of Theorem 4.1 for (u,v,t) = a and (x,y,τ) = b, t <= τ.
+bool depth_ordered_ok(const std::vector<TorusUnicast>& us, const TorusUnicast& a, const TorusUnicast& b) {
+  if (a.step > b.step) return false;
+  if (in_field(a, b.sender) || b.sender == a.sender) return true;
+  return std::any_of(us.begin(), us.end(), [&](const TorusUnicast& w) {
+    return w.sender == a.sender && w.step > a.step && in_field(w, b.sender);
+  });
+}
+
+}  // namespace
+
+std::vector<std::string> utorus_depth_contention(const DirectRouting& r, const UTorusPlan& plan) {
+  const DirectTopology& t = r.topology();
+  const auto& us = plan.unicasts;
+  auto routable = [&](const TorusUnicast& u) {
+    return t.valid_node(u.sender) && t.valid_node(u.receiver) && u.sender != u.receiver;
+  };
+  std::vector<std::vector<VcKey>> vcs;
+  for (const TorusUnicast& u : us) vcs.push_back(routable(u) ? route_vcs(r, u) : std::vector<VcKey>{});
+  auto text = [&](const TorusUnicast& u) {
+    return t.name(u.sender) + "->" + t.name(u.receiver) + " (step " + std::to_string(u.step) + ")";
+  };
+  std::vector<std::string> out;
+  for (std::size_t a = 0; a < us.size(); ++a)
+    for (std::size_t b = a + 1; b < us.size(); ++b) {
+      if (depth_ordered_ok(us, us[a], us[b]) || depth_ordered_ok(us, us[b], us[a])) continue;
+      std::vector<VcKey> common;   // condition 2
+      std::set_intersection(vcs[a].begin(), vcs[a].end(), vcs[b].begin(), vcs[b].end(), std::back_inserter(common));
+      if (common.empty()) continue;
+      const auto& [node, dim, dir, vc] = common.front();
+      out.push_back("unicasts " + text(us[a]) + " and " + text(us[b]) + " may overlap in time (Theorem 4.1) on VC " +
+                    topo::to_string(static_cast<topo::VcClass>(vc)) + " of channel " + t.name(node) + " dim " +
+                    std::to_string(dim) + " " + topo::to_string(static_cast<topo::Direction>(dir)));
+    }
   return out;
 }
 

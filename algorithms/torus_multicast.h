@@ -48,6 +48,15 @@ struct UTorusPlan { std::vector<topo::NodeId> chain; int steps = 0; std::vector<
 // Throws std::invalid_argument for a topology that is not a torus (meshes and hypercubes refused, naming the spec), bad/duplicate nodes, the source as destination, no destinations.
 UTorusPlan plan_utorus(const topo::DirectTopology& t, topo::NodeId source, const std::vector<topo::NodeId>& dests);
 
+// Theorem 4.1 (depth contention, [19]) on a U-torus-style plan routed by r: every pair of unicasts (u,v,t),
+// (x,y,τ) with t <= τ (either labelling when t = τ) must satisfy one of: (1) x ∈ R_v (the field v received);
+// (2) their routes share no virtual channel (channel and VC class); (3) x = u; (4) x ∈ R_w for a unicast
+// (u,w,t+i), i > 0. A pair satisfying none may overlap in time on a VC when startup latencies stagger the steps
+// (Fig. 4.5(b)). Human-readable, one line per pair, nodes by name; empty = depth contention-free. Unicasts the
+// network cannot route are skipped (utorus_violations reports them). O(unicasts² · hops): for tests and
+// diagnostics.
+std::vector<std::string> utorus_depth_contention(const topo::DirectRouting& r, const UTorusPlan& plan);
+
 // Checks of §7.9 / Theorem 4.4 on a U-torus plan routed by r (UTR or BTR): every chain member but the source receives
 // exactly once and nothing else does; a sender has received in an earlier step (the source: step 0); the field starts
 // with its receiver; one send per node per step (one-port); steps is the largest step; and no two unicasts of the same

@@ -93,11 +93,15 @@ panels fig6_3_2d_high 6.3 64x64 high
 panels fig6_4_2d_low 6.4 64x64 low
 panels fig6_5_3d_high 6.5 16x16x16 high
 panels fig6_6_3d_low 6.6 16x16x16 low
-if have fig6_3b_hop_timing; then   # Fig. 6.3(b) with one flit time per hop (3 cycles per flit time)
-  for kind in average maximum; do
-    plot "$(summary fig6_3b_hop_timing)" "fig6_3b_hop_timing_$kind" traffic.set_size "$(latency_y $kind)" $SCHEMES \
-      "Fig. 6.3(b), one flit time per hop: $kind latency, 64x64, 512 flits" \
-      "multicast size m (source included; 40 sets per point)" "$kind latency (cycles of tau_n / 3)" --logx
+if have fig6_3_three_cycle_hops; then   # Fig. 6.3(a)/(b) with the 3-cycle router, a what-if
+  for p in "a 8" "b 512"; do
+    set -- $p
+    csv="$(where fig6_3_three_cycle_hops "three$2" message.size="$2")"
+    for kind in average maximum; do
+      plot "$csv" "fig6_3$1_three_cycle_$kind" traffic.set_size "$(latency_y $kind)" $SCHEMES \
+        "Fig. 6.3($1), 3-cycle router (what-if): $kind latency, 64x64, high startup, $2 flits" \
+        "multicast size m (source included; 40 sets per point)" "$kind latency (cycles of 0.5 us)" --logx
+    done
   done
 fi
 # (c): 16384-flit messages at m = 16, 128, 512 (sweeps of their own)

@@ -2,7 +2,8 @@
 saving the columns a table reads (for committing), and writing or checking
 the table between a page's BEGIN/END marker lines.
 
-Used by scripts/seed003_sensitivity.py and scripts/seed004_sensitivity.py.
+Used by scripts/seed003_sensitivity.py, scripts/seed004_sensitivity.py and
+scripts/seed001_chapter6.py.
 """
 import csv
 import os
@@ -50,6 +51,16 @@ def markers(script):
     return (f"<!-- {script}: begin (generated; do not edit) -->", f"<!-- {script}: end -->")
 
 
+def splice_all(page_text, blocks, page, script):
+    """splice for a table (str: one marker pair named after the script) or
+    several ({name: text}: a marker pair "SCRIPT NAME" each)."""
+    if isinstance(blocks, str):
+        return splice(page_text, blocks, page, script)
+    for name, block in blocks.items():
+        page_text = splice(page_text, block, page, f"{script} {name}")
+    return page_text
+
+
 def splice(page_text, block, page, script):
     begin, end = markers(script)
     if page_text.count(begin) != 1 or page_text.count(end) != 1:
@@ -71,12 +82,12 @@ def run_cli(script, make_table, save, args):
             return 0
         block = make_table(args.data)
         if not (args.write or args.check):
-            sys.stdout.write(block)
+            sys.stdout.write(block if isinstance(block, str) else "\n".join(block.values()))
             return 0
         page = args.write or args.check
         with open(page) as f:
             text = f.read()
-        new = splice(text, block, page, script)
+        new = splice_all(text, block, page, script)
         if args.check:
             if new != text:
                 sys.stderr.write(f"{script}: {page}: the verdict table differs from the data's; "

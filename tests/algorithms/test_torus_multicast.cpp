@@ -163,8 +163,72 @@ TEST_CASE("U-torus: ceil(log2 m) steps and stepwise contention-free under UTR an
         const auto v = algo::utorus_violations(r, p);
         CHECK(v.empty());
         if (!v.empty()) FAIL_CHECK(v.front());
+        const auto depth = algo::utorus_depth_contention(r, p);   // Theorem 4.4: depth contention-free too
+        CHECK(depth.empty());
+        if (!depth.empty()) FAIL_CHECK(depth.front());
       }
     }
+}
+
+TEST_CASE("U-torus checker: the depth contention of Fig. 4.5(b)", "[torus-mc]") {
+  // Fig. 4.5(b): the set of Figs. 4.4/4.5 (5x5, source (4,3)) in a 3-step
+  // tree with no stepwise contention: step 1 (4,3)->(0,3), which serves
+  // R_(0,3) = {(0,3), (1,1), (2,1), (0,0)}; step 2 (4,3)->(4,4) and
+  // (0,3)->(1,1) (R = {(1,1), (2,1)}); step 3 (4,3)->(1,3), (0,3)->(0,0) and
+  // (1,1)->(2,1). With t_S = t_N + t_R, (0,3) receives at 2 t_S and its
+  // step-2 send enters the network at 3 t_S, as the source's step-3 send
+  // does: both need the h VC of (0,3)'s dimension-1 channel (UTR: dimension
+  // 1 first, (0,3)->(1,3), then (1,3)->(1,4)->(1,0)->(1,1)). No condition of
+  // Theorem 4.1 holds for that pair ((4,3) is in no field the pair's sender
+  // (0,3) sends later); every other pair is disjoint or ordered.
+  const auto t = DirectTopology::torus({5, 5}, false);
+  const DirectRouting utr(t, RoutingAlgorithm::utr);
+  auto n = [&](const char* s) { return t.parse_node(s); };
+  algo::UTorusPlan b;
+  b.chain = nodes(t, {"(4,3)", "(0,3)", "(1,1)", "(2,1)", "(0,0)", "(4,4)", "(1,3)"});
+  b.steps = 3;
+  b.unicasts = {{n("(4,3)"), n("(0,3)"), 1, nodes(t, {"(0,3)", "(1,1)", "(2,1)", "(0,0)"})},
+                {n("(4,3)"), n("(4,4)"), 2, {n("(4,4)")}},
+                {n("(0,3)"), n("(1,1)"), 2, nodes(t, {"(1,1)", "(2,1)"})},
+                {n("(4,3)"), n("(1,3)"), 3, {n("(1,3)")}},
+                {n("(0,3)"), n("(0,0)"), 3, {n("(0,0)")}},
+                {n("(1,1)"), n("(2,1)"), 3, {n("(2,1)")}}};
+  CHECK(algo::utorus_violations(utr, b).empty());   // no stepwise contention
+  const auto depth = algo::utorus_depth_contention(utr, b);
+  REQUIRE(depth.size() == 1);
+  CHECK(depth[0] == "unicasts (0,3)->(1,1) (step 2) and (4,3)->(1,3) (step 3) may overlap in time (Theorem 4.1) "
+                    "on VC h of channel (0,3) dim 1 +");
+  // Fig. 4.5(c), U-torus on the same set: contention-free in both senses (Theorem 4.4).
+  const algo::UTorusPlan c = algo::plan_utorus(t, n("(4,3)"), nodes(t, {"(0,0)", "(1,1)", "(2,1)", "(0,3)", "(1,3)", "(4,4)"}));
+  CHECK(algo::utorus_depth_contention(utr, c).empty());
+  // Condition 4. (0,3)->(1,1) (step 2) and (1,3)->(1,0) share the VCs of
+  // (1,3)->(1,4) and (1,4)->(1,0) (dimension 0 after (1,1)'s turn). When
+  // (0,3) itself sends to (1,3) later (step 3), (1,3)'s send follows the
+  // one to (1,1): free (e1). When the source sends to (1,3) instead, no
+  // condition orders them (e2); that plan also has the stepwise contention
+  // of Fig. 4.5(a) on (0,3)'s dimension-1 channel in step 2.
+  algo::UTorusPlan e1;
+  e1.chain = nodes(t, {"(4,3)", "(0,3)", "(1,1)", "(1,3)", "(1,0)"});
+  e1.steps = 4;
+  e1.unicasts = {{n("(4,3)"), n("(0,3)"), 1, nodes(t, {"(0,3)", "(1,1)", "(1,3)", "(1,0)"})},
+                 {n("(0,3)"), n("(1,1)"), 2, {n("(1,1)")}},
+                 {n("(0,3)"), n("(1,3)"), 3, nodes(t, {"(1,3)", "(1,0)"})},
+                 {n("(1,3)"), n("(1,0)"), 4, {n("(1,0)")}}};
+  CHECK(algo::utorus_violations(utr, e1).empty());
+  CHECK(algo::utorus_depth_contention(utr, e1).empty());
+  algo::UTorusPlan e2;
+  e2.chain = e1.chain;
+  e2.steps = 3;
+  e2.unicasts = {{n("(4,3)"), n("(0,3)"), 1, nodes(t, {"(0,3)", "(1,1)"})},
+                 {n("(4,3)"), n("(1,3)"), 2, nodes(t, {"(1,3)", "(1,0)"})},
+                 {n("(0,3)"), n("(1,1)"), 2, {n("(1,1)")}},
+                 {n("(1,3)"), n("(1,0)"), 3, {n("(1,0)")}}};
+  const auto e2_depth = algo::utorus_depth_contention(utr, e2);
+  REQUIRE(e2_depth.size() == 2);
+  CHECK_THAT(e2_depth[0], Contains("(4,3)->(1,3) (step 2) and (0,3)->(1,1) (step 2)") &&
+                              Contains("of channel (0,3) dim 1 +"));
+  CHECK_THAT(e2_depth[1], Contains("(0,3)->(1,1) (step 2) and (1,3)->(1,0) (step 3)") &&
+                              Contains("of channel (1,3) dim 0 +"));
 }
 
 TEST_CASE("U-torus refuses meshes, hypercubes and bad destination sets", "[torus-mc]") {

@@ -443,13 +443,15 @@ TEST_CASE("reference router: IR and compound worms on a UTPR torus deliver at th
       const int body = 1 + static_cast<int>(rng.below(12));
       return compound ? compound_worm(order, body) : ir_worm(order, body);
     });
-    for (int buffer : {1, 2, 4}) {
-      INFO("buffer " << buffer);
-      topo::DirectNetworkParams p;
-      p.router.buffer_flits = buffer;
-      p.router.turn_delay = buffer == 2 ? 1 : 0;
-      check_same_deliveries(t, RoutingAlgorithm::utpr, p, sends, 5000, rate < 0.001);
-    }
+    for (int buffer : {1, 2, 4})
+      for (Cycle hop : {1, 0}) {   // route and crossbar delay: 0 is the one-cycle hop
+        INFO("buffer " << buffer << ", route and crossbar delay " << hop);
+        topo::DirectNetworkParams p;
+        p.router.buffer_flits = buffer;
+        p.router.turn_delay = buffer == 2 ? 1 : 0;
+        p.router.route_delay = p.router.crossbar_delay = hop;
+        check_same_deliveries(t, RoutingAlgorithm::utpr, p, sends, 5000, rate < 0.001);
+      }
   }
 }
 
@@ -463,10 +465,14 @@ TEST_CASE("reference router: replicating worms on a mesh deliver at the same cyc
     if (dests.empty()) return nullptr;
     return tree_worm(dests, 2 + static_cast<int>(rng.below(6)));
   });
-  topo::DirectNetworkParams p;
-  p.router.buffer_flits = 4;
-  p.router.replication = true;
-  check_same_deliveries(t, RoutingAlgorithm::dor, p, sends, 4000);
+  for (Cycle hop : {1, 0}) {
+    INFO("route and crossbar delay " << hop);
+    topo::DirectNetworkParams p;
+    p.router.buffer_flits = 4;
+    p.router.replication = true;
+    p.router.route_delay = p.router.crossbar_delay = hop;
+    check_same_deliveries(t, RoutingAlgorithm::dor, p, sends, 4000);
+  }
 }
 
 TEST_CASE("reference router: a deadlock is reported with the same blocked VCs", "[reference_router]") {
