@@ -99,7 +99,7 @@ if have fig6_3_three_cycle_hops; then   # Fig. 6.3(a)/(b) with the 3-cycle route
     csv="$(where fig6_3_three_cycle_hops "three$2" message.size="$2")"
     for kind in average maximum; do
       plot "$csv" "fig6_3$1_three_cycle_$kind" traffic.set_size "$(latency_y $kind)" $SCHEMES \
-        "Fig. 6.3($1), 3-cycle router (what-if): $kind latency, 64x64, high startup, $2 flits" \
+        "Fig. 6.3($1), 3-cycle router: $kind latency, 64x64, high, $2 flits" \
         "multicast size m (source included; 40 sets per point)" "$kind latency (cycles of 0.5 us)" --logx
     done
   done
