@@ -26,7 +26,10 @@ def bench(binary, quick):
     for line in out.splitlines():
         m = ROW.match(line)
         if m:
-            rows[f"{m.group(1).strip()} {m.group(2)} {m.group(5)[:40]}".strip()] = int(m.group(4))
+            # The note names the case; a measured part of it (the scale cases' bytes per router) would make
+            # every run a case of its own.
+            note = re.sub(r"; [0-9.]+ bytes/router", "", m.group(5))
+            rows[f"{m.group(1).strip()} {m.group(2)} {note[:40]}".strip()] = int(m.group(4))
     if not rows:
         sys.exit(f"bench_ab: no bench rows in the output of {binary}")
     return rows

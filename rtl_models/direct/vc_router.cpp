@@ -935,7 +935,9 @@ __attribute__((always_inline)) inline bool VcRouter::can_send(int oc, Cycle now,
   if (ov.owner < 0) return false;
   InputVc& iv = in_vc(ov.owner);
   if (iv.arr_mask != 0) absorb(iv, now);
-  const int readable = iv.flits - (iv.last_write == now ? read_delay_ : 0);
+  // The last flit written is readable from last_write + read_delay_ (an
+  // unwritten VC's UINT64_MAX wraps to 0 and holds no flit).
+  const int readable = iv.flits - static_cast<int>(iv.last_write + read_delay_ > now);
   if (readable <= 0) {
     wait_flit(iv, now, next);
     return false;
