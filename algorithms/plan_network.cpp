@@ -30,60 +30,94 @@ bool is_integer(const std::string& s) {
 
 }  // namespace
 
-int PlanNetwork::num_nodes() const {
-  if (kind == NetworkClass::irregular) return topology->num_nodes();
-  if (kind == NetworkClass::direct) return direct->num_nodes();
-  if (kind == NetworkClass::fat_tree) return fat_tree->num_nodes();
-  return 0;
+namespace {
+
+// A node number below `nodes`, or the error naming `net` and the range.
+NodeId parse_integer_node(const std::string& t, const std::string& text, const std::string& what,
+                          const std::string& net, int nodes) {
+  const std::string range = nodes > 0 ? " (nodes 0.." + std::to_string(nodes - 1) + ")" : "";
+  if (!is_integer(t) || t.size() > 9 || std::stoi(t) >= nodes)
+    throw std::invalid_argument(what + ": \"" + text + "\" is not a node of " + net + range);
+  return std::stoi(t);
 }
 
-std::string PlanNetwork::describe() const {
-  if (kind == NetworkClass::irregular) return "irregular switch network " + spec;
-  if (kind == NetworkClass::direct) return "direct network " + spec;
-  if (kind == NetworkClass::fat_tree) return "InfiniBand fat tree " + spec;
-  return "no network";
+}  // namespace
+
+NodeId NodeNaming::parse(const std::string& t, const std::string& text, const std::string& what,
+                         const std::string& spec) const {
+  return parse_integer_node(t, text, what, spec, num_nodes());
 }
 
-std::string PlanNetwork::node_text(NodeId n) const {
-  if (kind == NetworkClass::direct) return direct->name(n);
-  if (kind == NetworkClass::fat_tree) return fat_tree->node_name(n);
-  return std::to_string(n);
-}
+namespace {
 
-nlohmann::json PlanNetwork::node_json(NodeId n) const {
-  if (kind == NetworkClass::direct || kind == NetworkClass::fat_tree) return node_text(n);
-  return n;
-}
+class IrregularNaming : public NodeNaming {
+ public:
+  explicit IrregularNaming(int nodes) : nodes_(nodes) {}
+  int num_nodes() const override { return nodes_; }
+  std::string describe(const std::string& spec) const override { return "irregular switch network " + spec; }
 
-NodeId PlanNetwork::parse_node(const std::string& text, const std::string& what) const {
-  const std::string t = strip_spaces(text);
-  if (kind == NetworkClass::direct) {
-    // Tori and meshes also take a node number; a hypercube's digits are its
-    // bit-string name.
-    if (direct->kind() != topo::DirectKind::hypercube && is_integer(t)) {
-      if (t.size() > 9 || std::stoi(t) >= num_nodes())
-        throw std::invalid_argument(what + ": \"" + text + "\" is not a node of " + spec + " (nodes 0.." +
-                                    std::to_string(num_nodes() - 1) + ")");
-      return std::stoi(t);
-    }
+ private:
+  int nodes_;
+};
+
+// Coordinate tuples ("(4,3)") or bit strings ("0101"); tori and meshes also
+// take a node number, a hypercube's digits are its bit-string name.
+class DirectNaming : public NodeNaming {
+ public:
+  explicit DirectNaming(topo::DirectTopology t) : t_(std::move(t)) {}
+  int num_nodes() const override { return t_.num_nodes(); }
+  std::string describe(const std::string& spec) const override { return "direct network " + spec; }
+  std::string text(NodeId n) const override { return t_.name(n); }
+  nlohmann::json json(NodeId n) const override { return t_.name(n); }
+  NodeId parse(const std::string& t, const std::string& text, const std::string& what,
+               const std::string& spec) const override {
+    if (t_.kind() != topo::DirectKind::hypercube && is_integer(t))
+      return parse_integer_node(t, text, what, spec, num_nodes());
     try {
-      return direct->parse_node(t);
+      return t_.parse_node(t);
     } catch (const topo::TopologyError& e) {
       throw std::invalid_argument(what + ": \"" + text + "\" is not a node of " + spec + " (" + e.what() + ")");
     }
   }
-  if (kind == NetworkClass::fat_tree) {
+
+ private:
+  topo::DirectTopology t_;
+};
+
+class FatTreeNaming : public NodeNaming {
+ public:
+  explicit FatTreeNaming(topo::FatTree t) : t_(std::move(t)) {}
+  int num_nodes() const override { return t_.num_nodes(); }
+  std::string describe(const std::string& spec) const override { return "InfiniBand fat tree " + spec; }
+  std::string text(NodeId n) const override { return t_.node_name(n); }
+  nlohmann::json json(NodeId n) const override { return t_.node_name(n); }
+  NodeId parse(const std::string& t, const std::string& text, const std::string& what,
+               const std::string& spec) const override {
     try {
-      return fat_tree->parse_node(t);
+      return t_.parse_node(t);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(what + ": \"" + text + "\" is not a node of " + spec + " (" + e.what() + ")");
     }
   }
-  const std::string range = num_nodes() > 0 ? " (nodes 0.." + std::to_string(num_nodes() - 1) + ")" : "";
-  const std::string net = kind == NetworkClass::none ? "this plan" : spec;
-  if (!is_integer(t) || t.size() > 9 || std::stoi(t) >= num_nodes())
-    throw std::invalid_argument(what + ": \"" + text + "\" is not a node of " + net + range);
-  return std::stoi(t);
+
+ private:
+  topo::FatTree t_;
+};
+
+}  // namespace
+
+int PlanNetwork::num_nodes() const { return naming ? naming->num_nodes() : 0; }
+
+std::string PlanNetwork::describe() const { return naming ? naming->describe(spec) : "no network"; }
+
+std::string PlanNetwork::node_text(NodeId n) const { return naming ? naming->text(n) : std::to_string(n); }
+
+nlohmann::json PlanNetwork::node_json(NodeId n) const { return naming ? naming->json(n) : nlohmann::json(n); }
+
+NodeId PlanNetwork::parse_node(const std::string& text, const std::string& what) const {
+  const std::string t = strip_spaces(text);
+  if (!naming) return parse_integer_node(t, text, what, "this plan", 0);
+  return naming->parse(t, text, what, spec);
 }
 
 topo::IrregularParams parse_irregular_spec(const std::string& spec) {
@@ -115,6 +149,7 @@ PlanNetwork irregular_network(const topo::IrregularParams& p) {
   n.spec = irregular_spec(p);
   n.topology = topo::generate_irregular(p);
   n.routing.emplace(*n.topology);
+  n.naming = std::make_shared<IrregularNaming>(n.topology->num_nodes());
   return n;
 }
 
@@ -124,6 +159,7 @@ PlanNetwork direct_network(const topo::DirectTopology& t) {
   n.direct = t;
   n.spec = t.spec();
   n.direct_routing.emplace(*n.direct, topo::default_routing(*n.direct));
+  n.naming = std::make_shared<DirectNaming>(t);
   return n;
 }
 
@@ -133,6 +169,7 @@ PlanNetwork file_network(const std::string& path) {
   n.spec = path;
   n.topology = topo::load_topology(path);
   n.routing.emplace(*n.topology);
+  n.naming = std::make_shared<IrregularNaming>(n.topology->num_nodes());
   return n;
 }
 
@@ -141,6 +178,7 @@ PlanNetwork fat_tree_network(const topo::FatTree& t) {
   n.kind = NetworkClass::fat_tree;
   n.fat_tree.emplace(t);
   n.spec = n.fat_tree->spec();
+  n.naming = std::make_shared<FatTreeNaming>(t);
   return n;
 }
 

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -32,8 +33,25 @@ namespace wormcast::algo {
 
 enum class NetworkClass { none, irregular, direct, fat_tree };
 
+// How a network class names its nodes and describes itself: one per class
+// (plan_network.cpp), so PlanNetwork asks its naming instead of testing its
+// kind. The defaults are an irregular network's: integer ids.
+class NodeNaming {
+ public:
+  virtual ~NodeNaming() = default;
+  virtual int num_nodes() const = 0;
+  virtual std::string describe(const std::string& spec) const = 0;
+  virtual std::string text(topo::NodeId n) const { return std::to_string(n); }
+  virtual nlohmann::json json(topo::NodeId n) const { return n; }
+  // t without spaces; throws std::invalid_argument "<what>: ..." naming it,
+  // the network (`spec`) and the valid range or form.
+  virtual topo::NodeId parse(const std::string& t, const std::string& text, const std::string& what,
+                             const std::string& spec) const;
+};
+
 struct PlanNetwork {
   NetworkClass kind = NetworkClass::none;
+  std::shared_ptr<const NodeNaming> naming;      // null for none
   std::string spec;                              // canonical spec or the file path
   std::optional<topo::Topology> topology;        // irregular only
   std::optional<topo::UpDownRouting> routing;    // irregular only

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Reruns one paper's reproduction page in one command: every sweep of
-# experiments/SEED/sweeps (cached runs are reused unless --force), then the
+# experiments/SEED (cached runs are reused unless --force), then the
 # page's figures (scripts/plot_SEED.sh or .py, when there is one) and its
 # computed verdict tables (each scripts/SEED_*.py: its columns saved to
 # docs/data/SEED, its tables written into docs/SEED.md). Prints each sweep's
@@ -24,13 +24,17 @@ while [[ $# -gt 0 ]]; do
     *) usage ;;
   esac
 done
-dir=experiments/$seed/sweeps
-[[ -d $dir ]] || { echo "reproduce: no folder $dir (SEED is one of: $(ls experiments | grep '^seed' | tr '\n' ' '))" >&2; exit 2; }
+# The sweep files: experiments/SEED/sweeps/*.yaml, and those beside the
+# experiments in experiments/SEED (a sweep file names its `experiment:`).
+[[ -d experiments/$seed && $seed == seed* ]] ||
+  { echo "reproduce: no folder experiments/$seed (SEED is one of: $(cd experiments && ls -d seed* | tr '\n' ' '))" >&2; exit 2; }
+mapfile -t sweeps < <(ls experiments/"$seed"/sweeps/*.yaml 2>/dev/null; grep -l "^experiment:" experiments/"$seed"/*.yaml 2>/dev/null)
+[[ ${#sweeps[@]} -gt 0 ]] || { echo "reproduce: experiments/$seed holds no sweep file" >&2; exit 2; }
 [[ -x $bin ]] || { echo "reproduce: $bin is not an executable (build it, or pass --wormcast)" >&2; exit 2; }
 
 start_all=$(date +%s)
 table="| sweep | runs (cached before) | wall time |"$'\n'"|---|---|---|"
-for f in "$dir"/*.yaml; do
+for f in "${sweeps[@]}"; do
   name=$(basename "$f" .yaml)
   # The dry run's first line: "... = N runs, C cached, ..."
   plan=$("$bin" sweep "$f" --dry-run "${force[@]}" | head -1) || { echo "reproduce: $f: cannot plan it" >&2; exit 1; }
