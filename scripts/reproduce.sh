@@ -37,8 +37,8 @@ table="| sweep | runs (cached before) | wall time |"$'\n'"|---|---|---|"
 for f in "${sweeps[@]}"; do
   name=$(basename "$f" .yaml)
   # The dry run's first line: "... = N runs, C cached, ..."
-  plan=$("$bin" sweep "$f" --dry-run "${force[@]}" | head -1) || { echo "reproduce: $f: cannot plan it" >&2; exit 1; }
-  runs=$(sed -n 's/.* = \([0-9]*\) runs, \([0-9]*\) cached.*/\1 (\2)/p' <<< "$plan")
+  plan=$("$bin" sweep "$f" --dry-run "${force[@]}" 2>/dev/null) || { echo "reproduce: $f: cannot plan it" >&2; exit 1; }
+  runs=$(sed -n '1s/.* = \([0-9]*\) runs, \([0-9]*\) cached.*/\1 (\2)/p' <<< "$plan")
   echo "reproduce: $f: $runs runs (cached)"
   t0=$(date +%s)
   "$bin" sweep "$f" -j "$jobs" "${force[@]}" > /dev/null || { echo "reproduce: $f failed" >&2; exit 1; }
