@@ -22,10 +22,11 @@
 //  1. Receive: flits that have arrived on each input VC enter its buffer
 //     (`buffer` flits per VC, credit flow control); a flit is readable from
 //     the cycle after it is written (with route_delay 0, in the cycle it is
-//     written: the router routes and forwards in a flit's arrival cycle). (With sim.streams on, a flit sent on an
-//     empty wire is put in the buffer at its send and counted, as of its
-//     arrival, when the VC is next read: deposit / absorb. The router is
-//     then evaluated at a header's routing end, not at every arrival.)
+//     written: the router routes and forwards in a flit's arrival cycle).
+//     (With sim.streams on, a flit sent on an empty wire is put in the
+//     buffer at its send and counted, as of its arrival, when the VC is
+//     next read: deposit / absorb. The router is then evaluated at a
+//     header's routing end, not at every arrival.)
 //  2. Route: the header at the front of an idle input VC is routed by the
 //     routing function (topo::DirectRouting::next_hop, with the class of the
 //     VC it arrived on), ready `route_delay` cycles after it was written,
