@@ -28,16 +28,17 @@ bool is_integer(const std::string& s) {
          std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
-}  // namespace
-
-namespace {
+// "<what>: "<text>" is not a node of <net><why>".
+std::invalid_argument not_a_node(const std::string& what, const std::string& text, const std::string& net,
+                                 const std::string& why) {
+  return std::invalid_argument(what + ": \"" + text + "\" is not a node of " + net + why);
+}
 
 // A node number below `nodes`, or the error naming `net` and the range.
 NodeId parse_integer_node(const std::string& t, const std::string& text, const std::string& what,
                           const std::string& net, int nodes) {
-  const std::string range = nodes > 0 ? " (nodes 0.." + std::to_string(nodes - 1) + ")" : "";
   if (!is_integer(t) || t.size() > 9 || std::stoi(t) >= nodes)
-    throw std::invalid_argument(what + ": \"" + text + "\" is not a node of " + net + range);
+    throw not_a_node(what, text, net, nodes > 0 ? " (nodes 0.." + std::to_string(nodes - 1) + ")" : "");
   return std::stoi(t);
 }
 
@@ -76,7 +77,7 @@ class DirectNaming : public NodeNaming {
     try {
       return t_.parse_node(t);
     } catch (const topo::TopologyError& e) {
-      throw std::invalid_argument(what + ": \"" + text + "\" is not a node of " + spec + " (" + e.what() + ")");
+      throw not_a_node(what, text, spec, std::string(" (") + e.what() + ")");
     }
   }
 
@@ -96,7 +97,7 @@ class FatTreeNaming : public NodeNaming {
     try {
       return t_.parse_node(t);
     } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(what + ": \"" + text + "\" is not a node of " + spec + " (" + e.what() + ")");
+      throw not_a_node(what, text, spec, std::string(" (") + e.what() + ")");
     }
   }
 

@@ -74,10 +74,11 @@ def load(data, name, keys, cols):
     return out, path
 
 
-def need(rows, path, key):
+def need(rows, path, key, cols):
+    """The values of `cols` at point `key`, or the error naming the file and the point."""
     if key not in rows:
         raise DataError(f"{path}: no point {' '.join(str(k) for k in key)}")
-    return rows[key]
+    return tuple(rows[key][c] for c in cols)
 
 
 class Data:
@@ -100,18 +101,16 @@ class Data:
         long = size == 16384
         rows, path = self.rows(sweep, ["traffic.set_size"] if long else ["message.size", "traffic.set_size"],
                                [AVG, MAX, AVG_CI])
-        ms = M_C if long else M_AB
         key = (lambda s, m: (s, str(m))) if long else (lambda s, m: (s, str(size), str(m)))
-        return {s: [tuple(need(rows, path, key(s, m))[c] for c in (AVG, MAX, AVG_CI)) for m in ms] for s in ORDER}
+        return {s: [need(rows, path, key(s, m), (AVG, MAX, AVG_CI)) for m in ms_of(size)] for s in ORDER}
 
     def lengths(self, startup):
         rows, path = self.rows(LENGTH_SWEEPS[startup], ["message.size"], [AVG, MAX])
-        return {s: [(need(rows, path, (s, str(n)))[AVG], need(rows, path, (s, str(n)))[MAX]) for n in LENGTHS]
-                for s in ORDER}
+        return {s: [need(rows, path, (s, str(n)), (AVG, MAX)) for n in LENGTHS] for s in ORDER}
 
     def links(self, net):
         rows, path = self.rows(LINK_SWEEP, ["topology.dims", "traffic.set_size"], [LINKS])
-        return {s: [need(rows, path, (s, DIMS[net], str(m)))[LINKS] for m in M_AB] for s in ORDER}
+        return {s: [need(rows, path, (s, DIMS[net], str(m)), (LINKS,))[0] for m in M_AB] for s in ORDER}
 
 
 def ms_of(size):
@@ -409,12 +408,11 @@ def all_sweeps():
 
 
 def save(data, out):
-    d = Data(data)
     blocks(data)   # every sweep complete and readable before anything is written
     keep = {"traffic.scheme", "traffic.r", "traffic.set_size", "message.size", "topology.dims", "n", AVG, MAX, LINKS}
     keep |= {c.rsplit(".", 1)[0] + ".ci95" for c in (AVG, MAX, LINKS)}   # AVG_CI among them
     for name in all_sweeps():
-        save_columns(summary_path(d.data, name), out, keep)
+        save_columns(summary_path(data, name), out, keep)
 
 
 if __name__ == "__main__":

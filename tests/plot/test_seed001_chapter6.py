@@ -14,7 +14,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from script_checks import check, run_script  # noqa: E402
+from script_checks import check, check_page_cycle, run_script  # noqa: E402
+from script_checks import table_cells as cells  # noqa: E402
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "seed001_chapter6.py")
 AVG = "metrics.multicast.mean_latency_cycles.mean.mean"
@@ -85,11 +86,6 @@ def run(*args):
     return run_script(SCRIPT, *args)
 
 
-def cells(out, prefix):
-    line = [l for l in out.splitlines() if l.startswith("| " + prefix)][0]
-    return [c.strip() for c in line.strip("|").split("|")]
-
-
 def main():
     with tempfile.TemporaryDirectory() as d:
         make(d)
@@ -99,8 +95,8 @@ def main():
         c = cells(out, "6.3(b): path-based")
         check(c[1].startswith("agrees") and c[2].startswith("agrees"), f"6.3(b) under both timings: {c}")
         c = cells(out, "6.3(c): ... and at 16384")
-        check(c[1].startswith("agrees") and c[2] == "cannot be judged (Fig. 6.3 at 16384 flits not run with the 3-cycle "
-                                                    "router)", f"6.3(c): {c}")
+        check(c[1].startswith("agrees")
+              and c[2] == "cannot be judged (Fig. 6.3 at 16384 flits not run with the 3-cycle router)", f"6.3(c): {c}")
         # 8 flits, m = 512: S-torus 2156 against unicast-based 428.
         check(cells(out, "6.3(a): \"except")[1] == "agrees (above unicast-based at 8 flits: S-torus, M_d-torus, "
                                                    "M_u-torus(8), M_u-torus(64))", "the small-message exception")
@@ -114,8 +110,9 @@ def main():
         check(cells(out, "6.3: M_u-torus(8) best")[1].startswith("differs (8 flits: not lowest at m = "),
               "M_u-torus(8) not the lowest at 8 flits")
         # 16384 flits, m = 512: S-torus 18532, M_d-torus 33892: 45 % below.
-        check(cells(out, "6.3(c): S-torus best")[1] == "agrees (16384 flits: lowest or level at every m, 45 % below "
-                                                       "the next at m = 512)", f"S-torus best: {cells(out, '6.3(c): S-torus')}")
+        c = cells(out, "6.3(c): S-torus best")
+        check(c[1] == "agrees (16384 flits: lowest or level at every m, 45 % below the next at m = 512)",
+              f"S-torus best: {c}")
         # Low startup, 8 flits: unicast-based / M_u-torus(8) 130/90 = 1.44 at m = 16, 378/586 = 0.65 at m = 512.
         check(cells(out, "6.4(a)")[1] == "differs (unicast-based / M_u-torus(8) 0.65-1.44)", "unicast-based ~ M_u(8)")
         check(cells(out, "6.4(b), (c)")[1].startswith("agrees (512 flits: 2.34-"), "unicast-based poor")
@@ -151,12 +148,7 @@ def main():
                     "<!-- seed001_chapter6.py verdicts: end -->\nmiddle\n"
                     "<!-- seed001_chapter6.py tables: begin (generated; do not edit) -->\n"
                     "<!-- seed001_chapter6.py tables: end -->\ntail\n")
-        rc, _, err = run("--data", d, "--check", page)
-        check(rc == 1 and "differs from the data" in err, f"a stale page is caught ({err})")
-        rc, _, err = run("--data", d, "--write", page)
-        check(rc == 0, f"--write ({err})")
-        rc, _, err = run("--data", d, "--check", page)
-        check(rc == 0, f"--check after --write ({err})")
+        check_page_cycle(SCRIPT, d, page)
         text = open(page).read()
         check(text.startswith("head\n") and "\nmiddle\n" in text and text.endswith("tail\n") and "old" not in text,
               "only the blocks are replaced")

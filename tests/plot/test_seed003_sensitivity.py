@@ -8,7 +8,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from script_checks import check, run_script  # noqa: E402
+from script_checks import check, check_page_cycle, run_script  # noqa: E402
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "seed003_sensitivity.py")
 Y = "metrics.multicast.completion_cycles.mean_us.mean"
@@ -92,12 +92,7 @@ def main():
         with open(page, "w") as f:
             f.write("intro\n<!-- seed003_sensitivity.py: begin (generated; do not edit) -->\nstale\n"
                     "<!-- seed003_sensitivity.py: end -->\nafter\n")
-        rc, _, err = run("--data", d, "--check", page)
-        check(rc == 1 and "differs from the data" in err, f"a stale page fails the check ({err})")
-        rc, _, err = run("--data", d, "--write", page)
-        check(rc == 0, f"--write ({err})")
-        rc, _, err = run("--data", d, "--check", page)
-        check(rc == 0, f"the written page passes ({err})")
+        check_page_cycle(SCRIPT, d, page)
         text = open(page).read()
         check(text.startswith("intro\n") and text.endswith("after\n") and "stale" not in text, "only the block replaced")
 
