@@ -34,7 +34,8 @@ DirectNetwork::DirectNetwork(sc_core::sc_module_name name, std::shared_ptr<const
     throw;
   }
   watchdog_ = std::make_unique<rtl::Watchdog>("watchdog", ctx, p.watchdog,
-                                              [this](Cycle now) { return describe_blocked(now); });
+                                              [this](Cycle now) { return describe_blocked(now); },
+                                              [this] { return flits_in_network(); });
   ctx.on_first_outstanding = [this] { watchdog_->arm(); };
 }
 

@@ -22,7 +22,8 @@ Network::Network(sc_core::sc_module_name name, const Topology& t, std::shared_pt
     nodes.push_back(model->build("node" + std::to_string(n), n, t.num_nodes(), ctx, vct));
   build_links(p);
   watchdog_ = std::make_unique<rtl::Watchdog>("watchdog", ctx, p.watchdog,
-                                              [this](Cycle now) { return describe_blocked(now); });
+                                              [this](Cycle now) { return describe_blocked(now); },
+                                              [this] { return flits_in_network(); });
   ctx.on_first_outstanding = [this] { watchdog_->arm(); };
 }
 

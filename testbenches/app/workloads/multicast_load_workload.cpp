@@ -54,7 +54,9 @@ std::string MulticastLoadWorkload::node_count_problem(int nodes) const {
 
 void MulticastLoadWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) {
   auto* sw = dynamic_cast<topo::Network*>(&net);
-  if (!sw) throw ConfigError("traffic.kind multicast_load needs a switch network (irregular or file)");
+  if (!sw)
+    throw ConfigError("traffic.kind multicast_load needs a switch network (irregular or file); on a torus, mesh or "
+                      "hypercube use traffic.kind direct_multicast_load");
   run_ = std::make_shared<Run>();
   Run& run = *run_;
   run.ni = scheme == "ni";

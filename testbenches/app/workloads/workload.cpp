@@ -2,6 +2,7 @@
 
 #include "algorithms/direct_scheme.h"
 
+#include "testbenches/app/workloads/direct_multicast_load_workload.h"
 #include "testbenches/app/workloads/direct_multicast_workload.h"
 #include "testbenches/app/workloads/ib_multicast_workload.h"
 #include "testbenches/app/workloads/multicast_load_workload.h"
@@ -37,6 +38,10 @@ WorkloadRegistry& workload_registry() {
           "seed001 / seed004 multicast on a direct network of processors (node.model processor): " +
               algo::direct_schemes().joined_names() + "; trials with fresh random sets; mean and maximum latency",
           [] { return std::make_unique<DirectMulticastWorkload>(); });
+    r.add("direct_multicast_load",
+          "a stream of direct-network multicasts (node.model processor) at an offered load, Bernoulli or Poisson "
+          "arrivals per source, random or fixed groups; latency against load, saturation",
+          [] { return std::make_unique<DirectMulticastLoadWorkload>(); });
     r.add("ib_multicast",
           "seed003 InfiniBand fat-tree multicast (topology.kind fat_tree, node.model endpoint): `sources` senders "
           "multicast to a group by cyclic, opensm or unicast; completion time per trial",

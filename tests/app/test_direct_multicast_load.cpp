@@ -1,0 +1,142 @@
+// Multicast under load on direct networks (traffic.kind direct_multicast_load,
+// testbenches/app/workloads/direct_multicast_load_workload.h): whole runs of
+// experiments/load/torus_multicast_load.yaml and of the seed001 files.
+//
+// Golden values: the zero-load latency of one multicast is the
+// direct_multicast trial's hand formula (test_direct_multicast.cpp): on the
+// one-cycle-hop torus of path_torus.yaml a 64-byte S-torus worm to the next
+// node is t_S 20 + 1 + 2 x 1 + 66 flits + t_R 16 = 105 cycles; below
+// saturation every destination of every multicast is delivered, so the
+// deliveries per cycle are degree times the multicasts created per cycle,
+// which are load / message.size per source.
+#include <catch2/catch.hpp>
+
+#include "testbenches/app/runner.h"
+#include "tests/common/runs.h"
+
+using namespace wormcast;
+using namespace wormcast::tb;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const char* kLoad = "experiments/load/torus_multicast_load.yaml";
+
+RunResult run_file(const char* file, const std::vector<Override>& o) {
+  return run_experiment(test::experiment(file, o), RunOptions{});
+}
+
+const nlohmann::json& stat(const RunResult& r, const std::string& key) { return test::metric(r, key); }
+
+std::string error_of(const char* file, const std::vector<Override>& o) {
+  try {
+    const RunResult r = run_file(file, o);
+    return r.ok ? "no error" : r.error;
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+// The unicast-based U-torus on the same torus (UTR routing).
+std::vector<Override> utorus(std::vector<Override> more) {
+  more.insert(more.begin(), {{"traffic.scheme", "utorus"}, {"routing.function", "utr"}});
+  return more;
+}
+
+}  // namespace
+
+TEST_CASE("direct_multicast_load: an isolated multicast costs the zero-load trial's latency", "[load]") {
+  // One source, one destination one hop away, a multicast every ~20,000
+  // cycles: none waits for another.
+  for (const char* arrivals : {"bernoulli", "poisson"}) {
+    INFO(arrivals);
+    const RunResult r = run_file(kLoad, {{"traffic.scheme", "storus"}, {"traffic.sources", "(0,0)"},
+                                         {"traffic.destinations", "(0,1)"}, {"traffic.arrivals", arrivals},
+                                         {"traffic.load", "0.0032"}, {"sim.warmup", "0"}, {"sim.measure", "200000"}});
+    INFO(r.error);
+    REQUIRE(r.ok);
+    const auto& lat = stat(r, "multicast.latency_cycles");
+    CHECK(lat.at("count").get<int>() >= 5);
+    CHECK(lat.at("min") == 105);
+    CHECK(lat.at("max") == 105);
+    CHECK(stat(r, "multicast.measured_completed") == stat(r, "multicast.measured_created"));
+    CHECK(stat(r, "multicast.sources") == 1);
+    CHECK_FALSE(r.json.at("metrics").at("saturated").get<bool>());
+  }
+}
+
+TEST_CASE("direct_multicast_load: below saturation every multicast is delivered at the offered rate", "[load]") {
+  const RunResult r = run_file(kLoad, utorus({{"traffic.load", "0.01"}, {"message.size", "16"}}));
+  INFO(r.error);
+  REQUIRE(r.ok);
+  const auto& m = r.json.at("metrics");
+  CHECK_FALSE(m.at("saturated").get<bool>());
+  CHECK(stat(r, "multicast.measured_completed") == stat(r, "multicast.measured_created"));
+  const double offered = stat(r, "multicast.offered_rate").get<double>();
+  const double created = stat(r, "multicast.measured_created").get<double>();
+  // 64 sources x 20,000 cycles at 0.01 / 16 per cycle: 800 expected, sd 28.
+  CHECK(created == Approx(800).margin(4 * 28.3));
+  CHECK(offered == Approx(created / (64.0 * 20000)));
+  // Deliveries in the window against 8 per multicast created in it: equal
+  // but for the multicasts straddling the window's ends (a few latencies of
+  // a 20,000-cycle window).
+  CHECK(stat(r, "multicast.delivered_rate").get<double>() == Approx(8 * offered).epsilon(0.05));
+  const auto& lat = stat(r, "multicast.latency_cycles");
+  CHECK(lat.at("count") == stat(r, "multicast.measured_created"));
+  CHECK(stat(r, "multicast.mean_latency_cycles").at("mean").get<double>() <= lat.at("mean").get<double>());
+  CHECK(r.json.at("invariants").at("flits_conserved").get<bool>());
+  CHECK(r.json.at("invariants").at("flits_in_network_at_end") == 0);
+}
+
+TEST_CASE("direct_multicast_load: beyond saturation the run says so and names the evidence", "[load]") {
+  const RunResult r = run_file(kLoad, utorus({{"traffic.load", "0.06"}, {"sim.warmup", "2000"},
+                                              {"sim.measure", "8000"}, {"sim.drain_limit", "40000"}}));
+  const auto& m = r.json.at("metrics");
+  REQUIRE(m.at("saturated").get<bool>());
+  CHECK_THAT(m.at("saturation_reason").get<std::string>(), Contains("measured multicasts incomplete"));
+  CHECK_FALSE(r.json.at("invariants").at("deadlock").get<bool>());
+  CHECK(stat(r, "multicast.measured_completed").get<double>() < stat(r, "multicast.measured_created").get<double>());
+}
+
+TEST_CASE("direct_multicast_load: a fixed group and fixed sources", "[load]") {
+  const RunResult r = run_file(kLoad, utorus({{"traffic.sources", "0,9,18"}, {"traffic.destinations", "9,20,33,47"},
+                                              {"traffic.load", "0.02"}}));
+  INFO(r.error);
+  REQUIRE(r.ok);
+  CHECK(stat(r, "multicast.sources") == 3);
+  // Source 9 is a member: its multicasts go to the other three.
+  const double created = stat(r, "multicast.measured_created").get<double>();
+  const double per_cycle = stat(r, "multicast.delivered_rate").get<double>() * 3 * 20000;
+  CHECK(per_cycle == Approx(created * (4 + 3 + 4) / 3.0).epsilon(0.15));
+}
+
+TEST_CASE("direct_multicast_load: concurrent IR worms on per-port ejection channels deadlock, and the run says so",
+          "[load]") {
+  // docs/multicast_load.md: a worm copying to an intermediate destination
+  // holds one of its node's ejection channels while it waits downstream;
+  // with several multicasts at once those waits close a cycle (the
+  // thesis's router copies every incoming message to memory at once).
+  const RunResult r = run_file(kLoad, {{"traffic.scheme", "storus"}, {"traffic.load", "0.01"}, {"sim.watchdog", "3000"}});
+  CHECK_FALSE(r.ok);
+  CHECK(r.json.at("invariants").at("deadlock").get<bool>());
+  CHECK_THAT(r.error, Contains("flits sat in the network (the nodes kept working)"));
+}
+
+TEST_CASE("direct_multicast_load: bad configurations are refused naming the key", "[load]") {
+  CHECK_THAT(error_of(kLoad, {{"traffic.scheme", "utorus"}}),
+             Contains("traffic.scheme utorus needs a torus with routing.function utr or btr"));
+  CHECK_THAT(error_of(kLoad, {{"node.model", "endpoint"}}), Contains("torus_multicast_load.yaml:24") && Contains("node.model"));
+  CHECK_THAT(error_of("", {{"traffic.kind", "direct_multicast_load"}, {"topology.kind", "torus"}, {"topology.dims", "[4, 4]"}}),
+             Contains("traffic.kind direct_multicast_load needs node.model processor"));
+  CHECK_THAT(error_of(kLoad, {{"traffic.degree", "64"}}), Contains("traffic.degree 64"));
+  CHECK_THAT(error_of(kLoad, {{"traffic.sources", "(9,9)"}}), Contains("traffic.sources"));
+  CHECK_THAT(error_of(kLoad, {{"traffic.sources", "3,3"}}), Contains("traffic.sources") && Contains("listed twice"));
+  CHECK_THAT(error_of(kLoad, {{"traffic.destinations", "5"}, {"traffic.sources", "5"}}),
+             Contains("traffic.destinations"));
+  CHECK_THAT(error_of(kLoad, {{"traffic.arrivals", "uniform"}}), Contains("traffic.arrivals"));
+  CHECK_THAT(error_of(kLoad, {{"traffic.r", "3"}}), Contains("traffic.r applies only to traffic.scheme mutorus"));
+  CHECK_THAT(error_of("", {{"traffic.kind", "direct_multicast_load"}, {"node.model", "processor"}}),
+             Contains("direct network"));
+  CHECK_THAT(error_of("", {{"traffic.kind", "multicast_load"}, {"topology.kind", "torus"}, {"topology.dims", "[4, 4]"}}),
+             Contains("use traffic.kind direct_multicast_load"));
+}
