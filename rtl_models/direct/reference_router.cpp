@@ -276,7 +276,8 @@ void ReferenceRouter::bad_destination(const Packet& pk, NodeId dst) const {
 }
 
 // The output channel of a hop: the ejection channel (all-port: the one
-// paired with the input port; else internal channel 0), or the first VC of
+// paired with the input port, or with the input VC under router.ejection
+// per_vc; else internal channel 0), or the first VC of
 // the hop's class on the external port 2d + dir.
 int ReferenceRouter::output_channel(int in_ch, const topo::DirectHop& hop) const {
   const int port = output_port(in_ch, hop);
@@ -286,7 +287,7 @@ int ReferenceRouter::output_channel(int in_ch, const topo::DirectHop& hop) const
 
 int ReferenceRouter::output_port(int in_ch, const topo::DirectHop& hop) const {
   if (!hop.arrived) return topo::DirectTopology::port_index(hop.dim, hop.dir);
-  const int l = in_ch < external_channels() && local_ports_ > 1 ? (in_ch / vcs_) % local_ports_ : 0;
+  const int l = in_ch < external_channels() && local_ports_ > 1 ? in_ch * local_ports_ / external_channels() : 0;
   return ext_ports_ + l;
 }
 
@@ -624,7 +625,11 @@ std::string ReferenceRouter::describe_vc(int c, Cycle now) const {
   const int port = port_of(iv.out);
   const int hold = ports_[static_cast<std::size_t>(port)].hold;
   const int holder = hold < 0 ? -1 : first_channel(port) + hold;
+  const int local_owner = iv.local_out < 0 ? -1 : outs_[static_cast<std::size_t>(iv.local_out)].owner;
   if (iv.state == State::waiting_vc && iv.ready > now) s += " routing";
+  else if (owner != c && owner < 0 && local_owner >= 0 && local_owner != c)
+    s += " waiting for the ejection channel " + channel_name(iv.local_out) + " of its local copy (held by " +
+         channel_name(local_owner) + ")";
   else if (owner != c) s += " waiting for the VC (held by " + channel_name(owner) + ")";
   else if (credits(iv.out, now) <= 0) s += " holds the VC, waiting for downstream credits";
   else if (holder >= 0 && holder != iv.out)

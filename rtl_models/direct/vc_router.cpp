@@ -618,8 +618,9 @@ int VcRouter::port_channel(int port, const topo::DirectHop& hop) const {
 int VcRouter::output_port(int in_ch, const topo::DirectHop& hop) const {
   if (hop.arrived) {
     // All-port: a worm leaves on the internal channel paired with the
-    // external port it came in on; local traffic and one-port use channel 0.
-    const int l = in_ch < external_channels() && local_ports_ > 1 ? (in_ch / vcs_) % local_ports_ : 0;
+    // external port it came in on (router.ejection per_vc: with its input
+    // VC); local traffic and one-port use channel 0.
+    const int l = in_ch < external_channels() && local_ports_ > 1 ? in_ch * local_ports_ / external_channels() : 0;
     return ext_ports_ + l;
   }
   return topo::DirectTopology::port_index(hop.dim, hop.dir);
@@ -1347,7 +1348,11 @@ std::vector<std::string> VcRouter::describe_blocked(Cycle now) const {
     if (iv.out >= 0) {
       const OutputVc& ov = out_vc(iv.out);
       s += " -> " + channel_name(iv.out);
+      const int local_owner = iv.local_out < 0 ? -1 : out_vc(iv.local_out).owner;
       if (iv.state == InState::waiting_vc && iv.ready > now) s += " routing";
+      else if (ov.owner < 0 && local_owner >= 0 && local_owner != static_cast<int>(c))
+        s += " waiting for the ejection channel " + channel_name(iv.local_out) + " of its local copy (held by " +
+             channel_name(local_owner) + ")";
       else if (ov.owner != static_cast<int>(c))
         s += " waiting for the VC (held by " + channel_name(ov.owner) + ")";
       else if (credits(iv.out, now) <= 0)

@@ -132,6 +132,7 @@ struct VcRouterParams {
   Cycle turn_delay = 0;        // extra routing cycles for a header that changes dimension
   Cycle crossbar_delay = 1;
   std::string ports = "one_port";   // internal channels: one_port | all_port
+  std::string ejection = "per_link";   // all_port: one ejection channel per external link | per external VC
   std::string link_sharing = "per_direction";   // per_direction | bidirectional ("3-way")
   bool replication = false;    // accept tree-shaped (replicating) worms; not deadlock-free
   std::string link_hold = "flit";   // flit | packet: VCs share a physical output flit by flit, or a packet holds it
@@ -154,6 +155,11 @@ struct VcRouterParams {
              65535);   // the router keeps a 16-bit copy in its head line (VcRouterHead::crossbar_)
     v.choice("ports", ports, {"one_port", "all_port"},
              "internal (processor) channel pairs: one, or one per external channel (seed001 §1.4)");
+    v.choice("ejection", ejection, {"per_link", "per_vc"},
+             "with ports all_port, the ejection channels: per_link, one per external link, shared by its VCs (an "
+             "IR worm's local copy waits while a worm of another VC of its link holds it; concurrent IR worms can "
+             "deadlock there); per_vc, one per external VC, so every arriving worm copies to its processor at "
+             "once, as seed001 Fig. 5.10's router does (the extra channel pairs only eject)");
     v.choice("link_sharing", link_sharing, {"per_direction", "bidirectional"},
              "per_direction: each direction between two routers is its own physical link shared by its VCs; "
              "bidirectional: the VCs of both directions share one link flit by flit (seed001 §5.2 \"3-way\")");

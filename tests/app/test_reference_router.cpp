@@ -270,6 +270,20 @@ TEST_CASE("reference router: seed001 multicast workloads (IR and compound worms)
     }
 }
 
+// Many multicasts at once (direct_multicast_load): IR worms meet at their
+// destinations' ejection channels; with router.ejection per_link they
+// deadlock there, and both routers must stop with the same report.
+TEST_CASE("reference router: multicasts under load, per-link and per-VC ejection, identical", "[reference_router]") {
+  for (const char* ejection : {"per_link", "per_vc"})
+    for (const char* scheme : {"storus", "mdtorus"}) {
+      const std::vector<Override> o = {{"traffic.scheme", scheme}, {"traffic.load", "0.01"},
+                                       {"router.ejection", ejection}, {"sim.warmup", "1000"},
+                                       {"sim.measure", "6000"}, {"sim.watchdog", "2000"}};
+      check_identical((std::string(scheme) + ", ejection " + ejection).c_str(),
+                      "experiments/load/torus_multicast_load.yaml", o);
+    }
+}
+
 TEST_CASE("reference router: the routers' VCDs are identical cycle by cycle", "[reference_router]") {
   const std::vector<Override> small = {{"topology.dims", "4x4"}, {"traffic.load", "0.4"}, {"sim.warmup", "0"},
                                        {"sim.measure", "600"}, {"sim.drain_limit", "5000"}};

@@ -22,7 +22,9 @@ DirectNetwork::DirectNetwork(sc_core::sc_module_name name, std::shared_ptr<const
   const DirectTopology& t = topology();
   scheduler_ = std::make_unique<rtl::CycleScheduler>("scheduler", ctx.clock, &ctx.stream_horizon);
   ctx.scheduler = scheduler_.get();
-  const int local_ports = p.router.ports == "all_port" ? t.num_ports() : 1;
+  const int local_ports = p.router.ports != "all_port"       ? 1
+                          : p.router.ejection == "per_vc" ? t.num_ports() * vcs_
+                                                          : t.num_ports();
   try {
     check_link_hold(t, p);
     for (NodeId x = 0; x < t.num_nodes(); ++x) routers.push_back(make_router(x, local_ports, p));
@@ -155,7 +157,7 @@ void DirectNetwork::build_nodes(const DirectNetworkParams& p) {
       throw std::logic_error(name + ": node has " + std::to_string(node.link_pairs()) + " link pairs, router " +
                              std::to_string(pairs));
     for (int l = 0; l < pairs; ++l) bind_pair(p, node, x, l);
-    if (pairs > 1) node.set_pair_selector(injection_selector(routing_, x));
+    if (pairs > 1) node.set_pair_selector(injection_selector(routing_, x, pairs / t.num_ports()));
   }
 }
 
@@ -179,10 +181,10 @@ void DirectNetwork::bind_pair(const DirectNetworkParams& p, rtl::NodeHardware& n
   node.pair_in(l).bind(*links.back());
 }
 
-std::function<int(NodeId)> injection_selector(std::shared_ptr<const DirectRouting> routing, NodeId x) {
-  return [routing = std::move(routing), x](NodeId dest) {
+std::function<int(NodeId)> injection_selector(std::shared_ptr<const DirectRouting> routing, NodeId x, int stride) {
+  return [routing = std::move(routing), x, stride](NodeId dest) {
     const DirectHop hop = routing->next_hop(x, dest, VcClass::local);
-    return hop.arrived ? 0 : DirectTopology::port_index(hop.dim, hop.dir);
+    return hop.arrived ? 0 : DirectTopology::port_index(hop.dim, hop.dir) * stride;
   };
 }
 
@@ -396,6 +398,9 @@ void DirectNetworkKind::validate(const rtl::ConfigFacts& f) const {
                                 std::to_string(hop) + " cycles) and link.credit_delay must be shorter than " +
                                 "sim.watchdog (" + std::to_string(f.watchdog) + " cycles)");
   if (router.ports == "all_port" && !f.multi_port_nodes) throw std::invalid_argument(all_port_refusal(f.where));
+  if (router.ejection == "per_vc" && router.ports != "all_port")
+    throw std::invalid_argument(f.where + ": router.ejection: per_vc needs router.ports: all_port (a one-port node has "
+                                "one ejection channel)");
 }
 
 std::unique_ptr<NetworkModel> DirectNetworkKind::build(const char* name, const BuildInputs& in) const {

@@ -109,8 +109,10 @@ class DirectNetwork : public sc_core::sc_module, public NetworkModel {
 };
 
 // All-port nodes: the internal channel (= node link pair) a packet from x to
-// `dest` is injected on: the external port of its first hop (0 for x itself).
-std::function<int(NodeId)> injection_selector(std::shared_ptr<const DirectRouting> routing, NodeId x);
+// `dest` is injected on: the external port of its first hop times `stride`
+// (0 for x itself). stride is the internal channels per external port: 1, or
+// the VCs with router.ejection per_vc (the others of a port only eject).
+std::function<int(NodeId)> injection_selector(std::shared_ptr<const DirectRouting> routing, NodeId x, int stride = 1);
 // The error for router.ports: all_port with a node model of one link pair.
 std::string all_port_refusal(const std::string& where);
 // The error for an adaptive routing.function on the fast router.
