@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""scripts/multicast_load.py on a summary written here with known shapes:
+each scheme's saturation interval is read from the first saturated load of
+its grid (a saturated run at any load ends the stable prefix, whatever
+comes after), the zero-load latency is the lowest load's, the delivered
+flits are delivered_rate x 64 at the highest load, link utilization is read
+at the highest load where every scheme is stable, and bad data is refused
+naming the file and the reason."""
+import csv
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_checks import check, check_page_cycle, run_script  # noqa: E402
+from script_checks import table_cells as cells  # noqa: E402
+
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "multicast_load.py")
+COLS = ["traffic.load", "traffic.scheme", "traffic.r", "routing.function",
+        "metrics.multicast.latency_cycles.mean.mean", "metrics.multicast.latency_cycles.mean.ci95",
+        "metrics.multicast.mean_latency_cycles.mean.mean", "metrics.saturated.mean",
+        "metrics.multicast.delivered_rate.mean", "metrics.link_utilization.max.mean",
+        "metrics.link_utilization.mean.mean"]
+LOADS = [0.002, 0.005, 0.01, 0.02]
+# scheme, r, routing, index of its first saturated load (len: none), a later stable load
+SCHEMES = [("storus", "0", "utpr", 2, False), ("mdtorus", "0", "utpr", 1, True), ("mutorus", "8", "utpr", 4, False),
+           ("mutorus", "2", "utpr", 0, False), ("utorus", "0", "utr", 3, False)]
+
+
+def write(d, drop=None, blank_column=None):
+    path = os.path.join(d, "torus_multicast_load_summary.csv")
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow([c for c in COLS if c != blank_column])
+        for k, (s, r, routing, first_sat, noise) in enumerate(SCHEMES):
+            if s == drop:
+                continue
+            for i, load in enumerate(LOADS):
+                # saturated from first_sat on; mdtorus has a stable run after it (noise)
+                sat = 1 if i >= first_sat and not (noise and i == 3) else 0
+                row = [load, s, r, routing, 100 * (k + 1) + i, 5, 80 * (k + 1) + i, sat,
+                       0.001 * (k + 1) * (i + 1), 0.1 * (k + 1) + 0.01 * i, 0.05 * (k + 1)]
+                w.writerow([v for c, v in zip(COLS, row) if c != blank_column])
+    return path
+
+
+def main():
+    with tempfile.TemporaryDirectory() as d:
+        write(d)
+        rc, out, err = run_script(SCRIPT, "--data", d)
+        check(rc == 0, f"the table ({err})")
+        # S-torus: stable at 0.002, 0.005, saturated at 0.01 -> between 8 x 0.005 and 8 x 0.01
+        c = cells(out, "S-torus")
+        check(c[1] == "utpr" and c[2].startswith("100 / 80 (effective load 0.016)"), f"S-torus zero load: {c}")
+        check(c[3] == "0.040 - 0.080", f"S-torus saturation: {c}")
+        check(c[4] == "0.256 of 0.160 offered", f"S-torus delivered at the top load: {c}")   # 0.004 x 64
+        check(cells(out, "M_d-torus")[3] == "0.016 - 0.040", "a stable run after the first saturated load does not count")
+        check(cells(out, "M_u-torus(8)")[3] == "above 0.160", "never saturated: above the grid")
+        check(cells(out, "M_u-torus(2)")[3] == "below 0.016", "saturated at the lowest load: below the grid")
+        # M_u-torus(2) is never stable: no load where every scheme is
+        check("link utilization at none" in out and cells(out, "U-torus")[5] == "-", f"no common stable load: {out}")
+    with tempfile.TemporaryDirectory() as d:
+        global SCHEMES
+        SCHEMES = [(s, r, g, max(f, 2), n) for s, r, g, f, n in SCHEMES]   # all stable at 0.002, 0.005
+        write(d)
+        rc, out, err = run_script(SCRIPT, "--data", d)
+        check("link utilization at 0.040" in out, f"the highest common stable load: {out}")
+        check(cells(out, "U-torus")[5] == "0.510 / 0.250", f"U-torus links at 0.005: {cells(out, 'U-torus')}")
+        page = os.path.join(d, "page.md")
+        with open(page, "w") as f:
+            f.write("# p\n<!-- multicast_load.py: begin (generated; do not edit) -->\nold\n"
+                    "<!-- multicast_load.py: end -->\ntail\n")
+        check_page_cycle(SCRIPT, d, page)
+        rc, _, err = run_script(SCRIPT, "--data", d, "--save", os.path.join(d, "saved"))
+        check(rc == 0 and os.path.exists(os.path.join(d, "saved", "torus_multicast_load_summary.csv")), f"--save ({err})")
+    with tempfile.TemporaryDirectory() as d:
+        path = write(d, drop="utorus")
+        rc, _, err = run_script(SCRIPT, "--data", d)
+        check(rc == 1 and path in err and "no rows of U-torus" in err, f"a missing scheme is refused: {err}")
+    with tempfile.TemporaryDirectory() as d:
+        path = write(d, blank_column="metrics.saturated.mean")
+        rc, _, err = run_script(SCRIPT, "--data", d)
+        check(rc == 1 and "no column metrics.saturated.mean" in err, f"a missing column is refused: {err}")
+    with tempfile.TemporaryDirectory() as d:
+        rc, _, err = run_script(SCRIPT, "--data", d)
+        check(rc == 1 and "is missing: run experiments/load/sweeps/torus_multicast_load.yaml" in err,
+              f"no summary: {err}")
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
