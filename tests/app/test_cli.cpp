@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include "../common/shell.h"
 
@@ -17,10 +18,24 @@ using Out = wormcast::test::CommandOutput;
 
 Out run(const std::string& args) { return wormcast::test::shell(wormcast::test::wormcast_bin() + " " + args); }
 
+// One folder per test process, made when first used and removed when the
+// process ends: ctest runs each case in a process of its own, in parallel,
+// and a result left by an earlier build must not meet this one's.
+struct TmpDir {
+  fs::path path = fs::temp_directory_path() / ("wormcast_test_cli_" + std::to_string(::getpid()));
+  TmpDir() {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TmpDir() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+};
+
 fs::path tmpdir() {
-  const auto d = fs::temp_directory_path() / "wormcast_test_cli";
-  fs::create_directories(d);
-  return d;
+  static const TmpDir d;
+  return d.path;
 }
 
 std::string write(const std::string& name, const std::string& text) {
