@@ -31,6 +31,7 @@
 #include "algorithms/ib_scheme.h"
 #include "rtl_models/switch/ib_decoder.h"
 #include "testbenches/app/workloads/direct_carrier.h"
+#include "testbenches/app/workloads/ib_multicast_service.h"
 #include "testbenches/app/workloads/ib_packets.h"
 #include "testbenches/app/workloads/multicast_service.h"
 
@@ -89,15 +90,12 @@ class SwitchMulticast : public MulticastService {
   std::vector<std::vector<rtl::NodeId>> chain_;
 };
 
-// seed003's InfiniBand schemes (cyclic, opensm, unicast; `wormcast plan
-// --list` describes them as ib-*) on a fat tree (topology.kind fat_tree,
-// switch.decoder ib) of HCAs (node.model endpoint). The service is the
-// subnet manager: set_group() programs the multicast tables of a group and
-// its senders as the scheme builds them, and multicast() injects a sender's
-// packets (one per packet of the message through its table, or one per
-// member for unicast) into its HCA. It takes over every endpoint's
-// on_receive. A member has the message when its last packet has arrived.
-class IbMulticast {
+// seed003's InfiniBand schemes on a fat tree of HCAs
+// (tb::IbMulticastService, testbenches/app/workloads/ib_multicast_service.h,
+// which the ib_multicast_load workload also runs): set_group() programs a
+// group's tables, multicast() sends; it takes over every endpoint's
+// on_receive until it is destroyed (before the network).
+class IbMulticast : public tb::IbMulticastService {
  public:
   // Options are the scheme's own, as text: {"sender_ports", "out_of_tree"}
   // for opensm (`wormcast params` lists them as traffic.KEY). Throws
@@ -105,55 +103,6 @@ class IbMulticast {
   // lacks.
   IbMulticast(Network& net, const std::string& scheme, const tb::IbPacketFormat& format = {},
               const std::map<std::string, std::string>& options = {});
-  // Gives the endpoints their on_receive back (empty): destroy the service
-  // before the network.
-  ~IbMulticast();
-  IbMulticast(const IbMulticast&) = delete;
-  IbMulticast& operator=(const IbMulticast&) = delete;
-
-  // Programs the tables for `members` multicast to by `senders` (a sender
-  // may be a member; it never receives its own message), replacing the last
-  // group's. Throws std::invalid_argument for a bad node list, and
-  // std::logic_error while a packet copy of the last group's multicasts is
-  // in flight (the subnet manager reprograms only a quiet fabric).
-  void set_group(const std::vector<rtl::NodeId>& senders, const std::vector<rtl::NodeId>& members);
-  // Sender `sender` multicasts `bytes` to the group. Its packets enter its
-  // HCA in the next cycle, so that calls in one cycle start together
-  // whatever order the processes run in; latency() counts from the call.
-  // Callable from any process, or before sc_start. Throws
-  // std::invalid_argument for a node that is not one of the group's senders
-  // or a bad size.
-  std::shared_ptr<const Multicast> multicast(rtl::NodeId sender, int bytes);
-  void on_delivery(std::function<void(const Multicast&, rtl::NodeId node, Cycle at)> f) { on_delivery_ = std::move(f); }
-  const std::vector<std::shared_ptr<Multicast>>& multicasts() const { return multicasts_; }
-  const std::string& scheme() const { return scheme_name_; }
-  // Copies delivered to senders that are not members (opensm's SendOnly
-  // joins), dropped by their HCA.
-  std::uint64_t discarded_copies() const { return discarded_; }
-
- private:
-  struct Sender {
-    int mlid = -1;                    // its table's MLID (a multicast scheme)
-    std::vector<rtl::NodeId> reach;   // the members its packets reach
-  };
-  struct Open {
-    std::map<rtl::NodeId, int> got;   // member -> packets received
-  };
-  void received(rtl::NodeId at, const rtl::Packet& p, Cycle now);
-  std::string where(rtl::NodeId sender) const;
-
-  Network& net_;
-  std::string scheme_name_;
-  std::shared_ptr<const algo::IbScheme> scheme_;
-  std::shared_ptr<rtl::IbSubnet> subnet_;
-  tb::IbPacketFormat format_;
-  std::vector<rtl::NodeId> members_;
-  bool unicasts_ = false;              // the scheme sends unicasts, no table
-  std::map<rtl::NodeId, Sender> senders_;
-  std::vector<std::shared_ptr<Multicast>> multicasts_;
-  std::map<std::size_t, Open> open_;   // by index in multicasts_
-  std::uint64_t discarded_ = 0, copies_in_flight_ = 0;
-  std::function<void(const Multicast&, rtl::NodeId, Cycle)> on_delivery_;
 };
 
 }  // namespace wormcast::embed

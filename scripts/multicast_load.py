@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
-"""Multicast latency against offered load on the 8x8 torus
-(experiments/load/sweeps/torus_multicast_load.yaml, docs/multicast_load.md):
-each scheme's zero-load latency, its saturation point and the figure.
+"""Multicast latency against offered load (docs/multicast_load.md): on the
+8x8 torus (experiments/load/sweeps/torus_multicast_load.yaml) and on
+seed003's fat tree (experiments/load/sweeps/fat_tree_multicast_load.yaml),
+each scheme's zero-load latency, its saturation point and the figures.
 
 A point counts as saturated when any of its runs reported saturation
 (metrics.saturated, the run's own evidence: measured multicasts incomplete,
 a backlog that grew, or not drained). A scheme's saturation point lies
 between its highest load with no saturated run below it and the next load
-of the grid; loads are given as effective loads, degree x traffic.load
-message flits delivered per cycle per node.
+of the grid. The torus's loads are effective loads, degree x traffic.load
+message flits delivered per cycle per node; the fat tree's are
+traffic.load, message bytes created per cycle per sender.
 
   python3 scripts/multicast_load.py [--data DIR]                   # print the table
   python3 scripts/multicast_load.py --write docs/multicast_load.md  # replace it in the page
   python3 scripts/multicast_load.py --check docs/multicast_load.md  # exit 1 if the page's table differs
   python3 scripts/multicast_load.py --save docs/data/load           # keep the columns read, from results/
-  python3 scripts/multicast_load.py --plot docs/img/multicast_load_torus.svg [--data DIR]
+  python3 scripts/multicast_load.py --plot docs/img [--data DIR]   # multicast_load_torus.svg, _fat_tree.svg
 """
 import argparse
 import os
@@ -24,10 +26,20 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import verdict_table  # noqa: E402
 from verdict_table import DataError, read_rows, save_columns, summary_path  # noqa: E402
 
-SWEEP = "torus_multicast_load"
-SWEEP_FILE = "experiments/load/sweeps/torus_multicast_load.yaml"
-DEGREE = 8                     # traffic.degree of ../torus_multicast_load.yaml
-MESSAGE_FLITS = 64             # message.size
+# Per network: its sweep, its schemes by (traffic.scheme, traffic.r), the
+# factor from traffic.load to the x-axis, the message's flits per delivery.
+NETWORKS = {
+    "torus": {"sweep": "torus_multicast_load", "scale": 8, "flits": 64,
+              "names": {("storus", "0"): "S-torus", ("mdtorus", "0"): "M_d-torus",
+                        ("mutorus", "8"): "M_u-torus(8)", ("mutorus", "2"): "M_u-torus(2), unicast-based",
+                        ("utorus", "0"): "U-torus"},
+              "x": "effective load (message flits delivered per cycle per node = 8 x traffic.load)",
+              "title": "8x8 unidirectional torus, 8 random destinations, 64-flit messages"},
+    "fat_tree": {"sweep": "fat_tree_multicast_load", "scale": 1, "flits": 256,
+                 "names": {("cyclic", ""): "cyclic", ("opensm", ""): "opensm", ("unicast", ""): "unicast"},
+                 "x": "offered load (message bytes created per cycle per sender = traffic.load)",
+                 "title": "IBFT(8,3), 16 senders to one group of 32, 256-byte messages"},
+}
 LAT = "metrics.multicast.latency_cycles.mean.mean"
 LAT_CI = "metrics.multicast.latency_cycles.mean.ci95"
 AVG = "metrics.multicast.mean_latency_cycles.mean.mean"
@@ -36,24 +48,27 @@ DELIVERED = "metrics.multicast.delivered_rate.mean"
 LINK_MAX = "metrics.link_utilization.max.mean"
 LINK_MEAN = "metrics.link_utilization.mean.mean"
 COLUMNS = [LAT, LAT_CI, AVG, SAT, DELIVERED, LINK_MAX, LINK_MEAN]
-KEYS = ["traffic.scheme", "traffic.r", "routing.function", "traffic.load"]
-NAMES = {("storus", "0"): "S-torus", ("mdtorus", "0"): "M_d-torus", ("mutorus", "8"): "M_u-torus(8)",
-         ("mutorus", "2"): "M_u-torus(2), unicast-based", ("utorus", "0"): "U-torus"}
+KEYS = ["traffic.scheme", "traffic.load"]
 
 
-def curves(data):
-    """{scheme name: (routing, [(load, row), ...] by load)}, every scheme of NAMES present."""
-    path = summary_path(data, SWEEP)
-    rows = read_rows(path, KEYS + COLUMNS, SWEEP_FILE)
+def sweep_file(net):
+    return f"experiments/load/sweeps/{NETWORKS[net]['sweep']}.yaml"
+
+
+def curves(data, net):
+    """{scheme name: (routing, [(load, row), ...] by load)}, every scheme of the network present."""
+    cfg = NETWORKS[net]
+    path = summary_path(data, cfg["sweep"])
+    rows = read_rows(path, KEYS + COLUMNS, sweep_file(net))
     out = {}
     for r in rows:
-        name = NAMES.get((r["traffic.scheme"], r["traffic.r"]))
+        name = cfg["names"].get((r["traffic.scheme"], r.get("traffic.r", "")))
         if name is None:
-            raise DataError(f"{path}: scheme {r['traffic.scheme']} r {r['traffic.r']} is not one of the sweep's")
-        out.setdefault(name, (r["routing.function"], []))[1].append((float(r["traffic.load"]), r))
-    for name in NAMES.values():
+            raise DataError(f"{path}: scheme {r['traffic.scheme']} r {r.get('traffic.r', '')} is not one of the sweep's")
+        out.setdefault(name, (r.get("routing.function", "-"), []))[1].append((float(r["traffic.load"]), r))
+    for name in cfg["names"].values():
         if name not in out:
-            raise DataError(f"{path}: no rows of {name}: rerun {SWEEP_FILE}")
+            raise DataError(f"{path}: no rows of {name}: rerun {sweep_file(net)}")
         out[name][1].sort(key=lambda p: p[0])
     return out
 
@@ -68,10 +83,10 @@ def stable_prefix(points):
     return out
 
 
-def saturation(points):
-    """'between a and b' effective loads, or a bound when the grid ends first."""
+def saturation(points, scale):
+    """'a - b' (x-axis loads), or a bound when the grid ends first."""
     stable = stable_prefix(points)
-    eff = [DEGREE * load for load, _ in points]
+    eff = [scale * load for load, _ in points]
     if not stable:
         return f"below {eff[0]:.3f}"
     if len(stable) == len(points):
@@ -86,62 +101,74 @@ def common_stable_load(c):
     return ok[-1] if ok else None
 
 
-def table(data):
-    c = curves(data)
+def table(data, net):
+    cfg = NETWORKS[net]
+    c = curves(data, net)
+    scale, flits = cfg["scale"], cfg["flits"]
     common = common_stable_load(c)
-    at = f"{DEGREE * common:.3f}" if common is not None else "none"
-    out = ["| scheme | routing | zero-load latency (cycles, last / mean destination) | saturates between "
-           "(flits/cycle/node delivered) | delivered at the highest load (flits/cycle/node) | "
-           f"link utilization at {at}, hottest / mean |",
+    at = f"{scale * common:.3f}" if common is not None else "none"
+    unit, got = (("flits/cycle/node", "flits/cycle/node") if net == "torus"
+                 else ("bytes/cycle/sender", "bytes received by members per cycle per sender"))
+    out = [f"| scheme | routing | zero-load latency (cycles, last / mean destination) | saturates between ({unit}) | "
+           f"delivered at the highest load ({got}) | link utilization at {at}, hottest / mean |",
            "|---|---|---|---|---|---|"]
-    for name in NAMES.values():
+    for name in cfg["names"].values():
         routing, points = c[name]
         first = points[0][1]
         top_load, top = points[-1]
-        delivered = f"{float(top[DELIVERED]) * MESSAGE_FLITS:.3f} of {DEGREE * top_load:.3f} offered"
+        delivered = f"{float(top[DELIVERED]) * flits:.3f} of {scale * top_load:.3f} offered"
+        if net != "torus":   # a sender's bytes reach every member: deliveries x bytes per sender
+            delivered = f"{float(top[DELIVERED]) * flits:.3f} (offered {scale * top_load:.3f} per sender)"
         links = "-"
         if common is not None:
             r = next(r for load, r in points if load == common)
             links = f"{float(r[LINK_MAX]):.3f} / {float(r[LINK_MEAN]):.3f}"
         out.append(f"| {name} | {routing} | {float(first[LAT]):.0f} / {float(first[AVG]):.0f} "
-                   f"(effective load {DEGREE * points[0][0]:.3f}) | {saturation(points)} | {delivered} | {links} |")
+                   f"(load {scale * points[0][0]:.3f}) | {saturation(points, scale)} | {delivered} | {links} |")
     return "\n".join(out) + "\n"
 
 
+def blocks(data):
+    return {net: table(data, net) for net in NETWORKS}
+
+
 def save(data, out):
-    curves(data)   # complete and readable before anything is written
-    save_columns(summary_path(data, SWEEP), out, set(KEYS + COLUMNS))
+    blocks(data)   # complete and readable before anything is written
+    for cfg in NETWORKS.values():
+        save_columns(summary_path(data, cfg["sweep"]), out, set(KEYS + COLUMNS + ["traffic.r", "routing.function"]))
 
 
-def plot(data, path):
+def plot(data, out_dir):
     from system_python import import_matplotlib, save_figure
     import_matplotlib("multicast_load.py")
     import matplotlib.pyplot as plt
-    c = curves(data)
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for name in NAMES.values():
-        routing, points = c[name]
-        stable = stable_prefix(points)
-        xs = [DEGREE * load for load, _ in stable]
-        line = ax.errorbar(xs, [float(r[LAT]) for _, r in stable], yerr=[float(r[LAT_CI]) for _, r in stable],
-                           marker="o", ms=4, capsize=2, label=f"{name} ({routing})")
-        if len(stable) < len(points):   # the first saturated load, on the axis
-            ax.axvline(DEGREE * points[len(stable)][0], color=line[0].get_color(), ls=":", lw=1)
-    ax.set_yscale("log")
-    ax.set_xlabel("effective load (message flits delivered per cycle per node = 8 x traffic.load)")
-    ax.set_ylabel("multicast latency, creation to last t_R (cycles)")
-    ax.set_title("8x8 unidirectional torus, 8 random destinations, 64-flit messages\n"
-                 "stable points only; dotted: each scheme's first saturated load", fontsize=9)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    save_figure(fig, path)
+    for net, cfg in NETWORKS.items():
+        c = curves(data, net)
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for name in cfg["names"].values():
+            routing, points = c[name]
+            stable = stable_prefix(points)
+            xs = [cfg["scale"] * load for load, _ in stable]
+            label = f"{name} ({routing})" if routing != "-" else name
+            line = ax.errorbar(xs, [float(r[LAT]) for _, r in stable], yerr=[float(r[LAT_CI]) for _, r in stable],
+                               marker="o", ms=4, capsize=2, label=label)
+            if len(stable) < len(points):   # the first saturated load, on the axis
+                ax.axvline(cfg["scale"] * points[len(stable)][0], color=line[0].get_color(), ls=":", lw=1)
+        ax.set_yscale("log")
+        ax.set_xlabel(cfg["x"])
+        ax.set_ylabel("multicast latency, creation to the last destination (cycles)")
+        ax.set_title(cfg["title"] + "\nstable points only; dotted: each scheme's first saturated load", fontsize=9)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        save_figure(fig, os.path.join(out_dir, f"multicast_load_{net}.svg"))
+        plt.close(fig)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     verdict_table.add_arguments(ap)
-    ap.add_argument("--plot", metavar="FILE", help="draw the latency-load figure into FILE (needs matplotlib)")
+    ap.add_argument("--plot", metavar="DIR", help="draw the latency-load figures into DIR (needs matplotlib)")
     args = ap.parse_args()
     if args.plot:
         try:
@@ -150,7 +177,7 @@ def main():
             sys.stderr.write(f"multicast_load.py: {e}\n")
             return 1
         return 0
-    return verdict_table.run_cli("multicast_load.py", table, save, args)
+    return verdict_table.run_cli("multicast_load.py", blocks, save, args)
 
 
 if __name__ == "__main__":

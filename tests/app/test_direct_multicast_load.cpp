@@ -178,3 +178,63 @@ TEST_CASE("direct_multicast_load: bad configurations are refused naming the key"
   CHECK_THAT(error_of("", {{"traffic.kind", "multicast_load"}, {"topology.kind", "torus"}, {"topology.dims", "[4, 4]"}}),
              Contains("use traffic.kind direct_multicast_load"));
 }
+
+// ---- ib_multicast_load: seed003's schemes under load on the IBFT(8,3) ------
+
+namespace {
+const char* kIb = "experiments/load/fat_tree_multicast_load.yaml";
+}
+
+TEST_CASE("ib_multicast_load: an isolated multicast costs the ib_multicast trial's completion", "[load]") {
+  // One sender, a fixed group, a multicast every ~25,000 cycles: none meets
+  // another, so each costs what one ib_multicast trial of the same sender
+  // and group costs (the trial starts its sends in its first cycle, the
+  // load workload's in the cycle after the request: one cycle more).
+  for (const char* scheme : {"cyclic", "opensm", "unicast"}) {
+    INFO(scheme);
+    const RunResult load = run_file(kIb, {{"traffic.scheme", scheme}, {"traffic.senders", "000"},
+                                          {"traffic.members", "100,201,312,733"}, {"traffic.load", "0.01"},
+                                          {"sim.warmup", "0"}, {"sim.measure", "200000"}});
+    INFO(load.error);
+    REQUIRE(load.ok);
+    const RunResult trial = run_file("experiments/seed003/ib_fat_tree.yaml",
+                                     {{"traffic.scheme", scheme}, {"traffic.senders", "000"},
+                                      {"traffic.members", "100,201,312,733"}, {"traffic.trials", "1"},
+                                      {"message.size", "256"}, {"switch.buffer", "514flits"},
+                                      {"endpoint.rx_buffer", "257flits"}});
+    INFO(trial.error);
+    REQUIRE(trial.ok);
+    const auto& lat = stat(load, "multicast.latency_cycles");
+    CHECK(lat.at("count").get<int>() >= 3);
+    CHECK(lat.at("min") == lat.at("max"));
+    CHECK(lat.at("min").get<double>() == stat(trial, "multicast.completion_cycles").at("max").get<double>() + 1);
+  }
+}
+
+TEST_CASE("ib_multicast_load: below saturation every member gets every multicast, beyond it the run says so", "[load]") {
+  const RunResult r = run_file(kIb, {{"traffic.load", "0.02"}});
+  INFO(r.error);
+  REQUIRE(r.ok);
+  CHECK_FALSE(r.json.at("metrics").at("saturated").get<bool>());
+  CHECK(stat(r, "multicast.measured_completed") == stat(r, "multicast.measured_created"));
+  CHECK(stat(r, "multicast.sources") == 16);
+  // 16 senders x 100,000 cycles at 0.02 / 256: 125 expected, sd 11.
+  CHECK(stat(r, "multicast.measured_created").get<double>() == Approx(125).margin(45));
+  // Each multicast reaches the 32 members less the sender when it is one.
+  const double per = stat(r, "multicast.delivered_rate").get<double>() / stat(r, "multicast.offered_rate").get<double>();
+  CHECK(per > 30.5);
+  CHECK(per < 32.5);
+  const RunResult over = run_file(kIb, {{"traffic.scheme", "unicast"}, {"traffic.load", "0.05"},
+                                        {"sim.measure", "40000"}, {"sim.drain_limit", "300000"}});
+  CHECK(over.json.at("metrics").at("saturated").get<bool>());
+  CHECK_FALSE(over.json.at("invariants").at("deadlock").get<bool>());
+}
+
+TEST_CASE("ib_multicast_load: bad configurations are refused naming the key", "[load]") {
+  CHECK_THAT(error_of(kIb, {{"traffic.scheme", "storus"}}), Contains("traffic.scheme"));
+  CHECK_THAT(error_of(kIb, {{"traffic.sources", "200"}}), Contains("traffic.sources: 200 senders"));
+  CHECK_THAT(error_of(kIb, {{"traffic.senders", "000,000"}}), Contains("traffic.senders") && Contains("twice"));
+  CHECK_THAT(error_of(kIb, {{"traffic.senders", "000"}, {"traffic.members", "000"}}), Contains("traffic.members"));
+  CHECK_THAT(error_of(kIb, {{"traffic.sender_ports", "out_of_tree"}}), Contains("sender_ports") && Contains("opensm"));
+  CHECK_THAT(error_of("", {{"traffic.kind", "ib_multicast_load"}}), Contains("fat_tree"));
+}

@@ -27,7 +27,22 @@ SCHEMES = [("storus", "0", "utpr", 2, False), ("mdtorus", "0", "utpr", 1, True),
            ("mutorus", "2", "utpr", 0, False), ("utorus", "0", "utr", 3, False)]
 
 
+def write_fat_tree(d):
+    """cyclic and opensm stable up to 0.05 (saturated from 0.06), unicast from 0.02."""
+    path = os.path.join(d, "fat_tree_multicast_load_summary.csv")
+    cols = [c for c in COLS if c not in ("traffic.r", "routing.function")]
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(cols)
+        for k, (s, first_sat) in enumerate([("cyclic", 2), ("opensm", 2), ("unicast", 1)]):
+            for i, load in enumerate([0.01, 0.05, 0.06]):
+                w.writerow([load, s, 1000 * (k + 1) + i, 10, 900 * (k + 1), 1 if i >= first_sat else 0,
+                            0.01 * (i + 1), 0.2 + i / 10, 0.02])
+    return path
+
+
 def write(d, drop=None, blank_column=None):
+    write_fat_tree(d)
     path = os.path.join(d, "torus_multicast_load_summary.csv")
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
@@ -51,7 +66,7 @@ def main():
         check(rc == 0, f"the table ({err})")
         # S-torus: stable at 0.002, 0.005, saturated at 0.01 -> between 8 x 0.005 and 8 x 0.01
         c = cells(out, "S-torus")
-        check(c[1] == "utpr" and c[2].startswith("100 / 80 (effective load 0.016)"), f"S-torus zero load: {c}")
+        check(c[1] == "utpr" and c[2].startswith("100 / 80 (load 0.016)"), f"S-torus zero load: {c}")
         check(c[3] == "0.040 - 0.080", f"S-torus saturation: {c}")
         check(c[4] == "0.256 of 0.160 offered", f"S-torus delivered at the top load: {c}")   # 0.004 x 64
         check(cells(out, "M_d-torus")[3] == "0.016 - 0.040", "a stable run after the first saturated load does not count")
@@ -66,13 +81,20 @@ def main():
         rc, out, err = run_script(SCRIPT, "--data", d)
         check("link utilization at 0.040" in out, f"the highest common stable load: {out}")
         check(cells(out, "U-torus")[5] == "0.510 / 0.250", f"U-torus links at 0.005: {cells(out, 'U-torus')}")
+        # the fat tree: loads as traffic.load, delivered as member bytes (x 256)
+        check(cells(out, "cyclic")[3] == "0.050 - 0.060", f"cyclic saturation: {cells(out, 'cyclic')}")
+        check(cells(out, "unicast")[3] == "0.010 - 0.050", f"unicast saturation: {cells(out, 'unicast')}")
+        check(cells(out, "opensm")[4] == "7.680 (offered 0.060 per sender)", f"opensm delivered: {cells(out, 'opensm')}")
+        check(cells(out, "opensm")[1] == "-", "no routing column on the fat tree")
         page = os.path.join(d, "page.md")
         with open(page, "w") as f:
-            f.write("# p\n<!-- multicast_load.py: begin (generated; do not edit) -->\nold\n"
-                    "<!-- multicast_load.py: end -->\ntail\n")
+            f.write("# p\n<!-- multicast_load.py torus: begin (generated; do not edit) -->\nold\n"
+                    "<!-- multicast_load.py torus: end -->\n<!-- multicast_load.py fat_tree: begin (generated; do "
+                    "not edit) -->\n<!-- multicast_load.py fat_tree: end -->\ntail\n")
         check_page_cycle(SCRIPT, d, page)
         rc, _, err = run_script(SCRIPT, "--data", d, "--save", os.path.join(d, "saved"))
-        check(rc == 0 and os.path.exists(os.path.join(d, "saved", "torus_multicast_load_summary.csv")), f"--save ({err})")
+        check(rc == 0 and all(os.path.exists(os.path.join(d, "saved", f"{n}_multicast_load_summary.csv"))
+                              for n in ("torus", "fat_tree")), f"--save ({err})")
     with tempfile.TemporaryDirectory() as d:
         path = write(d, drop="utorus")
         rc, _, err = run_script(SCRIPT, "--data", d)
@@ -81,6 +103,12 @@ def main():
         path = write(d, blank_column="metrics.saturated.mean")
         rc, _, err = run_script(SCRIPT, "--data", d)
         check(rc == 1 and "no column metrics.saturated.mean" in err, f"a missing column is refused: {err}")
+    with tempfile.TemporaryDirectory() as d:
+        write(d)
+        os.remove(os.path.join(d, "fat_tree_multicast_load_summary.csv"))
+        rc, _, err = run_script(SCRIPT, "--data", d)
+        check(rc == 1 and "is missing: run experiments/load/sweeps/fat_tree_multicast_load.yaml" in err,
+              f"no fat-tree summary: {err}")
     with tempfile.TemporaryDirectory() as d:
         rc, _, err = run_script(SCRIPT, "--data", d)
         check(rc == 1 and "is missing: run experiments/load/sweeps/torus_multicast_load.yaml" in err,

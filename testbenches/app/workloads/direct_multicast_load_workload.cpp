@@ -93,70 +93,48 @@ void DirectMulticastLoadWorkload::attach(topo::NetworkModel& net, rtl::SimContex
                       "on a switch network use traffic.kind multicast_load");
   run_ = std::make_shared<Run>();
   Run& run = *run_;
-  run.ctx = &ctx;
   run.nodes = net.num_nodes();
   run.degree = degree;
   run.bytes = message.size;
-  run.queue_limit = source_queue;
-  if (!destinations.empty()) {
-    run.group = node_list(*dn, destinations, "traffic.destinations");
-    if (run.group.size() < 2 && !sources.empty())
-      for (rtl::NodeId s : node_list(*dn, sources, "traffic.sources"))
-        if (s == run.group.front())
-          throw ConfigError("traffic.destinations: a group of one node, which is also a source in traffic.sources");
-  }
+  if (!destinations.empty()) run.group = node_list(*dn, destinations, "traffic.destinations");
   std::vector<rtl::NodeId> from;
   if (sources.empty()) {
     for (rtl::NodeId x = 0; x < run.nodes; ++x) from.push_back(x);
   } else {
     from = node_list(*dn, sources, "traffic.sources");
   }
-  if (run.group.size() == 1) {
+  if (run.group.size() == 1) {   // a source that is the group's one member has no one to send to
     from.erase(std::remove(from.begin(), from.end(), run.group.front()), from.end());
     if (from.empty()) throw ConfigError("traffic.sources: only the one member of traffic.destinations");
   }
+  stream_ = run.stream;
+  MulticastStream& stream = *run.stream;
+  stream.ctx = &ctx;
   const ArrivalKind kind = arrival_kind(arrivals);
   const double rate = load / static_cast<double>(message.size);
   for (rtl::NodeId x : from)
-    run.sources.push_back({x, ArrivalProcess(kind, rate, rng.fork(0x6d6c000000ULL + static_cast<std::uint64_t>(x))),
-                           rng.fork(0x6d73000000ULL + static_cast<std::uint64_t>(x))});
+    stream.sources.push_back({x, ArrivalProcess(kind, rate, rng.fork(0x6d6c000000ULL + static_cast<std::uint64_t>(x))),
+                              rng.fork(0x6d73000000ULL + static_cast<std::uint64_t>(x))});
   try {
     run.service = std::make_unique<DirectMulticastService>(net, ctx.clock, ServiceSite{kKind, "", ""}, scheme,
                                                            scheme_options());
   } catch (const std::invalid_argument& e) {
     throw ConfigError(e.what());   // names traffic.scheme and what the network lacks
   }
-  Run* r = &run;   // a raw pointer: the thread may still be suspended when the run ends (run_ outlives it)
-  run.service->on_delivery([r](const Multicast&, rtl::NodeId, Cycle at) { r->window_deliveries.add(r->ctx->window, at); });
-  run.service->on_complete([r](const Multicast& m) { r->completed_one(m); });
-  sc_core::sc_spawn([r] { r->generate(); }, "direct_multicast_arrivals");
+  Run* r = &run;   // run_ outlives the simulation
+  const int limit = source_queue;
+  stream.full = [r, limit](const StreamSource& s) { return r->service->waiting(s.node) >= static_cast<std::size_t>(limit); };
+  stream.waiting = [r](const StreamSource& s) { return r->service->waiting(s.node); };
+  stream.send = [r](StreamSource& s) { r->send(s); };
+  run.service->on_delivery([r](const Multicast&, rtl::NodeId, Cycle at) { r->stream->delivered(at); });
+  run.service->on_complete([r](const Multicast& m) {
+    r->messages += static_cast<std::uint64_t>(m.messages_sent());
+    r->stream->completed(m);
+  });
+  stream.spawn("direct_multicast_arrivals");
 }
 
-Cycle Run::next_arrival() const {
-  Cycle next = UINT64_MAX;
-  for (const Source& s : sources)
-    if (!s.overflowed) next = std::min(next, s.arrivals.peek());
-  return next;
-}
-
-// One thread creates every source's multicasts at their arrival cycles.
-void Run::generate() {
-  for (;;) {
-    const Cycle next = next_arrival();
-    if (next >= stop) return;
-    if (next > ctx->clock.now()) sc_core::wait(ctx->clock.until(next));
-    const Cycle now = ctx->clock.now();
-    if (now >= stop) return;
-    for (Source& s : sources)
-      while (!s.overflowed && s.arrivals.peek() <= now) create(s, s.arrivals.pop());
-  }
-}
-
-void Run::create(Source& s, Cycle at) {
-  if (service->waiting(s.node) >= static_cast<std::size_t>(queue_limit)) {
-    s.overflowed = true;
-    return;
-  }
+void Run::send(StreamSource& s) {
   std::vector<rtl::NodeId> dests;
   if (!group.empty()) {
     for (rtl::NodeId d : group)
@@ -169,89 +147,12 @@ void Run::create(Source& s, Cycle at) {
     dests.assign(pool.begin(), pool.begin() + degree);
   }
   service->multicast(s.node, dests, bytes);
-  ++created;
-  window_created.add(ctx->window, at);
-  if (ctx->window.contains(at)) {
-    ++measured_created;
-    ++measured_open;
-  }
-}
-
-void Run::completed_one(const Multicast& m) {
-  ++completed;
-  messages += static_cast<std::uint64_t>(m.messages_sent());
-  if (!ctx->window.contains(m.requested())) return;
-  --measured_open;
-  latency.push_back(static_cast<std::uint32_t>(m.latency()));
-  double sum = 0;
-  for (const Multicast::Delivery& d : m.deliveries()) sum += static_cast<double>(d.at - m.requested());
-  mean_latency.push_back(sum / static_cast<double>(m.deliveries().size()));
-}
-
-bool DirectMulticastLoadWorkload::measured_pending(const rtl::SimContext& ctx) const {
-  if (!run_) return false;
-  for (const Run::Source& s : run_->sources)
-    if (s.overflowed) return true;
-  return measured_outstanding(ctx);
-}
-
-bool DirectMulticastLoadWorkload::measured_outstanding(const rtl::SimContext&) const {
-  return run_ && run_->measured_open > 0;
-}
-
-void DirectMulticastLoadWorkload::stop_creating_at(Cycle c) {
-  if (run_) run_->stop = c;
-}
-
-std::string DirectMulticastLoadWorkload::pending_work(const rtl::SimContext& ctx) const {
-  if (!run_) return "";
-  std::size_t waiting = 0, overflowed = 0;
-  for (const Run::Source& s : run_->sources) {
-    waiting += run_->service->waiting(s.node);
-    overflowed += s.overflowed ? 1 : 0;
-  }
-  return std::to_string(run_->measured_open) + " of " + std::to_string(run_->measured_created) +
-         " measured multicasts incomplete, " + std::to_string(waiting) + " waiting at their sources, " +
-         std::to_string(ctx.messages.outstanding()) + " messages outstanding" +
-         (overflowed ? "; " + std::to_string(overflowed) + " sources reached traffic.source_queue (saturated)" : "");
-}
-
-WorkCount DirectMulticastLoadWorkload::work_count(const rtl::SimContext&) const {
-  if (!run_) return {};
-  return {run_->created, run_->completed};
 }
 
 void DirectMulticastLoadWorkload::register_statistics(rtl::StatsScope s) const {
   auto run = run_;
-  const rtl::SimContext& ctx = s.ctx;
-  const double us = ctx.clock.cycles_to_us(1.0);
-  const auto per = [run, &ctx] {   // window cycles x sources
-    const Cycle w = ctx.window.end == UINT64_MAX ? 0 : ctx.window.end - ctx.window.begin;
-    return static_cast<double>(w) * static_cast<double>(run->sources.size());
-  };
-  s.stats.add("multicast.latency_cycles", "cycles",
-              "multicasts created in the window: creation at the source to the end of t_R at the last destination",
-              [run, us] { return summarize_cycles(run->latency, us); });
-  s.stats.add("multicast.mean_latency_cycles", "cycles",
-              "multicasts created in the window: creation to the end of t_R, the mean over its destinations: count, "
-              "mean over multicasts, min, max",
-              [run, us] { return summarize_values(run->mean_latency, us); });
-  s.stats.add("multicast.created", "multicasts", "multicasts created (all of the run)", [run] { return run->created; });
-  s.stats.add("multicast.completed", "multicasts", "multicasts delivered to every destination (all of the run)",
-              [run] { return run->completed; });
-  s.stats.add("multicast.measured_created", "multicasts", "multicasts created in the window",
-              [run] { return run->measured_created; });
-  s.stats.add("multicast.measured_completed", "multicasts", "of those, delivered to every destination",
-              [run] { return run->measured_created - run->measured_open; });
-  s.stats.add("multicast.offered_rate", "multicasts/cycle/source", "multicasts created in the window per cycle per "
-              "source (expected: load / message.size)",
-              [run, per] { return per() > 0 ? static_cast<double>(run->window_created.value()) / per() : 0.0; });
-  s.stats.add("multicast.delivered_rate", "deliveries/cycle/source", "destinations that received a multicast in the "
-              "window, per cycle per source (expected below saturation: degree * offered_rate)",
-              [run, per] { return per() > 0 ? static_cast<double>(run->window_deliveries.value()) / per() : 0.0; });
-  s.stats.add("multicast.messages", "messages", "unicasts or worms sent by sources and relays, completed multicasts",
-              [run] { return run->messages; });
-  s.stats.add("multicast.sources", "nodes", "nodes creating multicasts", [run] { return run->sources.size(); });
+  if (!run) return;
+  run->stream->register_statistics(s, "the end of t_R at the last destination", [run] { return run->messages; });
 }
 
 }  // namespace wormcast::tb

@@ -30,15 +30,14 @@
 #include <string>
 #include <vector>
 
-#include "rtl_models/core/measure_window.h"
-#include "testbenches/app/workloads/arrivals.h"
 #include "testbenches/app/workloads/multicast_service.h"
+#include "testbenches/app/workloads/multicast_stream.h"
 #include "testbenches/app/workloads/synthetic_workload.h"
 #include "testbenches/app/workloads/workload.h"
 
 namespace wormcast::tb {
 
-class DirectMulticastLoadWorkload : public Workload {
+class DirectMulticastLoadWorkload : public StreamWorkload {
  public:
   std::string scheme = "utorus";
   // The schemes' whole-number options as traffic.KEY (traffic.r); 0: the scheme's default.
@@ -57,48 +56,25 @@ class DirectMulticastLoadWorkload : public Workload {
   void validate(const rtl::ConfigFacts& f, const rtl::NodeModel& nodes) const override;
   std::string node_count_problem(int nodes) const override;
   void attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) override;
-  bool measured_pending(const rtl::SimContext& ctx) const override;
-  bool measured_outstanding(const rtl::SimContext& ctx) const override;
-  void stop_creating_at(Cycle c) override;
   void register_statistics(rtl::StatsScope s) const override;
-  std::string pending_work(const rtl::SimContext& ctx) const override;
-  WorkCount work_count(const rtl::SimContext& ctx) const override;
-  std::string work_unit() const override { return "multicasts"; }
 
   struct Run;
 
  private:
+  const char* queue_unit() const override { return "multicasts"; }
   std::map<std::string, std::string> scheme_options() const;
   std::shared_ptr<Run> run_;
 };
 
-// The state the arrival process and the statistics share.
+// The state the arrival thread, the service and the statistics share.
 struct DirectMulticastLoadWorkload::Run {
   std::unique_ptr<DirectMulticastService> service;
-  const rtl::SimContext* ctx = nullptr;
-  int degree = 1, bytes = 1, queue_limit = 1;
-  int nodes = 0;
+  std::shared_ptr<MulticastStream> stream = std::make_shared<MulticastStream>();
+  int degree = 1, bytes = 1, nodes = 0;
   std::vector<rtl::NodeId> group;     // fixed destinations (empty: random sets)
-  struct Source {
-    rtl::NodeId node = 0;
-    ArrivalProcess arrivals;
-    Rng rng;
-    bool overflowed = false;          // its queue reached source_queue: it stopped for good
-  };
-  std::vector<Source> sources;
   std::vector<rtl::NodeId> pool;      // scratch for drawing sets
-  Cycle stop = UINT64_MAX;
-  std::uint64_t created = 0, completed = 0;
-  std::uint64_t measured_created = 0, measured_open = 0;
-  rtl::WindowedCounter window_created, window_deliveries;
-  std::vector<std::uint32_t> latency;     // measured multicasts: creation to the last t_R
-  std::vector<double> mean_latency;       // measured multicasts: mean over their destinations
-  std::uint64_t messages = 0;
-
-  void generate();                        // the arrival thread
-  void create(Source& s, Cycle at);
-  void completed_one(const Multicast& m);
-  Cycle next_arrival() const;
+  std::uint64_t messages = 0;         // sent by completed multicasts
+  void send(StreamSource& s);
 };
 
 }  // namespace wormcast::tb

@@ -9,39 +9,10 @@
 #include "rtl_models/node/endpoint_node.h"
 #include "rtl_models/core/statistics.h"
 #include "testbenches/app/config.h"
+#include "testbenches/app/workloads/ib_workload_keys.h"
 #include "topologies/networks/elaborator.h"
 
 namespace wormcast::tb {
-
-namespace {
-// `count` distinct nodes of 0..n-1, uniformly, in the order drawn.
-std::vector<rtl::NodeId> draw(Rng& rng, int n, int count) {
-  std::vector<rtl::NodeId> all(static_cast<std::size_t>(n));
-  std::iota(all.begin(), all.end(), 0);
-  draw_to_front(rng, all, static_cast<std::size_t>(count));
-  all.resize(static_cast<std::size_t>(count));
-  return all;
-}
-
-// A node list of traffic.senders / traffic.members ("P(000),P(201)"), as
-// `wormcast plan` reads them (algo::parse_node_list): none may repeat.
-std::vector<rtl::NodeId> parse_nodes(const topo::FatTree& t, const std::string& text, const std::string& key) {
-  try {
-    return algo::parse_node_list(algo::fat_tree_network(t), text, -1, key);
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(e.what());
-  }
-}
-
-// The schemes' own options (algo::ib_scheme_options), each with what it
-// means to whom. A static list: visitors may keep the key and description
-// pointers.
-const std::vector<algo::OptionHelp>& scheme_options() {
-  static const std::vector<algo::OptionHelp> list = algo::option_helps(algo::ib_scheme_options(), "; empty = the default");
-  return list;
-}
-
-}  // namespace
 
 std::shared_ptr<const algo::IbScheme> IbMulticastWorkload::make_scheme() const {
   std::unique_ptr<algo::IbScheme> s = algo::ib_schemes().make(scheme);
@@ -53,14 +24,8 @@ std::shared_ptr<const algo::IbScheme> IbMulticastWorkload::make_scheme() const {
 }
 
 void IbMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
-  // From the scheme records, once (a description outlives the visit).
-  static const std::string help = [] {
-    std::string h;
-    for (const auto& e : algo::ib_schemes().entries()) h += (h.empty() ? "" : "; ") + e.name + ": " + e.description;
-    return h;
-  }();
-  v.choice("scheme", scheme, algo::ib_schemes().names(), help.c_str());
-  for (const algo::OptionHelp& o : scheme_options()) v.text(o.key.c_str(), scheme_texts[o.key], o.help.c_str());
+  v.choice("scheme", scheme, algo::ib_schemes().names(), ib_scheme_help());
+  for (const algo::OptionHelp& o : ib_option_helps()) v.text(o.key.c_str(), scheme_texts[o.key], o.help.c_str());
   v.count("sources", sources, "senders per trial, drawn uniformly (seed003: 1, 40% = 51, 100% = 128 of 128)", 1,
           1 << 20);
   v.count("group", group, "multicast group members per trial, drawn uniformly (10% = 13, 40% = 51, 100% = 128)", 1,
@@ -69,14 +34,7 @@ void IbMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
          "writes them, \"P(000),P(201)\" or \"000,201\"");
   v.text("members", members, "this group in every trial instead of `group` random members (same forms)");
   v.count("trials", trials, "trials, one after another, each with fresh senders and group", 1, 1 << 20);
-  v.count("header_flits", header_flits,
-          "header flits per packet (the paper counts no header; the model needs at least one flit)", 1, 1 << 16);
-  v.count("flit_bytes", flit_bytes,
-          "bytes per flit: a packet of b payload bytes has ceil(b / flit_bytes) payload flits (1: exact; 5 with a "
-          "20 ns clock keeps seed003's 4 ns/byte, 20 ns flight and 100 ns switch exact at a fifth of the flits)",
-          1, 1 << 16);
-  v.count("mtu", mtu, "0: a message is one packet (the paper's simulator); > 0: packets of at most mtu payload bytes",
-          0, 1 << 30);
+  visit_ib_packet_keys(v, header_flits, flit_bytes, mtu);
 }
 
 void IbMulticastWorkload::visit_sections(ParamVisitor& v, const rtl::NodeModel&) {
@@ -86,10 +44,7 @@ void IbMulticastWorkload::visit_sections(ParamVisitor& v, const rtl::NodeModel&)
 }
 
 void IbMulticastWorkload::describe_facts(rtl::ConfigFacts& f) const {
-  const IbPacketFormat format{header_flits, flit_bytes, mtu};
-  f.workload_packet_flits = format.flits(format.payload(message.size, 0));
-  f.workload_packet_key = mtu > 0 ? "traffic.header_flits + traffic.mtu / traffic.flit_bytes"
-                                  : "traffic.header_flits + message.size / traffic.flit_bytes";
+  describe_ib_facts(f, IbPacketFormat{header_flits, flit_bytes, mtu}, message.size);
 }
 
 void IbMulticastWorkload::validate(const rtl::ConfigFacts& f, const rtl::NodeModel& nodes) const {
@@ -124,8 +79,8 @@ void IbMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext& ctx, 
   run_ = std::make_shared<Run>();
   Run& run = *run_;
   run.subnet = rtl::ib_subnet(*sw->decoder_shared(), sw->topology());
-  if (!senders.empty()) run.fixed_senders = parse_nodes(run.subnet->tree(), senders, "traffic.senders");
-  if (!members.empty()) run.fixed_members = parse_nodes(run.subnet->tree(), members, "traffic.members");
+  if (!senders.empty()) run.fixed_senders = ib_node_list(run.subnet->tree(), senders, "traffic.senders");
+  if (!members.empty()) run.fixed_members = ib_node_list(run.subnet->tree(), members, "traffic.members");
   if (run.fixed_senders.size() == 1 && run.fixed_members.size() == 1 && run.fixed_senders == run.fixed_members)
     throw ConfigError("traffic.members: the one member is the one sender, which never receives its own message");
   run.scheme = make_scheme();
@@ -158,8 +113,8 @@ void IbMulticastWorkload::Run::begin_trial() {
   const int n = t.num_nodes();
   Rng trial = rng.fork(completion.size());
   done.clear();
-  senders = fixed_senders.empty() ? draw(trial, n, sources) : fixed_senders;
-  members = fixed_members.empty() ? draw(trial, n, group) : fixed_members;
+  senders = fixed_senders.empty() ? draw_nodes(trial, n, sources) : fixed_senders;
+  members = fixed_members.empty() ? draw_nodes(trial, n, group) : fixed_members;
   is_member.assign(static_cast<std::size_t>(n), 0);
   for (rtl::NodeId m : members) is_member[static_cast<std::size_t>(m)] = 1;
   got.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), 0);

@@ -26,10 +26,6 @@
 #include "topologies/direct_routing.h"
 #include "topologies/networks/network_kind.h"
 
-namespace wormcast::embed {
-class IbMulticast;
-}
-
 namespace wormcast::tb {
 
 // Where a service runs, for its error messages: who asks ("embed::DirectMulticast"),
@@ -66,7 +62,7 @@ class Multicast {
 
  private:
   friend class MulticastService;
-  friend class embed::IbMulticast;
+  friend class IbMulticastService;
   rtl::NodeId source_ = 0;
   std::vector<rtl::NodeId> dests_;
   int bytes_ = 0;

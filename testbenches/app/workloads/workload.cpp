@@ -4,6 +4,7 @@
 
 #include "testbenches/app/workloads/direct_multicast_load_workload.h"
 #include "testbenches/app/workloads/direct_multicast_workload.h"
+#include "testbenches/app/workloads/ib_multicast_load_workload.h"
 #include "testbenches/app/workloads/ib_multicast_workload.h"
 #include "testbenches/app/workloads/multicast_load_workload.h"
 #include "testbenches/app/workloads/multicast_workload.h"
@@ -42,6 +43,10 @@ WorkloadRegistry& workload_registry() {
           "a stream of direct-network multicasts (node.model processor) at an offered load, Bernoulli or Poisson "
           "arrivals per source, random or fixed groups; latency against load, saturation",
           [] { return std::make_unique<DirectMulticastLoadWorkload>(); });
+    r.add("ib_multicast_load",
+          "seed003 InfiniBand multicast under load: `sources` senders multicast to one group by cyclic, opensm or "
+          "unicast, Bernoulli or Poisson arrivals; latency against load, saturation",
+          [] { return std::make_unique<IbMulticastLoadWorkload>(); });
     r.add("ib_multicast",
           "seed003 InfiniBand fat-tree multicast (topology.kind fat_tree, node.model endpoint): `sources` senders "
           "multicast to a group by cyclic, opensm or unicast; completion time per trial",

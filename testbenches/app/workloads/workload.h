@@ -4,8 +4,8 @@
 // the nodes of a built network, knows when the work measured in the window is
 // complete (the run loop waits for it, within sim.drain_limit), stops
 // creating work when told, and registers its statistics.
-// Built-ins (workload.cpp): `synthetic`, `single_multicast`. A new workload is a new file plus
-// one line there.
+// Built-ins: the entries of workload_registry() (workload.cpp; `wormcast
+// params` lists them). A new workload is a new file plus one entry there.
 #pragma once
 
 #include <memory>
