@@ -16,12 +16,10 @@
 using namespace wormcast;
 using namespace wormcast::tb;
 using Catch::Matchers::Contains;
+using test::run_file;
+using test::run_error;
 
 namespace {
-
-RunResult run_file(const char* file, const std::vector<Override>& o) {
-  return run_experiment(test::experiment(file, o), RunOptions{});
-}
 
 // A metric by its dotted name.
 const nlohmann::json& stat(const RunResult& r, const std::string& key) { return test::metric(r, key); }
@@ -36,15 +34,6 @@ void check_complete(const RunResult& r, int trials) {
   CHECK(inv.at("flits_conserved").get<bool>());
   CHECK_FALSE(inv.at("deadlock").get<bool>());
   CHECK(inv.at("flits_in_network_at_end").get<std::uint64_t>() == 0);
-}
-
-std::string error_of(const char* file, const std::vector<Override>& o) {
-  try {
-    const RunResult r = run_file(file, o);
-    return r.ok ? "no error" : r.error;
-  } catch (const std::exception& e) {
-    return e.what();
-  }
 }
 
 }  // namespace
@@ -135,28 +124,28 @@ TEST_CASE("direct_multicast: W-sort beats U-cube on the Fig. 3.9 set (2 steps ag
 }
 
 TEST_CASE("direct_multicast: wrong network, routing, ports or options are refused with the key", "[seed001]") {
-  CHECK_THAT(error_of("experiments/seed001/path_torus.yaml", {{"traffic.scheme", "mutorus"}}),
+  CHECK_THAT(run_error("experiments/seed001/path_torus.yaml", {{"traffic.scheme", "mutorus"}}),
              Contains("traffic.r"));
-  CHECK_THAT(error_of("experiments/seed001/path_torus.yaml", {{"traffic.r", "3"}}),
+  CHECK_THAT(run_error("experiments/seed001/path_torus.yaml", {{"traffic.r", "3"}}),
              Contains("traffic.r applies only to traffic.scheme mutorus"));
-  CHECK_THAT(error_of("experiments/seed001/path_torus.yaml", {{"router.ports", "one_port"}}),
+  CHECK_THAT(run_error("experiments/seed001/path_torus.yaml", {{"router.ports", "one_port"}}),
              Contains("all-port") && Contains("router.ports"));
-  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.scheme", "wsort"}}),
+  CHECK_THAT(run_error("experiments/seed001/utorus.yaml", {{"traffic.scheme", "wsort"}}),
              Contains("needs a hypercube with routing.function ecube"));
-  CHECK_THAT(error_of("experiments/seed001/hypercube.yaml", {{"traffic.scheme", "utorus"}}),
+  CHECK_THAT(run_error("experiments/seed001/hypercube.yaml", {{"traffic.scheme", "utorus"}}),
              Contains("needs a torus with routing.function utr or btr"));
-  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.scheme", "storus"}}),
+  CHECK_THAT(run_error("experiments/seed001/utorus.yaml", {{"traffic.scheme", "storus"}}),
              Contains("routing.function utpr"));
-  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"node.model", "endpoint"}}), Contains("node.model"));
-  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.destinations", "(0,0)"}}),
+  CHECK_THAT(run_error("experiments/seed001/utorus.yaml", {{"node.model", "endpoint"}}), Contains("node.model"));
+  CHECK_THAT(run_error("experiments/seed001/utorus.yaml", {{"traffic.destinations", "(0,0)"}}),
              Contains("traffic.destinations") && Contains("is the source"));
-  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.destinations", "(9,9)"}}),
+  CHECK_THAT(run_error("experiments/seed001/utorus.yaml", {{"traffic.destinations", "(9,9)"}}),
              Contains("traffic.destinations"));
-  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.destinations", "64"}}),
+  CHECK_THAT(run_error("experiments/seed001/utorus.yaml", {{"traffic.destinations", "64"}}),
              Contains("traffic.destinations") && Contains("nodes 0..63"));
-  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.destinations", "(0,1),1"}}),
+  CHECK_THAT(run_error("experiments/seed001/utorus.yaml", {{"traffic.destinations", "(0,1),1"}}),
              Contains("traffic.destinations") && Contains("listed twice"));
-  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.set_size", "65"}}),
+  CHECK_THAT(run_error("experiments/seed001/utorus.yaml", {{"traffic.set_size", "65"}}),
              Contains("traffic.set_size 65"));
 }
 
@@ -255,20 +244,20 @@ TEST_CASE("direct_multicast: seed004 schemes complete random groups, messages as
 }
 
 TEST_CASE("direct_multicast: seed004 schemes refuse the wrong routing or r", "[seed004]") {
-  CHECK_THAT(error_of("experiments/seed004/sci_torus.yaml", {{"routing.order", "descending"}}),
+  CHECK_THAT(run_error("experiments/seed004/sci_torus.yaml", {{"routing.order", "descending"}}),
              Contains("routing.order ascending"));
-  CHECK_THAT(error_of("experiments/seed004/sci_torus.yaml", {{"topology.dims", "[4, 8]"}}),
+  CHECK_THAT(run_error("experiments/seed004/sci_torus.yaml", {{"topology.dims", "[4, 8]"}}),
              Contains("regular k-ary torus"));
-  CHECK_THAT(error_of("experiments/seed004/sci_torus.yaml", {{"traffic.scheme", "sci-mutorus"}, {"traffic.r", "1"}}),
+  CHECK_THAT(run_error("experiments/seed004/sci_torus.yaml", {{"traffic.scheme", "sci-mutorus"}, {"traffic.r", "1"}}),
              Contains("traffic.r must be at least 2"));
-  CHECK_THAT(error_of("experiments/seed004/sci_torus.yaml", {{"traffic.r", "4"}}),
+  CHECK_THAT(run_error("experiments/seed004/sci_torus.yaml", {{"traffic.r", "4"}}),
              Contains("traffic.r applies only"));
   // IR worms stay one packet. (Here, not after the simulations of the packet
   // test: a run refused at attach after finished simulations in one process
   // trips ASan's known false report on SystemC's coroutine stacks.)
-  CHECK_THAT(error_of("experiments/seed001/path_torus.yaml", {{"processor.packet_bytes", "64"}}),
+  CHECK_THAT(run_error("experiments/seed001/path_torus.yaml", {{"processor.packet_bytes", "64"}}),
              Contains("processor.packet_bytes must be 0"));
-  CHECK(error_of("experiments/seed004/sci_torus.yaml",
+  CHECK(run_error("experiments/seed004/sci_torus.yaml",
                  {{"topology.dims", "[4, 8]"}, {"traffic.scheme", "sci-utorus"}, {"traffic.trials", "1"}}) ==
         "no error");
 }
@@ -316,10 +305,10 @@ TEST_CASE("direct_multicast: seed001 separate addressing on random sets, uni- an
 }
 
 TEST_CASE("direct_multicast: separate addressing refuses a network it cannot use, naming the key", "[seed001]") {
-  CHECK_THAT(error_of("experiments/seed001/hypercube.yaml", {{"traffic.scheme", "separate"}}),
+  CHECK_THAT(run_error("experiments/seed001/hypercube.yaml", {{"traffic.scheme", "separate"}}),
              Contains("traffic.scheme separate needs a torus with routing.function utr or btr"));
-  CHECK_THAT(error_of("experiments/seed001/path_torus.yaml", {{"traffic.scheme", "separate"}}),
+  CHECK_THAT(run_error("experiments/seed001/path_torus.yaml", {{"traffic.scheme", "separate"}}),
              Contains("traffic.scheme separate needs a torus") && Contains("with routing utpr"));
-  CHECK_THAT(error_of("experiments/seed001/utorus.yaml", {{"traffic.scheme", "separate"}, {"traffic.r", "2"}}),
+  CHECK_THAT(run_error("experiments/seed001/utorus.yaml", {{"traffic.scheme", "separate"}, {"traffic.r", "2"}}),
              Contains("traffic.r applies only to traffic.scheme mutorus, sci-mutorus (scheme is separate)"));
 }

@@ -19,25 +19,14 @@
 using namespace wormcast;
 using namespace wormcast::tb;
 using Catch::Matchers::Contains;
+using test::run_file;
+using test::run_error;
 
 namespace {
 
 const char* kLoad = "experiments/load/torus_multicast_load.yaml";
 
-RunResult run_file(const char* file, const std::vector<Override>& o) {
-  return run_experiment(test::experiment(file, o), RunOptions{});
-}
-
 const nlohmann::json& stat(const RunResult& r, const std::string& key) { return test::metric(r, key); }
-
-std::string error_of(const char* file, const std::vector<Override>& o) {
-  try {
-    const RunResult r = run_file(file, o);
-    return r.ok ? "no error" : r.error;
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-}
 
 // The unicast-based U-torus on the same torus (UTR routing).
 std::vector<Override> utorus(std::vector<Override> more) {
@@ -159,23 +148,23 @@ TEST_CASE("direct_multicast_load: per-VC ejection changes no single multicast (T
 }
 
 TEST_CASE("direct_multicast_load: bad configurations are refused naming the key", "[load]") {
-  CHECK_THAT(error_of(kLoad, {{"traffic.scheme", "utorus"}}),
+  CHECK_THAT(run_error(kLoad, {{"traffic.scheme", "utorus"}}),
              Contains("traffic.scheme utorus needs a torus with routing.function utr or btr"));
-  CHECK_THAT(error_of(kLoad, {{"node.model", "endpoint"}}), Contains("torus_multicast_load.yaml:") && Contains("node.model"));
-  CHECK_THAT(error_of("", {{"traffic.kind", "direct_multicast_load"}, {"topology.kind", "torus"}, {"topology.dims", "[4, 4]"}}),
+  CHECK_THAT(run_error(kLoad, {{"node.model", "endpoint"}}), Contains("torus_multicast_load.yaml:") && Contains("node.model"));
+  CHECK_THAT(run_error("", {{"traffic.kind", "direct_multicast_load"}, {"topology.kind", "torus"}, {"topology.dims", "[4, 4]"}}),
              Contains("traffic.kind direct_multicast_load needs node.model processor"));
-  CHECK_THAT(error_of(kLoad, {{"traffic.degree", "64"}}), Contains("traffic.degree 64"));
-  CHECK_THAT(error_of(kLoad, {{"traffic.sources", "(9,9)"}}), Contains("traffic.sources"));
-  CHECK_THAT(error_of(kLoad, {{"traffic.sources", "3,3"}}), Contains("traffic.sources") && Contains("listed twice"));
-  CHECK_THAT(error_of(kLoad, {{"traffic.destinations", "5"}, {"traffic.sources", "5"}}),
+  CHECK_THAT(run_error(kLoad, {{"traffic.degree", "64"}}), Contains("traffic.degree 64"));
+  CHECK_THAT(run_error(kLoad, {{"traffic.sources", "(9,9)"}}), Contains("traffic.sources"));
+  CHECK_THAT(run_error(kLoad, {{"traffic.sources", "3,3"}}), Contains("traffic.sources") && Contains("listed twice"));
+  CHECK_THAT(run_error(kLoad, {{"traffic.destinations", "5"}, {"traffic.sources", "5"}}),
              Contains("traffic.destinations"));
-  CHECK_THAT(error_of(kLoad, {{"traffic.arrivals", "uniform"}}), Contains("traffic.arrivals"));
-  CHECK_THAT(error_of(kLoad, {{"traffic.r", "3"}}), Contains("traffic.r applies only to traffic.scheme mutorus"));
-  CHECK_THAT(error_of(kLoad, {{"router.ejection", "per_vc"}, {"router.ports", "one_port"}}),
+  CHECK_THAT(run_error(kLoad, {{"traffic.arrivals", "uniform"}}), Contains("traffic.arrivals"));
+  CHECK_THAT(run_error(kLoad, {{"traffic.r", "3"}}), Contains("traffic.r applies only to traffic.scheme mutorus"));
+  CHECK_THAT(run_error(kLoad, {{"router.ejection", "per_vc"}, {"router.ports", "one_port"}}),
              Contains("router.ejection: per_vc needs router.ports: all_port"));
-  CHECK_THAT(error_of("", {{"traffic.kind", "direct_multicast_load"}, {"node.model", "processor"}}),
+  CHECK_THAT(run_error("", {{"traffic.kind", "direct_multicast_load"}, {"node.model", "processor"}}),
              Contains("direct network"));
-  CHECK_THAT(error_of("", {{"traffic.kind", "multicast_load"}, {"topology.kind", "torus"}, {"topology.dims", "[4, 4]"}}),
+  CHECK_THAT(run_error("", {{"traffic.kind", "multicast_load"}, {"topology.kind", "torus"}, {"topology.dims", "[4, 4]"}}),
              Contains("use traffic.kind direct_multicast_load"));
 }
 
@@ -231,10 +220,10 @@ TEST_CASE("ib_multicast_load: below saturation every member gets every multicast
 }
 
 TEST_CASE("ib_multicast_load: bad configurations are refused naming the key", "[load]") {
-  CHECK_THAT(error_of(kIb, {{"traffic.scheme", "storus"}}), Contains("traffic.scheme"));
-  CHECK_THAT(error_of(kIb, {{"traffic.sources", "200"}}), Contains("traffic.sources: 200 senders"));
-  CHECK_THAT(error_of(kIb, {{"traffic.senders", "000,000"}}), Contains("traffic.senders") && Contains("twice"));
-  CHECK_THAT(error_of(kIb, {{"traffic.senders", "000"}, {"traffic.members", "000"}}), Contains("traffic.members"));
-  CHECK_THAT(error_of(kIb, {{"traffic.sender_ports", "out_of_tree"}}), Contains("sender_ports") && Contains("opensm"));
-  CHECK_THAT(error_of("", {{"traffic.kind", "ib_multicast_load"}}), Contains("fat_tree"));
+  CHECK_THAT(run_error(kIb, {{"traffic.scheme", "storus"}}), Contains("traffic.scheme"));
+  CHECK_THAT(run_error(kIb, {{"traffic.sources", "200"}}), Contains("traffic.sources: 200 senders"));
+  CHECK_THAT(run_error(kIb, {{"traffic.senders", "000,000"}}), Contains("traffic.senders") && Contains("twice"));
+  CHECK_THAT(run_error(kIb, {{"traffic.senders", "000"}, {"traffic.members", "000"}}), Contains("traffic.members"));
+  CHECK_THAT(run_error(kIb, {{"traffic.sender_ports", "out_of_tree"}}), Contains("sender_ports") && Contains("opensm"));
+  CHECK_THAT(run_error("", {{"traffic.kind", "ib_multicast_load"}}), Contains("fat_tree"));
 }

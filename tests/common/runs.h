@@ -28,6 +28,22 @@ inline tb::ExperimentConfig experiment(const char* file, const std::vector<tb::O
   return tb::load_experiment(*file ? std::string(WORMCAST_SOURCE_DIR) + "/" + file : std::string(), overrides);
 }
 
+// The experiment file `file` with `overrides`, run to the end.
+inline tb::RunResult run_file(const char* file, const std::vector<tb::Override>& overrides) {
+  return tb::run_experiment(experiment(file, overrides), {});
+}
+
+// What running `file` with `overrides` fails with: the run's error, the
+// error loading or building it throws, or "no error".
+inline std::string run_error(const char* file, const std::vector<tb::Override>& overrides) {
+  try {
+    const tb::RunResult r = run_file(file, overrides);
+    return r.ok ? "no error" : r.error;
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
 // `more` after a short warm-up and measurement window (1,000 + 6,000 cycles).
 inline std::vector<tb::Override> short_run(const std::vector<tb::Override>& more) {
   std::vector<tb::Override> o = {{"sim.warmup", "1000"}, {"sim.measure", "6000"}};

@@ -12,24 +12,41 @@
 using namespace wormcast;
 using namespace wormcast::rtl;
 
+namespace {
+
+// Two endpoints, a -> b on a link whose receiver buffer is `credits` flits
+// (0: nothing a sends ever leaves), b -> a on one of 8.
+struct EndpointPair {
+  explicit EndpointPair(int credits)
+      : ab("ab", ctx.clock, LinkParams{}, credits), ba("ba", ctx.clock, LinkParams{}, 8) {
+    a.out.bind(ab);
+    b.in.bind(ab);
+    b.out.bind(ba);
+    a.in.bind(ba);
+  }
+  // A packet of `length` flits from a to b, after the first delta cycle.
+  void send(int length) {
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    auto p = std::make_shared<Packet>();
+    p->header.dest = 1;
+    p->length = length;
+    a.inject(p);
+  }
+  SimContext ctx{5000};
+  Endpoint a{"a", 0, ctx}, b{"b", 1, ctx};
+  Link ab, ba;
+};
+
+}  // namespace
+
 TEST_CASE("watchdog trips on a stalled network and reports the stuck packet") {
   fresh_kernel();
-  SimContext ctx(5000);
-  Endpoint a("a", 0, ctx), b("b", 1, ctx);
-  Link ab("ab", ctx.clock, LinkParams{}, 0);   // receiver buffer of zero flits
-  Link ba("ba", ctx.clock, LinkParams{}, 8);
-  a.out.bind(ab);
-  b.in.bind(ab);
-  b.out.bind(ba);
-  a.in.bind(ba);
-  Watchdog wd("wd", ctx, 500, [&](Cycle now) { return std::vector<std::string>{a.describe(now)}; },
-              [&] { return static_cast<std::uint64_t>(ab.flits_in_flight()); });
+  EndpointPair net(0);
+  SimContext& ctx = net.ctx;
+  Watchdog wd("wd", ctx, 500, [&](Cycle now) { return std::vector<std::string>{net.a.describe(now)}; },
+              [&] { return static_cast<std::uint64_t>(net.ab.flits_in_flight()); });
   ctx.on_first_outstanding = [&] { wd.arm(); };
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  auto p = std::make_shared<Packet>();
-  p->header.dest = 1;
-  p->length = 4;
-  a.inject(p);
+  net.send(4);
   sc_core::sc_start(ctx.clock.delay(5000));
   REQUIRE(wd.tripped());
   CHECK(ctx.clock.now() <= 1001);   // stopped after the first idle interval(s), not at the end
@@ -40,29 +57,20 @@ TEST_CASE("watchdog trips on a stalled network and reports the stuck packet") {
 
 TEST_CASE("watchdog stays quiet while flits move and sleeps when the network is empty") {
   fresh_kernel();
-  SimContext ctx(5000);
-  Endpoint a("a", 0, ctx), b("b", 1, ctx);
-  Link ab("ab", ctx.clock, LinkParams{}, 8), ba("ba", ctx.clock, LinkParams{}, 8);
-  a.out.bind(ab);
-  b.in.bind(ab);
-  b.out.bind(ba);
-  a.in.bind(ba);
+  EndpointPair net(8);
+  SimContext& ctx = net.ctx;
   Watchdog wd("wd", ctx, 50, [](Cycle) { return std::vector<std::string>{}; },
-              [&] { return static_cast<std::uint64_t>(ab.flits_in_flight() + ba.flits_in_flight()); });
+              [&] { return static_cast<std::uint64_t>(net.ab.flits_in_flight() + net.ba.flits_in_flight()); });
   ctx.on_first_outstanding = [&] { wd.arm(); };
   int received = 0;
-  b.on_receive = [&](const Packet& p, Cycle now) {
+  net.b.on_receive = [&](const Packet& p, Cycle now) {
     ++received;
     // Injected after cycle 0 was evaluated, so the head leaves at cycle 1;
     // then link latency + serialisation of 200 flits.
     CHECK(p.injected == p.created + 1);
     CHECK(now - p.injected == 1 + 199);
   };
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  auto p = std::make_shared<Packet>();
-  p->header.dest = 1;
-  p->length = 200;   // takes longer than the watchdog interval, credit-limited to 8 in flight
-  a.inject(p);
+  net.send(200);   // takes longer than the watchdog interval, credit-limited to 8 in flight
   sc_core::sc_start(ctx.clock.delay(10000));
   CHECK_FALSE(wd.tripped());
   CHECK(received == 1);
@@ -112,14 +120,8 @@ TEST_CASE("deadlock report names the switch buffer, the packet and what it waits
 TEST_CASE("watchdog trips on flits stuck in the network while the nodes keep working") {
   for (const std::uint64_t in_network : {std::uint64_t{0}, std::uint64_t{7}}) {
     fresh_kernel();
-    SimContext ctx(5000);
-    Endpoint a("a", 0, ctx), b("b", 1, ctx);
-    Link ab("ab", ctx.clock, LinkParams{}, 0);   // the packet never leaves a
-    Link ba("ba", ctx.clock, LinkParams{}, 8);
-    a.out.bind(ab);
-    b.in.bind(ab);
-    b.out.bind(ba);
-    a.in.bind(ba);
+    EndpointPair net(0);   // the packet never leaves a
+    SimContext& ctx = net.ctx;
     Watchdog wd("wd", ctx, 500, [](Cycle) { return std::vector<std::string>{}; }, [in_network] { return in_network; });
     ctx.on_first_outstanding = [&] { wd.arm(); };
     sc_core::sc_spawn([&ctx] {
@@ -128,11 +130,7 @@ TEST_CASE("watchdog trips on flits stuck in the network while the nodes keep wor
         ++ctx.node_progress;   // a processor finishing a send overhead
       }
     });
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    auto p = std::make_shared<Packet>();
-    p->header.dest = 1;
-    p->length = 4;
-    a.inject(p);
+    net.send(4);
     sc_core::sc_start(ctx.clock.delay(5000));
     CHECK(wd.tripped() == (in_network > 0));
     if (in_network > 0) {

@@ -4,8 +4,10 @@
 #include <string>
 
 #include "algorithms/compound_header.h"
+#include "algorithms/plan_network.h"
 #include "rtl_models/node/direct_processor.h"
 #include "rtl_models/node/processor_node.h"
+#include "testbenches/app/config.h"
 #include "topologies/networks/direct_network_kind.h"
 
 namespace wormcast::tb {
@@ -63,6 +65,28 @@ const DirectCarrier& direct_carrier(algo::Carrier c) {
   static const UnicastCarrier unicast;
   static const WormCarrier worm;
   return c == algo::Carrier::compound_worm ? static_cast<const DirectCarrier&>(worm) : unicast;
+}
+
+const std::vector<algo::OptionHelp>& direct_count_options() {
+  static const std::vector<algo::OptionHelp> list =
+      algo::option_helps(algo::direct_scheme_options(), "; 0 = not set", true);
+  return list;
+}
+
+std::map<std::string, std::string> direct_option_texts(const std::map<std::string, int>& counts) {
+  std::map<std::string, std::string> given;
+  for (const auto& [key, value] : counts)
+    if (value != 0) given[key] = std::to_string(value);
+  return given;
+}
+
+std::vector<rtl::NodeId> direct_node_list(const topo::DirectTopology& t, const std::string& text, rtl::NodeId source,
+                                          const std::string& key) {
+  try {
+    return algo::parse_node_list(algo::direct_network(t), text, source, key);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
+  }
 }
 
 }  // namespace wormcast::tb

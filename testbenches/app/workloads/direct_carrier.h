@@ -8,9 +8,11 @@
 
 #include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "algorithms/direct_scheme.h"
+#include "algorithms/scheme_options.h"
 #include "rtl_models/node/host_processor.h"
 
 namespace wormcast::rtl {
@@ -18,6 +20,7 @@ class ProcessorNode;
 }
 namespace wormcast::topo {
 class DirectNetwork;
+class DirectTopology;
 }
 
 namespace wormcast::tb {
@@ -41,5 +44,18 @@ class DirectCarrier {
 };
 
 const DirectCarrier& direct_carrier(algo::Carrier c);
+
+// What the direct workloads (direct_multicast, direct_multicast_load)
+// declare and read alike. The schemes' whole-number options as traffic.KEY
+// (traffic.r), each with what it means to whom; a static list: visitors may
+// keep the key and description pointers.
+const std::vector<algo::OptionHelp>& direct_count_options();
+// Those set (non-zero) as the option texts a scheme takes.
+std::map<std::string, std::string> direct_option_texts(const std::map<std::string, int>& counts);
+// A node list of `key` as `wormcast plan --dests` reads them (names, or
+// node numbers on tori and meshes), none the source (-1: no source). Throws
+// ConfigError naming the key.
+std::vector<rtl::NodeId> direct_node_list(const topo::DirectTopology& t, const std::string& text, rtl::NodeId source,
+                                          const std::string& key);
 
 }  // namespace wormcast::tb

@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "algorithms/plan_network.h"
 #include "algorithms/scheme_options.h"
-#include "rtl_models/core/statistics.h"
 #include "rtl_models/node/processor_node.h"
 #include "testbenches/app/config.h"
 #include "topologies/networks/direct_network_kind.h"
@@ -18,28 +16,13 @@ namespace {
 
 const char* kKind = "traffic.kind direct_multicast_load";
 
-// The schemes' whole-number options, as direct_multicast declares them.
-const std::vector<algo::OptionHelp>& count_options() {
-  static const std::vector<algo::OptionHelp> list =
-      algo::option_helps(algo::direct_scheme_options(), "; 0 = not set", true);
-  return list;
-}
-
-std::vector<rtl::NodeId> node_list(const topo::DirectNetwork& dn, const std::string& text, const std::string& key) {
-  try {
-    return algo::parse_node_list(algo::direct_network(dn.topology()), text, -1, key);
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(e.what());
-  }
-}
-
 }  // namespace
 
 void DirectMulticastLoadWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
   v.choice("scheme", scheme, algo::direct_schemes().names(),
            "the multicast scheme of every multicast (`wormcast plan --list` describes each; as traffic.kind "
            "direct_multicast)");
-  for (const algo::OptionHelp& o : count_options())
+  for (const algo::OptionHelp& o : direct_count_options())
     v.count(o.key.c_str(), scheme_counts[o.key], o.help.c_str(), 0, 1 << 20);
   v.count("degree", degree, "destinations per multicast, drawn uniformly per multicast (the source excluded)", 1,
           1 << 20);
@@ -62,18 +45,11 @@ void DirectMulticastLoadWorkload::visit_sections(ParamVisitor& v, const rtl::Nod
   v.end_section();
 }
 
-std::map<std::string, std::string> DirectMulticastLoadWorkload::scheme_options() const {
-  std::map<std::string, std::string> given;
-  for (const auto& [key, value] : scheme_counts)
-    if (value != 0) given[key] = std::to_string(value);
-  return given;
-}
-
 void DirectMulticastLoadWorkload::validate(const rtl::ConfigFacts& f, const rtl::NodeModel& nodes) const {
   if (!dynamic_cast<const rtl::ProcessorModel*>(&nodes))
     throw std::invalid_argument(f.where + ": " + kKind + " needs node.model processor");
   try {
-    algo::set_options(*algo::direct_schemes().make(scheme), scheme_options(), algo::experiment_keys(scheme));
+    algo::set_options(*algo::direct_schemes().make(scheme), direct_option_texts(scheme_counts), algo::experiment_keys(scheme));
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(f.where + ": " + e.what());
   }
@@ -96,12 +72,12 @@ void DirectMulticastLoadWorkload::attach(topo::NetworkModel& net, rtl::SimContex
   run.nodes = net.num_nodes();
   run.degree = degree;
   run.bytes = message.size;
-  if (!destinations.empty()) run.group = node_list(*dn, destinations, "traffic.destinations");
+  if (!destinations.empty()) run.group = direct_node_list(dn->topology(), destinations, -1, "traffic.destinations");
   std::vector<rtl::NodeId> from;
   if (sources.empty()) {
     for (rtl::NodeId x = 0; x < run.nodes; ++x) from.push_back(x);
   } else {
-    from = node_list(*dn, sources, "traffic.sources");
+    from = direct_node_list(dn->topology(), sources, -1, "traffic.sources");
   }
   if (run.group.size() == 1) {   // a source that is the group's one member has no one to send to
     from.erase(std::remove(from.begin(), from.end(), run.group.front()), from.end());
@@ -110,27 +86,18 @@ void DirectMulticastLoadWorkload::attach(topo::NetworkModel& net, rtl::SimContex
   stream_ = run.stream;
   MulticastStream& stream = *run.stream;
   stream.ctx = &ctx;
-  const ArrivalKind kind = arrival_kind(arrivals);
-  const double rate = load / static_cast<double>(message.size);
-  for (rtl::NodeId x : from)
-    stream.sources.push_back({x, ArrivalProcess(kind, rate, rng.fork(0x6d6c000000ULL + static_cast<std::uint64_t>(x))),
-                              rng.fork(0x6d73000000ULL + static_cast<std::uint64_t>(x))});
+  stream.add_sources(from, arrival_kind(arrivals), load / static_cast<double>(message.size), rng);
   try {
     run.service = std::make_unique<DirectMulticastService>(net, ctx.clock, ServiceSite{kKind, "", ""}, scheme,
-                                                           scheme_options());
+                                                           direct_option_texts(scheme_counts));
   } catch (const std::invalid_argument& e) {
     throw ConfigError(e.what());   // names traffic.scheme and what the network lacks
   }
   Run* r = &run;   // run_ outlives the simulation
-  const int limit = source_queue;
-  stream.full = [r, limit](const StreamSource& s) { return r->service->waiting(s.node) >= static_cast<std::size_t>(limit); };
+  stream.queue_limit = static_cast<std::size_t>(source_queue);
   stream.waiting = [r](const StreamSource& s) { return r->service->waiting(s.node); };
   stream.send = [r](StreamSource& s) { r->send(s); };
-  run.service->on_delivery([r](const Multicast&, rtl::NodeId, Cycle at) { r->stream->delivered(at); });
-  run.service->on_complete([r](const Multicast& m) {
-    r->messages += static_cast<std::uint64_t>(m.messages_sent());
-    r->stream->completed(m);
-  });
+  stream.listen(*run.service);
   stream.spawn("direct_multicast_arrivals");
 }
 
@@ -152,7 +119,7 @@ void Run::send(StreamSource& s) {
 void DirectMulticastLoadWorkload::register_statistics(rtl::StatsScope s) const {
   auto run = run_;
   if (!run) return;
-  run->stream->register_statistics(s, "the end of t_R at the last destination", [run] { return run->messages; });
+  run->stream->register_statistics(s, "the end of t_R at the last destination", "unicasts or worms");
 }
 
 }  // namespace wormcast::tb

@@ -62,7 +62,6 @@ class DirectMulticastLoadWorkload : public StreamWorkload {
 
  private:
   const char* queue_unit() const override { return "multicasts"; }
-  std::map<std::string, std::string> scheme_options() const;
   std::shared_ptr<Run> run_;
 };
 
@@ -73,7 +72,6 @@ struct DirectMulticastLoadWorkload::Run {
   int degree = 1, bytes = 1, nodes = 0;
   std::vector<rtl::NodeId> group;     // fixed destinations (empty: random sets)
   std::vector<rtl::NodeId> pool;      // scratch for drawing sets
-  std::uint64_t messages = 0;         // sent by completed multicasts
   void send(StreamSource& s);
 };
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <sstream>
 
-#include "algorithms/plan_network.h"
 #include "rtl_models/node/direct_processor.h"
 #include "rtl_models/node/processor_node.h"
 #include "rtl_models/core/statistics.h"
@@ -33,29 +32,11 @@ const char* scheme_help() {
   return text.c_str();
 }
 
-// The schemes' whole-number options, each with what it means to whom. A
-// static list: visitors may keep the key and description pointers.
-const std::vector<algo::OptionHelp>& count_options() {
-  static const std::vector<algo::OptionHelp> list =
-      algo::option_helps(algo::direct_scheme_options(), "; 0 = not set", true);
-  return list;
-}
-
-// traffic.destinations as `wormcast plan --dests` reads them
-// (algo::parse_node_list): names, or node numbers on tori and meshes.
-std::vector<rtl::NodeId> parse_set(const std::string& text, const topo::DirectTopology& t, rtl::NodeId source) {
-  try {
-    return algo::parse_node_list(algo::direct_network(t), text, source, "traffic.destinations");
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(e.what());
-  }
-}
-
 }  // namespace
 
 void DirectMulticastWorkload::visit(ParamVisitor& v, const rtl::NodeModel&) {
   v.choice("scheme", scheme, algo::direct_schemes().names(), scheme_help());
-  for (const algo::OptionHelp& o : count_options())
+  for (const algo::OptionHelp& o : direct_count_options())
     v.count(o.key.c_str(), scheme_counts[o.key], o.help.c_str(), 0, 1 << 20);
   v.count("source", source, "the multicast's source node; -1: a random node (drawn once from the run's seed)", -1,
           1 << 20);
@@ -88,10 +69,7 @@ void DirectMulticastWorkload::validate(const rtl::ConfigFacts& f, const rtl::Nod
 
 std::unique_ptr<algo::DirectScheme> DirectMulticastWorkload::configured_scheme() const {
   std::unique_ptr<algo::DirectScheme> s = algo::direct_schemes().make(scheme);
-  std::map<std::string, std::string> given;
-  for (const auto& [key, value] : scheme_counts)
-    if (value != 0) given[key] = std::to_string(value);
-  algo::set_options(*s, given, algo::experiment_keys(scheme));
+  algo::set_options(*s, direct_option_texts(scheme_counts), algo::experiment_keys(scheme));
   return s;
 }
 
@@ -126,7 +104,7 @@ void DirectMulticastWorkload::attach(topo::NetworkModel& net, rtl::SimContext&, 
   run.routing = dn->routing_ptr();
   const int n = net.num_nodes();   // source and set_size fit it (node_count_problem)
   run.source = source >= 0 ? source : static_cast<rtl::NodeId>(rng.fork(0x7400000000ULL).below(static_cast<std::uint64_t>(n)));
-  if (!destinations.empty()) run.fixed = parse_set(destinations, dn->topology(), run.source);
+  if (!destinations.empty()) run.fixed = direct_node_list(dn->topology(), destinations, run.source, "traffic.destinations");
   run.set_size = set_size;
   run.rng = rng.fork(0x7300000000ULL);
   run.bytes = message.size;

@@ -39,19 +39,12 @@ void IbMulticastLoadWorkload::describe_facts(rtl::ConfigFacts& f) const {
   describe_ib_facts(f, IbPacketFormat{header_flits, flit_bytes, mtu}, message.size);
 }
 
-std::map<std::string, std::string> IbMulticastLoadWorkload::given_options() const {
-  std::map<std::string, std::string> given;
-  for (const auto& [key, text] : scheme_texts)
-    if (!text.empty()) given[key] = text;
-  return given;
-}
-
 void IbMulticastLoadWorkload::validate(const rtl::ConfigFacts& f, const rtl::NodeModel& nodes) const {
   if (!dynamic_cast<const rtl::EndpointModel*>(&nodes))
     throw std::invalid_argument(f.where + ": " + kKind + " needs node.model endpoint (the HCAs)");
   if (f.direct_network) throw std::invalid_argument(f.where + ": " + kKind + " needs topology.kind fat_tree");
   try {
-    algo::set_options(*algo::ib_schemes().make(scheme), given_options(), algo::experiment_keys(scheme));
+    algo::set_options(*algo::ib_schemes().make(scheme), ib_option_texts(scheme_texts), algo::experiment_keys(scheme));
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(f.where + ": " + e.what());
   }
@@ -89,7 +82,7 @@ void IbMulticastLoadWorkload::attach(topo::NetworkModel& net, rtl::SimContext& c
   run.bytes = message.size;
   try {
     run.service = std::make_unique<IbMulticastService>(net, ctx.clock, ServiceSite{kKind, "", ""}, scheme,
-                                                       IbPacketFormat{header_flits, flit_bytes, mtu}, given_options());
+                                                       IbPacketFormat{header_flits, flit_bytes, mtu}, ib_option_texts(scheme_texts));
     run.service->set_group(run.senders, run.members);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(e.what());
@@ -97,28 +90,19 @@ void IbMulticastLoadWorkload::attach(topo::NetworkModel& net, rtl::SimContext& c
   stream_ = run.stream;
   MulticastStream& stream = *run.stream;
   stream.ctx = &ctx;
-  const ArrivalKind kind = arrival_kind(arrivals);
-  const double rate = load / static_cast<double>(message.size);
-  for (rtl::NodeId x : run.senders)
-    stream.sources.push_back({x, ArrivalProcess(kind, rate, rng.fork(0x6d6c000000ULL + static_cast<std::uint64_t>(x))),
-                              rng.fork(0x6d73000000ULL + static_cast<std::uint64_t>(x))});
+  stream.add_sources(run.senders, arrival_kind(arrivals), load / static_cast<double>(message.size), rng);
   Run* r = &run;   // run_ outlives the simulation
-  const auto limit = static_cast<std::size_t>(source_queue);
-  stream.full = [r, limit](const StreamSource& s) { return r->service->queued_packets(s.node) >= limit; };
+  stream.queue_limit = static_cast<std::size_t>(source_queue);
   stream.waiting = [r](const StreamSource& s) { return r->service->queued_packets(s.node); };
   stream.send = [r](StreamSource& s) { r->service->multicast(s.node, r->bytes); };
-  run.service->on_delivery([r](const Multicast&, rtl::NodeId, Cycle at) { r->stream->delivered(at); });
-  run.service->on_complete([r](const Multicast& m) {
-    r->packets += static_cast<std::uint64_t>(m.messages_sent());
-    r->stream->completed(m);
-  });
+  stream.listen(*run.service);
   stream.spawn("ib_multicast_arrivals");
 }
 
 void IbMulticastLoadWorkload::register_statistics(rtl::StatsScope s) const {
   auto run = run_;
   if (!run) return;
-  run->stream->register_statistics(s, "the last member's reception of its last packet", [run] { return run->packets; });
+  run->stream->register_statistics(s, "the last member's reception of its last packet", "packets");
   s.stats.add("multicast.discarded_copies", "packets", "copies delivered to senders that are not members (opensm's "
               "SendOnly joins), dropped by their HCA", [run] { return run->service->discarded_copies(); });
   s.stats.add("multicast.group", "", "the group: members and senders", [run] {

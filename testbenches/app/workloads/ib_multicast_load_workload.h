@@ -59,12 +59,10 @@ class IbMulticastLoadWorkload : public StreamWorkload {
     std::shared_ptr<MulticastStream> stream = std::make_shared<MulticastStream>();
     std::vector<rtl::NodeId> senders, members;
     int bytes = 1;
-    std::uint64_t packets = 0;   // sent by completed multicasts
   };
 
  private:
   const char* queue_unit() const override { return "packets"; }
-  std::map<std::string, std::string> given_options() const;
   std::shared_ptr<Run> run_;
 };
 

@@ -16,10 +16,7 @@ namespace wormcast::tb {
 
 std::shared_ptr<const algo::IbScheme> IbMulticastWorkload::make_scheme() const {
   std::unique_ptr<algo::IbScheme> s = algo::ib_schemes().make(scheme);
-  algo::OptionTexts given;
-  for (const auto& [key, text] : scheme_texts)
-    if (!text.empty()) given[key] = text;
-  algo::set_options(*s, given, algo::experiment_keys(scheme));
+  algo::set_options(*s, ib_option_texts(scheme_texts), algo::experiment_keys(scheme));
   return s;
 }
 

@@ -22,6 +22,13 @@ const std::vector<algo::OptionHelp>& ib_option_helps() {
   return list;
 }
 
+algo::OptionTexts ib_option_texts(const std::map<std::string, std::string>& texts) {
+  algo::OptionTexts given;
+  for (const auto& [key, text] : texts)
+    if (!text.empty()) given[key] = text;
+  return given;
+}
+
 void visit_ib_packet_keys(ParamVisitor& v, int& header_flits, int& flit_bytes, int& mtu) {
   v.count("header_flits", header_flits,
           "header flits per packet (the paper counts no header; the model needs at least one flit)", 1, 1 << 16);

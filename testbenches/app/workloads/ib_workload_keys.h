@@ -3,6 +3,7 @@
 // keys, node lists as the paper writes them, and uniform draws of nodes.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ const char* ib_scheme_help();
 // The schemes' own options (algo::ib_scheme_options) as traffic.KEY text
 // keys. A static list: visitors may keep the key and description pointers.
 const std::vector<algo::OptionHelp>& ib_option_helps();
+// Those of `texts` that are set (not empty), as the scheme takes them.
+algo::OptionTexts ib_option_texts(const std::map<std::string, std::string>& texts);
 // traffic.header_flits, traffic.flit_bytes, traffic.mtu.
 void visit_ib_packet_keys(ParamVisitor& v, int& header_flits, int& flit_bytes, int& mtu);
 // The packet the buffer checks see: a message's first packet, header included.

@@ -29,8 +29,15 @@ void MulticastStream::spawn(const char* name) {
   sc_core::sc_spawn([this] { generate(); }, name);
 }
 
+void MulticastStream::add_sources(const std::vector<rtl::NodeId>& nodes, ArrivalKind kind, double rate,
+                                  const Rng& rng) {
+  for (rtl::NodeId x : nodes)
+    sources.push_back({x, ArrivalProcess(kind, rate, rng.fork(0x6d6c000000ULL + static_cast<std::uint64_t>(x))),
+                       rng.fork(0x6d73000000ULL + static_cast<std::uint64_t>(x))});
+}
+
 void MulticastStream::create(StreamSource& s, Cycle at) {
-  if (full(s)) {
+  if (waiting(s) >= queue_limit) {
     s.overflowed = true;
     return;
   }
@@ -45,6 +52,7 @@ void MulticastStream::create(StreamSource& s, Cycle at) {
 
 void MulticastStream::completed(const Multicast& m) {
   ++completed_;
+  messages_ += static_cast<std::uint64_t>(m.messages_sent());
   if (!ctx->window.contains(m.requested())) return;
   --measured_open_;
   latency_.push_back(static_cast<std::uint32_t>(m.latency()));
@@ -69,7 +77,7 @@ std::string MulticastStream::pending_work(const std::string& queue_unit) const {
 }
 
 void MulticastStream::register_statistics(rtl::StatsScope s, const std::string& latency_end,
-                                          std::function<std::uint64_t()> messages) const {
+                                          const std::string& sent) const {
   const rtl::SimContext& c = s.ctx;
   const double us = c.clock.cycles_to_us(1.0);
   const std::shared_ptr<const MulticastStream> self = shared_from_this();
@@ -96,8 +104,8 @@ void MulticastStream::register_statistics(rtl::StatsScope s, const std::string& 
   s.stats.add("multicast.delivered_rate", "deliveries/cycle/source", "destinations that received a multicast in the "
               "window, per cycle per source (below saturation: destinations per multicast * offered_rate)",
               [self, per] { return per() > 0 ? static_cast<double>(self->window_deliveries_.value()) / per() : 0.0; });
-  s.stats.add("multicast.messages", "messages", "unicasts, worms or packets sent, all of the run",
-              std::move(messages));
+  s.stats.add("multicast.messages", "messages", sent + " the completed multicasts sent",
+              [self] { return self->messages_; });
   s.stats.add("multicast.sources", "nodes", "nodes creating multicasts", [self] { return self->sources.size(); });
 }
 

@@ -35,12 +35,23 @@ class MulticastStream : public std::enable_shared_from_this<MulticastStream> {
   const rtl::SimContext* ctx = nullptr;
   std::vector<StreamSource> sources;
   Cycle stop = UINT64_MAX;
-  // Is the source's queue full (the arrival is refused, the source stops)?
-  std::function<bool(const StreamSource&)> full;
   // Sends one multicast of the source, created now.
   std::function<void(StreamSource&)> send;
-  // The queue's length at a source, in its own unit (for pending_work).
+  // The queue's length at a source, in its own unit; an arrival that finds
+  // queue_limit there is refused and the source stops for good.
   std::function<std::size_t(const StreamSource&)> waiting;
+  std::size_t queue_limit = 1;
+
+  // One source per node of `nodes`, each with its own arrival process and
+  // draws (forked from `rng` by node number).
+  void add_sources(const std::vector<rtl::NodeId>& nodes, ArrivalKind kind, double rate, const Rng& rng);
+  // Takes the service's deliveries and completions (a MulticastService or an
+  // IbMulticastService).
+  template <class Service>
+  void listen(Service& service) {
+    service.on_delivery([this](const Multicast&, rtl::NodeId, Cycle at) { delivered(at); });
+    service.on_complete([this](const Multicast& m) { completed(m); });
+  }
 
   // The arrival thread: creates every source's multicasts at their cycles
   // until `stop` (spawn it once the network is built).
@@ -55,14 +66,15 @@ class MulticastStream : public std::enable_shared_from_this<MulticastStream> {
   std::string pending_work(const std::string& queue_unit) const;
   WorkCount work_count() const { return {created_, completed_}; }
   // The multicast.* statistics; `latency_end` says where a latency ends
-  // ("the end of t_R at the last destination").
-  void register_statistics(rtl::StatsScope s, const std::string& latency_end,
-                           std::function<std::uint64_t()> messages) const;
+  // ("the end of t_R at the last destination"), `sent` what a multicast
+  // sends ("unicasts or worms", "packets").
+  void register_statistics(rtl::StatsScope s, const std::string& latency_end, const std::string& sent) const;
 
  private:
   void create(StreamSource& s, Cycle at);
   Cycle next_arrival() const;
   std::uint64_t created_ = 0, completed_ = 0, measured_created_ = 0, measured_open_ = 0;
+  std::uint64_t messages_ = 0;           // sent by the completed multicasts
   rtl::WindowedCounter window_created_, window_deliveries_;
   std::vector<std::uint32_t> latency_;   // measured multicasts: creation to the last destination
   std::vector<double> mean_latency_;     // measured multicasts: mean over their destinations
