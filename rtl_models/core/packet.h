@@ -122,6 +122,11 @@ struct Packet : std::enable_shared_from_this<Packet> {
   Cycle created = 0;            // cycle the packet was generated at its source
   Cycle injected = 0;           // cycle its head flit left the source
   bool measured = false;        // created inside the measurement window
+  // Background traffic (testbenches/app/workloads/background_workload.h):
+  // a unicast another device at the source node sends beside the node's
+  // own work; the node's sink hands it to the background's receiver, never
+  // to the node's software or NI firmware.
+  bool background = false;
   // Node model: position in its message and sender-side timestamps.
   int msg_index = 0, msg_packets = 1;
   int payload_bytes = 0;        // message bytes carried (1 flit = 1 byte)

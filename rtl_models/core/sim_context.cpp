@@ -121,6 +121,15 @@ void SimContext::on_created(const Packet& p) {
   count_created(p.measured, p.created, p.length, was_empty);
 }
 
+void SimContext::admit(Packet& p, NodeId src, Cycle now) {
+  p.id = new_packet_id();
+  p.origin = p.id;
+  p.src = src;
+  p.created = now;
+  p.measured = window.contains(now);
+  on_created(p);
+}
+
 void SimContext::on_created(const QueuedUnicast& q) {
   const bool was_empty = idle();
   ledger.expect_unicast(q.id, q.shape.dest);

@@ -195,6 +195,10 @@ class SimContext {
   void on_message_received(std::uint64_t id, NodeId at, MessageTimes t);
   // A source created a packet (before injection).
   void on_created(const Packet& p);
+  // A node's packet created now at `src` (its header and length set): gives
+  // it its id, origin, source, creation cycle and measured flag, then
+  // on_created.
+  void admit(Packet& p, NodeId src, Cycle now);
   void on_created(const QueuedUnicast& q);
   // A sink received the tail of p.
   void on_delivered(const Packet& p, NodeId at, Cycle now);

@@ -96,6 +96,11 @@ class DirectProcessor : public sc_core::sc_module, public DirectHostApi {
   Endpoint& port(int i) { return *ports_.at(static_cast<std::size_t>(i)); }
   const Endpoint& port(int i) const { return *ports_.at(static_cast<std::size_t>(i)); }
   void set_pair_selector(std::function<int(NodeId)> f) { selector_ = std::move(f); }
+  // Background traffic (Packet::background): a unicast packet (header and
+  // length set) created at cycle `at` (Endpoint::inject_created_at) on the port
+  // of its destination's route, as the processor's own unicasts, without
+  // t_S; arriving ones go to the ports' on_background, not to the program.
+  void inject_background(PacketPtr p, Cycle at);
   std::size_t messages_waiting() const { return completions_.size(); }
   const ProcessorParams& params() const { return p_; }
 

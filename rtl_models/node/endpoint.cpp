@@ -9,7 +9,7 @@ Endpoint::Endpoint(sc_core::sc_module_name name, NodeId id, SimContext& ctx, boo
       assembler_(ctx, this->name(), /*return_credits_at_once=*/true), wake_(ctx.clock),
       sched_(ctx.scheduler) {
   injector_.on_sent = [this](const PacketPtr& p, Cycle at) {
-    if (on_sent) on_sent(*p, at);
+    if (on_sent && !p->background) on_sent(*p, at);
   };
 }
 
@@ -42,15 +42,14 @@ void Endpoint::end_of_elaboration() {
   sched_->at(sched_id_, 0);
 }
 
-void Endpoint::admit(PacketPtr p, Cycle now) {
-  if (p->length < 1 || p->header_flits < 1 || p->header_flits > p->length)
+void Endpoint::check_shape(const Packet& p) const {
+  if (p.length < 1 || p.header_flits < 1 || p.header_flits > p.length)
     throw std::invalid_argument(std::string(name()) + ": packet needs 1 <= header_flits <= length");
-  p->id = ctx_.new_packet_id();
-  p->origin = p->id;
-  p->src = id_;
-  p->created = now;
-  p->measured = ctx_.window.contains(now);
-  ctx_.on_created(*p);
+}
+
+void Endpoint::admit(PacketPtr p, Cycle now) {
+  check_shape(*p);
+  ctx_.admit(*p, id_, now);
   injector_.push(std::move(p));
 }
 
@@ -74,15 +73,27 @@ void Endpoint::inject(PacketPtr p) {
   wake_at(evaluated ? now + 1 : now);
 }
 
-void Endpoint::inject_at(PacketPtr p, Cycle at) {
+void Endpoint::inject_at(PacketPtr p, Cycle at) { schedule(std::move(p), at, false); }
+
+void Endpoint::inject_created_at(PacketPtr p, Cycle at) {
+  if (at == ctx_.clock.now()) {
+    inject(std::move(p));
+    return;
+  }
+  check_shape(*p);
+  ctx_.admit(*p, id_, at);
+  schedule(std::move(p), at, true);
+}
+
+void Endpoint::schedule(PacketPtr p, Cycle at, bool created) {
   const Cycle now = ctx_.clock.now();
   if (at <= now)
     throw std::logic_error(std::string(name()) + ": inject_at(" + std::to_string(at) + ") at cycle " +
                            std::to_string(now) + ": the cycle must be later");
   if (defer_) throw std::logic_error(std::string(name()) + ": inject_at() on an endpoint that defers receiving");
   auto pos = std::upper_bound(scheduled_.begin(), scheduled_.end(), at,
-                              [](Cycle c, const std::pair<Cycle, PacketPtr>& e) { return c < e.first; });
-  scheduled_.insert(pos, {at, std::move(p)});
+                              [](Cycle c, const Scheduled& e) { return c < e.at; });
+  scheduled_.insert(pos, {at, std::move(p), created});
   // Before the end of elaboration: registration wakes it for cycle 0.
   if (sched_ != nullptr && sched_id_ < 0) return;
   wake_at(at);
@@ -90,12 +101,14 @@ void Endpoint::inject_at(PacketPtr p, Cycle at) {
 
 void Endpoint::admit_scheduled(Cycle now, Cycle& next) {
   std::size_t due = 0;
-  while (due < scheduled_.size() && scheduled_[due].first <= now) {
-    admit(std::move(scheduled_[due].second), now);
+  while (due < scheduled_.size() && scheduled_[due].at <= now) {
+    Scheduled& e = scheduled_[due];
+    if (e.created) injector_.push(std::move(e.packet));
+    else admit(std::move(e.packet), now);
     ++due;
   }
   scheduled_.erase(scheduled_.begin(), scheduled_.begin() + static_cast<std::ptrdiff_t>(due));
-  if (!scheduled_.empty()) next = std::min(next, scheduled_.front().first);
+  if (!scheduled_.empty()) next = std::min(next, scheduled_.front().at);
 }
 
 void Endpoint::tick() {
@@ -148,7 +161,14 @@ Cycle Endpoint::evaluate_cycle(Cycle now) {
   const auto delivered = [&](const PacketPtr& p, Cycle at) {
     ++received_;
     ctx_.on_delivered(*p, id_, at);
-    if (on_receive) on_receive(*p, at);
+    if (p->background) {
+      if (!on_background)
+        throw InvariantViolation(std::string(name()) + ": background packet " + std::to_string(p->id) +
+                                 " arrived but nothing receives background traffic here");
+      on_background(*p, at);
+    } else if (on_receive) {
+      on_receive(*p, at);
+    }
   };
   if (defer_) {
     // Untraced (rx_valid_ is not mirrored): no wake-up for the next cycle.

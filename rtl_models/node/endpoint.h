@@ -61,9 +61,17 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
   // next, by whether this endpoint was evaluated already). Packets given the
   // same cycle are queued in call order. Throws std::logic_error for at <= now.
   void inject_at(PacketPtr p, Cycle at);
-  // Called for each packet fully received.
+  // As inject_at(p, at), but the packet is created at `at` now: it has its
+  // id and is outstanding in the run's ledger from now on, so a run that
+  // ends before cycle `at` has not lost it. For at == now (before the
+  // simulation starts), inject(p).
+  void inject_created_at(PacketPtr p, Cycle at);
+  // Called for each packet fully received (background packets excepted).
   std::function<void(const Packet&, Cycle)> on_receive;
-  // Called when a packet's tail flit has left (the channel is free for the next).
+  // Called instead for each background packet (Packet::background) received.
+  std::function<void(const Packet&, Cycle)> on_background;
+  // Called when a packet's tail flit has left (the channel is free for the
+  // next), background packets excepted.
   std::function<void(const Packet&, Cycle)> on_sent;
 
   std::size_t queued_packets() const { return injector_.queued(); }
@@ -101,6 +109,7 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
     if (sched_) sched_->at(sched_id_, c);
     else wake_.at(c);
   }
+  void check_shape(const Packet& p) const;   // throws std::invalid_argument for an impossible length
   void admit(PacketPtr p, Cycle now);
   // Admit the inject_at() packets due by now; lower `next` to the next one.
   void admit_scheduled(Cycle now, Cycle& next);
@@ -118,7 +127,13 @@ class Endpoint : public sc_core::sc_module, private LinkClient, private CycleSch
   bool overflowed_ = false;
   bool unicast_source_ = false;   // source_->unicast_only(): its packets are queued as records
   PacketInjector injector_;
-  std::vector<std::pair<Cycle, PacketPtr>> scheduled_;   // inject_at(), by cycle then call order
+  struct Scheduled {
+    Cycle at;
+    PacketPtr packet;
+    bool created;   // inject_created_at: admitted already, only to be queued
+  };
+  std::vector<Scheduled> scheduled_;   // inject_at(), inject_created_at(): by cycle, then call order
+  void schedule(PacketPtr p, Cycle at, bool created);
   mutable PacketAssembler assembler_;   // mutable: settle_before()
   std::uint64_t received_ = 0;
   bool tx_valid_ = false, rx_valid_ = false;

@@ -17,6 +17,12 @@ class EndpointNode : public NodeHardware {
   FlitInPort& link_in() override { return ep_.in; }
   int receive_credits() const override { return credits_; }
   Endpoint* endpoint() override { return &ep_; }
+  bool carries_background() const override { return true; }
+  void inject_background(PacketPtr p, Cycle at) override {
+    p->background = true;
+    ep_.inject_created_at(std::move(p), at);
+  }
+  void set_background_sink(std::function<void(const Packet&, Cycle)> f) override { ep_.on_background = std::move(f); }
   int trace(sc_core::sc_trace_file* tf, const std::string& filter) override;
   std::string describe_blocked(Cycle now) const override;
 

@@ -36,6 +36,11 @@ class HostNiNode : public NodeHardware {
   FlitInPort& link_in() override { return node_.ni.in; }
   int receive_credits() const override { return credits_; }
   HostProcessor* host() override { return &node_.host; }
+  bool carries_background() const override { return true; }
+  void inject_background(PacketPtr p, Cycle at) override { node_.ni.inject_background(std::move(p), at); }
+  void set_background_sink(std::function<void(const Packet&, Cycle)> f) override {
+    node_.ni.on_background = std::move(f);
+  }
   int trace(sc_core::sc_trace_file* tf, const std::string& filter) override;
   std::string describe_blocked(Cycle now) const override;
   ComputeNode& node() { return node_; }
@@ -55,6 +60,11 @@ class NiOnlyNode : public NodeHardware {
   FlitOutPort& link_out() override { return node_.ni.out; }
   FlitInPort& link_in() override { return node_.ni.in; }
   int receive_credits() const override { return credits_; }
+  bool carries_background() const override { return true; }
+  void inject_background(PacketPtr p, Cycle at) override { node_.ni.inject_background(std::move(p), at); }
+  void set_background_sink(std::function<void(const Packet&, Cycle)> f) override {
+    node_.ni.on_background = std::move(f);
+  }
   int trace(sc_core::sc_trace_file* tf, const std::string& filter) override;
   std::string describe_blocked(Cycle now) const override;
   NiNode& node() { return node_; }

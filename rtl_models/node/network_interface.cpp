@@ -264,19 +264,29 @@ void NetworkInterface::send_copy(const PacketPtr& pkt, const PacketHeader& heade
   ++ctx_.node_progress;
   const Cycle now = ctx_.clock.now();
   auto c = std::make_shared<Packet>(*pkt);
-  c->id = ctx_.new_packet_id();
-  c->origin = c->id;
-  c->src = id_;
   c->header = header;
-  c->created = now;
-  c->measured = ctx_.window.contains(now);
   c->ns_done = now;
-  ctx_.on_created(*c);
+  ctx_.admit(*c, id_, now);
   ++held_.at(pkt.get()).refs;
   copy_of_[c.get()] = pkt.get();
   ++stats_.packets_sent;
   handoff_.emplace_back(now + 1, std::move(c));   // registered hand-off to the link interface
   wake_.at(now + 1);
+}
+
+// Past the NI processor and its memory: the link interface sends it with the
+// firmware's copies, in hand-off order (the copies are handed off for the
+// next cycle, so a packet for a later cycle goes in its place, not last).
+void NetworkInterface::inject_background(PacketPtr p, Cycle at) {
+  const Cycle now = ctx_.clock.now();
+  if (at < now) throw std::logic_error(std::string(name()) + ": background packet for a past cycle");
+  const Cycle start = std::max(at, now + 1);
+  p->background = true;
+  ctx_.admit(*p, id_, at);
+  auto pos = std::upper_bound(handoff_.begin(), handoff_.end(), start,
+                              [](Cycle c, const std::pair<Cycle, PacketPtr>& e) { return c < e.first; });
+  handoff_.insert(pos, {start, std::move(p)});
+  wake_.at(start);
 }
 
 void NetworkInterface::deliver_to_host(const PacketPtr& pkt) {
@@ -409,6 +419,14 @@ void NetworkInterface::link_tick() {
   if (in.size() > 0 && assembler_.step(*in.operator->(), now, next, [&](const PacketPtr& p, Cycle at) {
         p->arrived = at;
         ctx_.on_delivered(*p, id_, at);
+        if (p->background) {   // taken off the link at line rate, its credits back at once
+          in->return_credits(p->length, now);
+          if (!on_background)
+            throw InvariantViolation(std::string(name()) + ": background packet " + std::to_string(p->id) +
+                                     " arrived but nothing receives background traffic here");
+          on_background(*p, at);
+          return;
+        }
         held_[p.get()] = Held{1, p->length, true, p};
         change_occupancy(+p->length);
         ++stats_.packets_received;

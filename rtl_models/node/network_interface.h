@@ -20,6 +20,7 @@
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <systemc>
@@ -88,6 +89,15 @@ class NetworkInterface : public sc_core::sc_module, private NiFirmwareApi, priva
 
   NodeId id() const { return id_; }
   const NiParams& params() const { return p_; }
+  // Background traffic (Packet::background): a unicast packet (header and
+  // length set), created at cycle `at` (> now, or now before the simulation
+  // starts), that the link interface sends from that cycle (or the next,
+  // for now), beside the firmware's copies and without its t_ns or NI
+  // memory, as another device's DMA would. Arriving background packets are
+  // taken off the link (their receive-queue credits returned at once) and
+  // handed to on_background, not to the firmware.
+  void inject_background(PacketPtr p, Cycle at);
+  std::function<void(const Packet&, Cycle)> on_background;
   NiStats stats() const;
   int occupancy_flits() const { return occupancy_; }
   std::string describe() const;

@@ -64,6 +64,23 @@ class NodeHardware {
   // Multi-pair nodes: the network tells the node on which pair a packet to
   // `dest` (the first address of an IR worm) must be injected.
   virtual void set_pair_selector(std::function<int(NodeId dest)>) {}
+  // Background traffic (Packet::background; the background workload): can
+  // the node send and receive packets beside its own work, sharing its
+  // channels but not its software or NI firmware, as another device at the
+  // node would?
+  virtual bool carries_background() const { return false; }
+  // Queues unicast packet `p` (header and length set), created at cycle
+  // `at`, on the channel a packet to its destination leaves by, before that
+  // cycle's injection whatever order modules run in: `at` is later than
+  // now, or now before the simulation starts. It is marked background and
+  // registered with the run's ledger. Only where carries_background().
+  virtual void inject_background(PacketPtr, Cycle /*at*/) {
+    throw std::logic_error("node carries no background traffic");
+  }
+  // Who receives the background packets that arrive here (all of them).
+  virtual void set_background_sink(std::function<void(const Packet&, Cycle)>) {
+    throw std::logic_error("node carries no background traffic");
+  }
   // VCD: trace what matches the glob; returns the number of modules traced
   // (with tf null, only counts them).
   virtual int trace(sc_core::sc_trace_file* tf, const std::string& filter) = 0;

@@ -27,6 +27,11 @@ class ProcessorNode : public NodeHardware {
   FlitOutPort& pair_out(int pair) override { return proc_.port(pair).out; }
   FlitInPort& pair_in(int pair) override { return proc_.port(pair).in; }
   void set_pair_selector(std::function<int(NodeId)> f) override { proc_.set_pair_selector(std::move(f)); }
+  bool carries_background() const override { return true; }
+  void inject_background(PacketPtr p, Cycle at) override { proc_.inject_background(std::move(p), at); }
+  void set_background_sink(std::function<void(const Packet&, Cycle)> f) override {
+    for (int i = 0; i < proc_.ports(); ++i) proc_.port(i).on_background = f;
+  }
   int trace(sc_core::sc_trace_file* tf, const std::string& filter) override;
   std::string describe_blocked(Cycle now) const override;
   DirectProcessor& processor() { return proc_; }

@@ -43,15 +43,15 @@ Cycle SyntheticSource::gap() {
   return static_cast<Cycle>(std::floor(clock_)) - static_cast<Cycle>(std::floor(before));
 }
 
-std::string pattern_problem(const TrafficParams& p, int num_nodes) {
+std::string pattern_problem(const TrafficParams& p, int num_nodes, const std::string& section) {
   if (p.pattern == "transpose") {
     const int m = static_cast<int>(std::lround(std::sqrt(static_cast<double>(num_nodes))));
     if (m * m != num_nodes)
-      return "traffic.pattern transpose needs a square number of nodes (k x k, or a hypercube of even dimension); "
+      return section + ".pattern transpose needs a square number of nodes (k x k, or a hypercube of even dimension); "
              "the network has " + std::to_string(num_nodes);
   }
   if (p.pattern == "hotspot" && p.hotspot_node >= num_nodes)
-    return "traffic.hotspot_node " + std::to_string(p.hotspot_node) + " is not a node (the network has " +
+    return section + ".hotspot_node " + std::to_string(p.hotspot_node) + " is not a node (the network has " +
            std::to_string(num_nodes) + " nodes, 0.." + std::to_string(num_nodes - 1) + ")";
   return {};
 }

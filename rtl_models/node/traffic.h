@@ -19,15 +19,20 @@ struct TrafficParams {
   int packet_size = 128;       // flits, header included
   int header_flits = 1;        // unicast header length
   void visit(ParamVisitor& v) {
+    v.real("load", load, "flits/cycle/node", "offered load per node", 0.0, 1.0);
+    visit_shape(v);
+  }
+  // The keys besides the load: where packets go, when they arrive, their
+  // size (the background section has them too, with a load of its own).
+  void visit_shape(ParamVisitor& v) {
     v.choice("pattern", pattern, {"uniform", "transpose", "bit_complement", "hotspot"},
              "destination pattern: uniform over the other nodes; transpose (N = m^2 nodes, id a*m+b -> b*m+a: "
              "(a,b) -> (b,a) on a k x k mesh/torus); bit_complement (id -> N-1-id: every coordinate "
-             "complemented); hotspot (traffic.hotspot_fraction, default 10%, of the packets to "
-             "traffic.hotspot_node, default 0, the rest uniform; these two keys exist only with pattern "
-             "hotspot). A node whose transpose/complement is itself sends nothing");
+             "complemented); hotspot (hotspot_fraction, default 10%, of the packets to hotspot_node, default 0, "
+             "the rest uniform; these two keys of the section exist only with pattern hotspot). A node whose "
+             "transpose/complement is itself sends nothing");
     v.choice("process", process, {"bernoulli", "poisson"},
              "packet arrival process: Bernoulli trial per cycle, or Poisson (exponential gaps)");
-    v.real("load", load, "flits/cycle/node", "offered load per node", 0.0, 1.0);
     v.flits("packet_size", packet_size, "packet length, header flits included", 1);
     v.flits("header_flits", header_flits, "header flits of a unicast packet", 1);
     // Only with pattern hotspot, so every other configuration (and its
@@ -42,8 +47,9 @@ struct TrafficParams {
 };
 
 // Why `p.pattern` cannot run on `num_nodes` nodes ("" if it can): transpose
-// needs a square node count, hotspot_node must exist.
-std::string pattern_problem(const TrafficParams& p, int num_nodes);
+// needs a square node count, hotspot_node must exist. The keys are named in
+// `section` (traffic, background).
+std::string pattern_problem(const TrafficParams& p, int num_nodes, const std::string& section = "traffic");
 
 // Decides when a node creates its next packet and where it goes.
 class PacketSource {

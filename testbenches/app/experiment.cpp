@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "testbenches/app/units.h"
+#include "testbenches/app/workloads/composed_workload.h"
 #include <set>
 
 namespace wormcast::tb {
@@ -70,6 +71,9 @@ void ExperimentConfig::visit(ParamVisitor& v) {
   workload->visit(v, *node);
   v.end_section();
   workload->visit_sections(v, *node);
+  v.begin_section("background", "unicast traffic beside the workload's, on with background.load > 0");
+  background.visit(v);
+  v.end_section();
   v.begin_section("sim", "run control");
   sim.visit(v);
   v.end_section();
@@ -80,6 +84,10 @@ rtl::ConfigFacts ExperimentConfig::facts() const {
   f.where = where();
   f.watchdog = sim.watchdog;
   workload->describe_facts(f);
+  if (background.on() && background.shape.packet_size > f.workload_packet_flits) {
+    f.workload_packet_flits = background.shape.packet_size;
+    f.workload_packet_key = "background.packet_size";
+  }
   node->packet_bound(f);
   f.multi_port_nodes = node->multi_port();
   network->describe_facts(f);
@@ -103,8 +111,14 @@ void ExperimentConfig::validate() const {
     network->validate(f);
     node->validate(f);
     workload->validate(f, *node);
+    if (background.on()) {
+      std::string p = background.problem();
+      if (p.empty()) p = workload->background_problem();
+      if (!p.empty()) throw std::invalid_argument(f.where + ": " + p);
+    }
     if (f.nodes > 0)
-      if (const std::string p = workload->node_count_problem(f.nodes); !p.empty())
+      if (const std::string p = with_background(workload->clone(), background)->node_count_problem(f.nodes);
+          !p.empty())
         throw std::invalid_argument(f.where + ": " + p);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(e.what());

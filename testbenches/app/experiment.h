@@ -13,6 +13,7 @@
 
 #include "rtl_models/node/node_model.h"
 #include "testbenches/app/config.h"
+#include "testbenches/app/workloads/background_workload.h"
 #include "testbenches/app/workloads/workload.h"
 #include "topologies/networks/network_kind.h"
 
@@ -56,6 +57,7 @@ struct ExperimentConfig {
   Selected<topo::NetworkKind> network;
   Selected<rtl::NodeModel> node;
   Selected<Workload> workload;
+  BackgroundParams background;   // unicast traffic beside the workload's
   SimSection sim;
   std::string source_file;   // not a parameter: where it was loaded from
 

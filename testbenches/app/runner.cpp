@@ -16,6 +16,7 @@
 #include "testbenches/app/atomic_file.h"
 #include "testbenches/app/run_loop.h"
 #include "testbenches/app/vcd_sink.h"
+#include "testbenches/app/workloads/composed_workload.h"
 #include "topologies/networks/switch_network_kind.h"
 #include "topologies/topology.h"
 
@@ -289,7 +290,7 @@ Elaborated elaborate(const ExperimentConfig& cfg, rtl::SimContext& ctx, const Rn
     res.error = cfg.where() + ": topology: " + err.what();
     return {};
   }
-  e.workload = cfg.workload->clone();
+  e.workload = with_background(cfg.workload->clone(), cfg.background);
   try {
     if (const std::string p = e.workload->node_count_problem(e.net->num_nodes()); !p.empty()) throw ConfigError(p);
     e.workload->attach(*e.net, ctx, run_rng);

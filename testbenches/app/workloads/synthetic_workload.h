@@ -38,6 +38,10 @@ class SyntheticWorkload : public Workload {
   void stop_creating_at(Cycle c) override;
   std::string pending_work(const rtl::SimContext& ctx) const override;
   std::string node_count_problem(int nodes) const override;
+  std::string background_problem() const override {
+    return "background.load: traffic.kind synthetic is unicast traffic itself (raise traffic.load); background "
+           "traffic runs beside the other workloads";
+  }
   void register_statistics(rtl::StatsScope s) const override;
   WorkCount work_count(const rtl::SimContext& ctx) const override;
   std::string work_unit() const override { return software_ ? "messages" : "packets"; }

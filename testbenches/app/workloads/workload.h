@@ -39,6 +39,9 @@ class Workload {
   // knows its node count (ConfigFacts::nodes), so that a sweep refuses
   // such a point before anything runs, and again before attach.
   virtual std::string node_count_problem(int /*nodes*/) const { return {}; }
+  // Why background traffic (section background, background_workload.h)
+  // cannot run beside it, naming the keys; "" when it can.
+  virtual std::string background_problem() const { return {}; }
   // Install sources / programs. Called once, on a fresh copy (clone()).
   virtual void attach(topo::NetworkModel& net, rtl::SimContext& ctx, const Rng& rng) = 0;
   // Has work created in the measurement window not completed yet?
