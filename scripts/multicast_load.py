@@ -4,6 +4,8 @@
 seed003's fat tree (experiments/load/sweeps/fat_tree_multicast_load.yaml),
 each scheme's zero-load latency, its saturation point and the figures.
 
+Each sweep runs every scheme alone and beside uniform unicast background
+traffic (background.load); a curve is a scheme at one background load.
 A point counts as saturated when any of its runs reported saturation
 (metrics.saturated, the run's own evidence: measured multicasts incomplete,
 a backlog that grew, or not drained). A scheme's saturation point lies
@@ -27,15 +29,18 @@ import verdict_table  # noqa: E402
 from verdict_table import DataError, read_rows, save_columns, summary_path  # noqa: E402
 
 # Per network: its sweep, its schemes by (traffic.scheme, traffic.r), the
-# factor from traffic.load to the x-axis, the message's flits per delivery.
+# factor from traffic.load to the x-axis, the message's flits per delivery,
+# the background loads of the sweep.
 NETWORKS = {
-    "torus": {"sweep": "torus_multicast_load", "scale": 8, "flits": 64,
+    "torus": {"sweep": "torus_multicast_load", "scale": 8, "flits": 64, "backgrounds": (0.0, 0.01),
+              "background_unit": "flits/cycle/node",
               "names": {("storus", "0"): "S-torus", ("mdtorus", "0"): "M_d-torus",
                         ("mutorus", "8"): "M_u-torus(8)", ("mutorus", "2"): "M_u-torus(2), unicast-based",
                         ("utorus", "0"): "U-torus"},
               "x": "effective load (message flits delivered per cycle per node = 8 x traffic.load)",
               "title": "8x8 unidirectional torus, 8 random destinations, 64-flit messages"},
-    "fat_tree": {"sweep": "fat_tree_multicast_load", "scale": 1, "flits": 256,
+    "fat_tree": {"sweep": "fat_tree_multicast_load", "scale": 1, "flits": 256, "backgrounds": (0.0, 0.2),
+                 "background_unit": "bytes/cycle/HCA",
                  "names": {("cyclic", ""): "cyclic", ("opensm", ""): "opensm", ("unicast", ""): "unicast"},
                  "x": "offered load (message bytes created per cycle per sender = traffic.load)",
                  "title": "IBFT(8,3), 16 senders to one group of 32, 256-byte messages"},
@@ -48,7 +53,7 @@ DELIVERED = "metrics.multicast.delivered_rate.mean"
 LINK_MAX = "metrics.link_utilization.max.mean"
 LINK_MEAN = "metrics.link_utilization.mean.mean"
 COLUMNS = [LAT, LAT_CI, AVG, SAT, DELIVERED, LINK_MAX, LINK_MEAN]
-KEYS = ["traffic.scheme", "traffic.load"]
+KEYS = ["traffic.scheme", "traffic.load", "background.load"]
 
 
 def sweep_file(net):
@@ -56,7 +61,7 @@ def sweep_file(net):
 
 
 def curves(data, net):
-    """{scheme name: (routing, [(load, row), ...] by load)}, every scheme of the network present."""
+    """{(scheme name, background load): (routing, [(load, row), ...] by load)}, every curve of the network present."""
     cfg = NETWORKS[net]
     path = summary_path(data, cfg["sweep"])
     rows = read_rows(path, KEYS + COLUMNS, sweep_file(net))
@@ -65,11 +70,15 @@ def curves(data, net):
         name = cfg["names"].get((r["traffic.scheme"], r.get("traffic.r", "")))
         if name is None:
             raise DataError(f"{path}: scheme {r['traffic.scheme']} r {r.get('traffic.r', '')} is not one of the sweep's")
-        out.setdefault(name, (r.get("routing.function", "-"), []))[1].append((float(r["traffic.load"]), r))
+        bg = float(r["background.load"])
+        if bg not in cfg["backgrounds"]:
+            raise DataError(f"{path}: background.load {r['background.load']} is not one of the sweep's")
+        out.setdefault((name, bg), (r.get("routing.function", "-"), []))[1].append((float(r["traffic.load"]), r))
     for name in cfg["names"].values():
-        if name not in out:
-            raise DataError(f"{path}: no rows of {name}: rerun {sweep_file(net)}")
-        out[name][1].sort(key=lambda p: p[0])
+        for bg in cfg["backgrounds"]:
+            if (name, bg) not in out:
+                raise DataError(f"{path}: no rows of {name} at background.load {bg:g}: rerun {sweep_file(net)}")
+            out[(name, bg)][1].sort(key=lambda p: p[0])
     return out
 
 
@@ -95,7 +104,7 @@ def saturation(points, scale):
 
 
 def common_stable_load(c):
-    """The highest load of the grid at which every scheme is stable (None: none is)."""
+    """The highest load of the grid at which every curve is stable (None: none is)."""
     loads = [load for load, _ in next(iter(c.values()))[1]]
     ok = [load for load in loads if all(any(l == load for l, _ in stable_prefix(p)) for _, p in c.values())]
     return ok[-1] if ok else None
@@ -109,22 +118,24 @@ def table(data, net):
     at = f"{scale * common:.3f}" if common is not None else "none"
     unit, got = (("flits/cycle/node", "flits/cycle/node") if net == "torus"
                  else ("bytes/cycle/sender", "bytes received by members per cycle per sender"))
-    out = [f"| scheme | routing | zero-load latency (cycles, last / mean destination) | saturates between ({unit}) | "
-           f"delivered at the highest load ({got}) | link utilization at {at}, hottest / mean |",
-           "|---|---|---|---|---|---|"]
+    out = [f"| scheme | routing | background ({cfg['background_unit']}) | zero-load latency (cycles, last / mean "
+           f"destination) | saturates between ({unit}) | delivered at the highest load ({got}) | "
+           f"link utilization at {at}, hottest / mean |",
+           "|---|---|---|---|---|---|---|"]
     for name in cfg["names"].values():
-        routing, points = c[name]
-        first = points[0][1]
-        top_load, top = points[-1]
-        delivered = f"{float(top[DELIVERED]) * flits:.3f} of {scale * top_load:.3f} offered"
-        if net != "torus":   # a sender's bytes reach every member: deliveries x bytes per sender
-            delivered = f"{float(top[DELIVERED]) * flits:.3f} (offered {scale * top_load:.3f} per sender)"
-        links = "-"
-        if common is not None:
-            r = next(r for load, r in points if load == common)
-            links = f"{float(r[LINK_MAX]):.3f} / {float(r[LINK_MEAN]):.3f}"
-        out.append(f"| {name} | {routing} | {float(first[LAT]):.0f} / {float(first[AVG]):.0f} "
-                   f"(load {scale * points[0][0]:.3f}) | {saturation(points, scale)} | {delivered} | {links} |")
+        for bg in cfg["backgrounds"]:
+            routing, points = c[(name, bg)]
+            first = points[0][1]
+            top_load, top = points[-1]
+            delivered = f"{float(top[DELIVERED]) * flits:.3f} of {scale * top_load:.3f} offered"
+            if net != "torus":   # a sender's bytes reach every member: deliveries x bytes per sender
+                delivered = f"{float(top[DELIVERED]) * flits:.3f} (offered {scale * top_load:.3f} per sender)"
+            links = "-"
+            if common is not None:
+                r = next(r for load, r in points if load == common)
+                links = f"{float(r[LINK_MAX]):.3f} / {float(r[LINK_MEAN]):.3f}"
+            out.append(f"| {name} | {routing} | {bg:g} | {float(first[LAT]):.0f} / {float(first[AVG]):.0f} "
+                       f"(load {scale * points[0][0]:.3f}) | {saturation(points, scale)} | {delivered} | {links} |")
     return "\n".join(out) + "\n"
 
 
@@ -144,22 +155,25 @@ def plot(data, out_dir):
     import matplotlib.pyplot as plt
     for net, cfg in NETWORKS.items():
         c = curves(data, net)
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        for name in cfg["names"].values():
-            routing, points = c[name]
-            stable = stable_prefix(points)
-            xs = [cfg["scale"] * load for load, _ in stable]
-            label = f"{name} ({routing})" if routing != "-" else name
-            line = ax.errorbar(xs, [float(r[LAT]) for _, r in stable], yerr=[float(r[LAT_CI]) for _, r in stable],
-                               marker="o", ms=4, capsize=2, label=label)
-            if len(stable) < len(points):   # the first saturated load, on the axis
-                ax.axvline(cfg["scale"] * points[len(stable)][0], color=line[0].get_color(), ls=":", lw=1)
-        ax.set_yscale("log")
-        ax.set_xlabel(cfg["x"])
-        ax.set_ylabel("multicast latency, creation to the last destination (cycles)")
-        ax.set_title(cfg["title"] + "\nstable points only; dotted: each scheme's first saturated load", fontsize=9)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
+        fig, axes = plt.subplots(1, len(cfg["backgrounds"]), figsize=(11, 4.8), sharey=True)
+        for ax, bg in zip(axes, cfg["backgrounds"]):
+            for i, name in enumerate(cfg["names"].values()):
+                routing, points = c[(name, bg)]
+                stable = stable_prefix(points)
+                xs = [cfg["scale"] * load for load, _ in stable]
+                label = f"{name} ({routing})" if routing != "-" else name
+                ax.errorbar(xs, [float(r[LAT]) for _, r in stable], yerr=[float(r[LAT_CI]) for _, r in stable],
+                            marker="o", ms=4, capsize=2, label=label, color=f"C{i}")
+                if len(stable) < len(points):   # the first saturated load, on the axis
+                    ax.axvline(cfg["scale"] * points[len(stable)][0], color=f"C{i}", ls=":", lw=1)
+            ax.set_yscale("log")
+            ax.set_xlabel(cfg["x"], fontsize=8)
+            ax.set_title("no background traffic" if bg == 0 else
+                         f"beside uniform unicast background of {bg:g} {cfg['background_unit']}", fontsize=9)
+            ax.grid(True, which="both", alpha=0.3)
+        axes[0].set_ylabel("multicast latency, creation to the last destination (cycles)")
+        axes[0].legend(fontsize=8)
+        fig.suptitle(cfg["title"] + "; stable points only, dotted: each scheme's first saturated load", fontsize=9)
         fig.tight_layout()
         save_figure(fig, os.path.join(out_dir, f"multicast_load_{net}.svg"))
         plt.close(fig)

@@ -20,10 +20,11 @@ struct Selection {
 
 // The statistics of one default combination, or nothing when it does not
 // elaborate (most combinations of a multicast workload and a network do not).
-bool statistics_of(const Selection& s, std::vector<StatisticInfo>& out) {
+bool statistics_of(const Selection& s, std::vector<StatisticInfo>& out, std::vector<Override> more = {}) {
   ExperimentConfig cfg;
+  more.insert(more.begin(), {{"topology.kind", s.network}, {"node.model", s.node}, {"traffic.kind", s.workload}});
   try {
-    cfg = load_experiment("", {{"topology.kind", s.network}, {"node.model", s.node}, {"traffic.kind", s.workload}});
+    cfg = load_experiment("", more);
   } catch (const ConfigError&) {
     return false;
   }
@@ -48,6 +49,7 @@ std::vector<std::string> all_owners() {
   for (const auto& e : rtl::node_model_registry().entries())
     owners.push_back(plugin_owner("node model", e.name, "node.model"));
   for (const auto& e : workload_registry().entries()) owners.push_back(plugin_owner("workload", e.name, "traffic.kind"));
+  owners.push_back(kBackgroundOwner);
   return owners;
 }
 
@@ -102,7 +104,13 @@ std::vector<StatisticInfo> every_statistic(std::vector<std::string>& missing, st
         reached.insert(plugin_owner("node model", m.name, "node.model"));
         reached.insert(plugin_owner("workload", w.name, "traffic.kind"));
       }
-  // Owners in the order of all_owners(): the run, network kinds, node models, workloads.
+  // Background traffic beside a workload that has it (any but synthetic).
+  std::vector<StatisticInfo> one;
+  if (statistics_of({"irregular", "host_ni", "single_multicast"}, one, {{"background.load", "0.01"}})) {
+    merge(all, one);
+    reached.insert(kBackgroundOwner);
+  }
+  // Owners in the order of all_owners(): the run, network kinds, node models, workloads, background.
   const std::vector<std::string> owners = all_owners();
   std::stable_sort(all.begin(), all.end(), [&](const StatisticInfo& a, const StatisticInfo& b) {
     return std::find(owners.begin(), owners.end(), a.owner) < std::find(owners.begin(), owners.end(), b.owner);

@@ -170,19 +170,22 @@ WorkCount BackgroundWorkload::work_count(const rtl::SimContext&) const {
 void BackgroundWorkload::register_statistics(rtl::StatsScope s) const {
   const std::shared_ptr<const Run> run = run_;
   if (!run) return;
+  // Registered last (after the workload beside it): its own owner, for
+  // what follows.
+  s.stats.set_owner(kBackgroundOwner);
   const double us = s.ctx.clock.cycles_to_us(1.0);
   const Cycle& now = s.now;
   const auto per_node_cycle = [run, &now](std::uint64_t flits) {
     const double cycles = run->rate_cycles(now) * static_cast<double>(run->sources.size());
     return cycles > 0 ? static_cast<double>(flits) / cycles : 0.0;
   };
-  const std::string when = trials_ ? "created while the trials ran" : "created in the window";
+  const std::string when = "created in the window (beside a workload of trials: while the trials ran)";
   s.stats.add("background.latency_cycles", "cycles", "background packets " + when + ": creation to tail delivered",
               [run, us] { return summarize_cycles(run->latency, us); });
   s.stats.add("background.network_latency_cycles", "cycles",
               "background packets " + when + ": head injected to tail delivered",
               [run, us] { return summarize_cycles(run->network_latency, us); });
-  const std::string over = trials_ ? "the cycles the load was on" : "the window";
+  const std::string over = "the window (beside trials: the cycles the load was on)";
   s.stats.add("background.offered_load", "flits/cycle/node", "background flits created per cycle per node over " + over,
               [run, per_node_cycle] { return per_node_cycle(run->window_flits_created); });
   s.stats.add("background.accepted_load", "flits/cycle/node",

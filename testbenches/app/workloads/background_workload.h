@@ -56,6 +56,9 @@ class BackgroundWorkload : public Workload {
   std::shared_ptr<Run> run_;
 };
 
+// The owner its statistics are listed under (wormcast stats).
+inline const char* kBackgroundOwner = "background traffic (background.load)";
+
 // The fork of the run's generator the background draws from (apart from
 // the workload's, whose draws do not change when a background is added).
 constexpr std::uint64_t kBackgroundRngStream = 0x6267000000ULL;
