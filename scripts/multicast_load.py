@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Multicast latency against offered load (docs/multicast_load.md): on the
-8x8 torus (experiments/load/sweeps/torus_multicast_load.yaml) and on
-seed003's fat tree (experiments/load/sweeps/fat_tree_multicast_load.yaml),
-each scheme's zero-load latency, its saturation point and the figures.
+8x8 torus (experiments/load/sweeps/torus_multicast_load.yaml), the 6-cube
+(experiments/load/sweeps/hypercube_multicast_load.yaml) and seed003's fat
+tree (experiments/load/sweeps/fat_tree_multicast_load.yaml), each scheme's
+zero-load latency, its saturation point and the figures.
 
 Each sweep runs every scheme alone and beside uniform unicast background
 traffic (background.load); a curve is a scheme at one background load.
@@ -10,15 +11,15 @@ A point counts as saturated when any of its runs reported saturation
 (metrics.saturated, the run's own evidence: measured multicasts incomplete,
 a backlog that grew, or not drained). A scheme's saturation point lies
 between its highest load with no saturated run below it and the next load
-of the grid. The torus's loads are effective loads, degree x traffic.load
-message flits delivered per cycle per node; the fat tree's are
-traffic.load, message bytes created per cycle per sender.
+of the grid. The torus's and the hypercube's loads are effective loads,
+degree x traffic.load message flits delivered per cycle per node; the fat
+tree's are traffic.load, message bytes created per cycle per sender.
 
   python3 scripts/multicast_load.py [--data DIR]                   # print the table
   python3 scripts/multicast_load.py --write docs/multicast_load.md  # replace it in the page
   python3 scripts/multicast_load.py --check docs/multicast_load.md  # exit 1 if the page's table differs
   python3 scripts/multicast_load.py --save docs/data/load           # keep the columns read, from results/
-  python3 scripts/multicast_load.py --plot docs/img [--data DIR]   # multicast_load_torus.svg, _fat_tree.svg
+  python3 scripts/multicast_load.py --plot docs/img [--data DIR]   # multicast_load_<network>.svg
 """
 import argparse
 import os
@@ -30,17 +31,24 @@ from verdict_table import DataError, read_rows, save_columns, summary_path  # no
 
 # Per network: its sweep, its schemes by (traffic.scheme, traffic.r), the
 # factor from traffic.load to the x-axis, the message's flits per delivery,
-# the background loads of the sweep.
+# the background loads of the sweep, and whether loads are per node (every
+# node a source) or per sender.
 NETWORKS = {
     "torus": {"sweep": "torus_multicast_load", "scale": 8, "flits": 64, "backgrounds": (0.0, 0.01),
-              "background_unit": "flits/cycle/node",
+              "background_unit": "flits/cycle/node", "per_node": True,
               "names": {("storus", "0"): "S-torus", ("mdtorus", "0"): "M_d-torus",
                         ("mutorus", "8"): "M_u-torus(8)", ("mutorus", "2"): "M_u-torus(2), unicast-based",
                         ("utorus", "0"): "U-torus"},
               "x": "effective load (message flits delivered per cycle per node = 8 x traffic.load)",
               "title": "8x8 unidirectional torus, 8 random destinations, 64-flit messages"},
+    "hypercube": {"sweep": "hypercube_multicast_load", "scale": 8, "flits": 64, "backgrounds": (0.0, 0.1),
+                  "background_unit": "flits/cycle/node", "per_node": True,
+                  "names": {("ucube", ""): "U-cube", ("maxport", ""): "Maxport", ("combine", ""): "Combine",
+                            ("wsort", ""): "W-sort"},
+                  "x": "effective load (message flits delivered per cycle per node = 8 x traffic.load)",
+                  "title": "binary 6-cube, all-port, 8 random destinations, 64-flit messages"},
     "fat_tree": {"sweep": "fat_tree_multicast_load", "scale": 1, "flits": 256, "backgrounds": (0.0, 0.2),
-                 "background_unit": "bytes/cycle/HCA",
+                 "background_unit": "bytes/cycle/HCA", "per_node": False,
                  "names": {("cyclic", ""): "cyclic", ("opensm", ""): "opensm", ("unicast", ""): "unicast"},
                  "x": "offered load (message bytes created per cycle per sender = traffic.load)",
                  "title": "IBFT(8,3), 16 senders to one group of 32, 256-byte messages"},
@@ -116,7 +124,7 @@ def table(data, net):
     scale, flits = cfg["scale"], cfg["flits"]
     common = common_stable_load(c)
     at = f"{scale * common:.3f}" if common is not None else "none"
-    unit, got = (("flits/cycle/node", "flits/cycle/node") if net == "torus"
+    unit, got = (("flits/cycle/node", "flits/cycle/node") if cfg["per_node"]
                  else ("bytes/cycle/sender", "bytes received by members per cycle per sender"))
     out = [f"| scheme | routing | background ({cfg['background_unit']}) | zero-load latency (cycles, last / mean "
            f"destination) | saturates between ({unit}) | delivered at the highest load ({got}) | "
@@ -128,7 +136,7 @@ def table(data, net):
             first = points[0][1]
             top_load, top = points[-1]
             delivered = f"{float(top[DELIVERED]) * flits:.3f} of {scale * top_load:.3f} offered"
-            if net != "torus":   # a sender's bytes reach every member: deliveries x bytes per sender
+            if not cfg["per_node"]:   # a sender's bytes reach every member: deliveries x bytes per sender
                 delivered = f"{float(top[DELIVERED]) * flits:.3f} (offered {scale * top_load:.3f} per sender)"
             links = "-"
             if common is not None:

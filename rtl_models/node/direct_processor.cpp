@@ -69,15 +69,15 @@ void DirectProcessor::check_dests(const std::vector<NodeId>& dests, int bytes) c
                                 " (IR worms are one packet: set packet_bytes 0)");
 }
 
-// Charges t_S for the message in sending_dests_ and queues its packet on
-// the channel of its first hop. The CPU is released after t_S (model A) or
-// once the channel is free (model B).
 void DirectProcessor::inject_background(PacketPtr p, Cycle at) {
   p->background = true;
   const int pair = ports_.size() == 1 || !selector_ ? 0 : selector_(p->header.dest);
   port(pair).inject_created_at(std::move(p), at);
 }
 
+// Charges t_S for the message in sending_dests_ and queues its packet on
+// the channel of its first hop. The CPU is released after t_S (model A) or
+// once the channel is free (model B).
 std::uint64_t DirectProcessor::post(HeaderKind kind, NodeId first, int header_flits, int bytes) {
   const std::uint64_t id = ctx_.new_message_id();
   ctx_.on_message_sent(id, id_, sending_dests_, bytes, now());

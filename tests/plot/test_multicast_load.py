@@ -43,10 +43,28 @@ def write_fat_tree(d):
     return path
 
 
+def write_hypercube(d):
+    """U-cube saturated from 0.03, the others stable at every load; beside background 0.1, W-sort
+    from 0.05."""
+    path = os.path.join(d, "hypercube_multicast_load_summary.csv")
+    cols = [c for c in COLS if c not in ("traffic.r", "routing.function")]
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(cols)
+        for bg in (0, 0.1):
+            for k, s in enumerate(["ucube", "maxport", "combine", "wsort"]):
+                first_sat = 1 if s == "ucube" else 2 if (s == "wsort" and bg) else 9
+                for i, load in enumerate([0.01, 0.03, 0.05]):
+                    w.writerow([bg, load, s, 300 + 10 * k + i, 5, 200 + k, 1 if i >= first_sat else 0,
+                                0.008 * (i + 1), 0.3, 0.1])
+    return path
+
+
 def write(d, drop=None, blank_column=None, backgrounds=(0, 0.01)):
     """Each scheme alone (background 0) and beside background 0.01, where it saturates one load
     sooner and costs 50 cycles more."""
     write_fat_tree(d)
+    write_hypercube(d)
     path = os.path.join(d, "torus_multicast_load_summary.csv")
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
@@ -106,15 +124,21 @@ def main():
         check(row(out, "unicast", "0.2")[4] == "below 0.010", "unicast beside background: below the grid")
         check(row(out, "opensm", "0")[5] == "7.680 (offered 0.060 per sender)", f"opensm delivered: {row(out, 'opensm', '0')}")
         check(row(out, "opensm", "0")[1] == "-", "no routing column on the fat tree")
+        # the hypercube: effective loads (x 8), delivered flits per node (x 64)
+        check(row(out, "U-cube", "0")[4] == "0.080 - 0.240", f"U-cube saturation: {row(out, 'U-cube', '0')}")
+        check(row(out, "W-sort", "0")[4] == "above 0.400", f"W-sort alone: {row(out, 'W-sort', '0')}")
+        check(row(out, "W-sort", "0.1")[4] == "0.240 - 0.400", f"W-sort beside background: {row(out, 'W-sort', '0.1')}")
+        check(row(out, "Maxport", "0")[5] == "1.536 of 0.400 offered", f"Maxport delivered: {row(out, 'Maxport', '0')}")
         page = os.path.join(d, "page.md")
         with open(page, "w") as f:
             f.write("# p\n<!-- multicast_load.py torus: begin (generated; do not edit) -->\nold\n"
-                    "<!-- multicast_load.py torus: end -->\n<!-- multicast_load.py fat_tree: begin (generated; do "
-                    "not edit) -->\n<!-- multicast_load.py fat_tree: end -->\ntail\n")
+                    "<!-- multicast_load.py torus: end -->\n<!-- multicast_load.py hypercube: begin (generated; do "
+                    "not edit) -->\n<!-- multicast_load.py hypercube: end -->\n<!-- multicast_load.py fat_tree: "
+                    "begin (generated; do not edit) -->\n<!-- multicast_load.py fat_tree: end -->\ntail\n")
         check_page_cycle(SCRIPT, d, page)
         rc, _, err = run_script(SCRIPT, "--data", d, "--save", os.path.join(d, "saved"))
         check(rc == 0 and all(os.path.exists(os.path.join(d, "saved", f"{n}_multicast_load_summary.csv"))
-                              for n in ("torus", "fat_tree")), f"--save ({err})")
+                              for n in ("torus", "hypercube", "fat_tree")), f"--save ({err})")
     with tempfile.TemporaryDirectory() as d:
         path = write(d, drop="utorus")
         rc, _, err = run_script(SCRIPT, "--data", d)
