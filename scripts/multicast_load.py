@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Multicast latency against offered load (docs/multicast_load.md): on the
 8x8 torus (experiments/load/sweeps/torus_multicast_load.yaml), the 6-cube
-(experiments/load/sweeps/hypercube_multicast_load.yaml) and seed003's fat
-tree (experiments/load/sweeps/fat_tree_multicast_load.yaml), each scheme's
-zero-load latency, its saturation point and the figures.
+(hypercube_multicast_load.yaml), seed004's SCI torus
+(sci_torus_multicast_load.yaml) and seed003's fat tree
+(fat_tree_multicast_load.yaml), each scheme's zero-load latency, its
+saturation point and the figures.
 
 Each sweep runs every scheme alone and beside uniform unicast background
 traffic (background.load); a curve is a scheme at one background load.
@@ -11,8 +12,8 @@ A point counts as saturated when any of its runs reported saturation
 (metrics.saturated, the run's own evidence: measured multicasts incomplete,
 a backlog that grew, or not drained). A scheme's saturation point lies
 between its highest load with no saturated run below it and the next load
-of the grid. The torus's and the hypercube's loads are effective loads,
-degree x traffic.load message flits delivered per cycle per node; the fat
+of the grid. The direct networks' loads are effective loads, degree x
+traffic.load message flits (bytes) delivered per cycle per node; the fat
 tree's are traffic.load, message bytes created per cycle per sender.
 
   python3 scripts/multicast_load.py [--data DIR]                   # print the table
@@ -47,6 +48,14 @@ NETWORKS = {
                             ("wsort", ""): "W-sort"},
                   "x": "effective load (message flits delivered per cycle per node = 8 x traffic.load)",
                   "title": "binary 6-cube, all-port, 8 random destinations, 64-flit messages"},
+    "sci_torus": {"sweep": "sci_torus_multicast_load", "scale": 5, "flits": 256, "backgrounds": (0.0, 0.05),
+                  "background_unit": "bytes/cycle/host", "per_node": True,
+                  "names": {("sci-separate", ""): "separate", ("sci-utorus", ""): "U-torus",
+                            ("sci-storus", ""): "S-torus", ("sci-mdtorus", ""): "M_d-torus",
+                            ("sci-mutorus", ""): "M_u-torus(4)"},
+                  "x": "effective load (message bytes delivered per cycle per host = 5 x traffic.load)",
+                  "title": "4x4 SCI torus, one-port hosts relaying store-and-forward, 5 random destinations, "
+                           "256-byte messages"},
     "fat_tree": {"sweep": "fat_tree_multicast_load", "scale": 1, "flits": 256, "backgrounds": (0.0, 0.2),
                  "background_unit": "bytes/cycle/HCA", "per_node": False,
                  "names": {("cyclic", ""): "cyclic", ("opensm", ""): "opensm", ("unicast", ""): "unicast"},

@@ -60,11 +60,27 @@ def write_hypercube(d):
     return path
 
 
+def write_sci(d):
+    """Every SCI scheme saturated from 0.02 (x 5: 0.1), beside background 0.05 from 0.01."""
+    path = os.path.join(d, "sci_torus_multicast_load_summary.csv")
+    cols = [c for c in COLS if c not in ("traffic.r", "routing.function")]
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(cols)
+        for bg in (0, 0.05):
+            for k, s in enumerate(["sci-separate", "sci-utorus", "sci-storus", "sci-mdtorus", "sci-mutorus"]):
+                for i, load in enumerate([0.005, 0.01, 0.02]):
+                    w.writerow([bg, load, s, 2000 + 100 * k + i, 50, 1500 + k, 1 if i >= (1 if bg else 2) else 0,
+                                0.001 * (i + 1), 0.4, 0.2])
+    return path
+
+
 def write(d, drop=None, blank_column=None, backgrounds=(0, 0.01)):
     """Each scheme alone (background 0) and beside background 0.01, where it saturates one load
     sooner and costs 50 cycles more."""
     write_fat_tree(d)
     write_hypercube(d)
+    write_sci(d)
     path = os.path.join(d, "torus_multicast_load_summary.csv")
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
@@ -129,16 +145,22 @@ def main():
         check(row(out, "W-sort", "0")[4] == "above 0.400", f"W-sort alone: {row(out, 'W-sort', '0')}")
         check(row(out, "W-sort", "0.1")[4] == "0.240 - 0.400", f"W-sort beside background: {row(out, 'W-sort', '0.1')}")
         check(row(out, "Maxport", "0")[5] == "1.536 of 0.400 offered", f"Maxport delivered: {row(out, 'Maxport', '0')}")
+        # the SCI torus: effective loads (x 5), delivered bytes per host (x 256)
+        check(row(out, "separate", "0")[4] == "0.050 - 0.100", f"SCI separate: {row(out, 'separate', '0')}")
+        check(row(out, "M_u-torus(4)", "0.05")[4] == "0.025 - 0.050", f"SCI M_u-torus(4): {row(out, 'M_u-torus(4)', '0.05')}")
+        check(row(out, "separate", "0")[5] == "0.768 of 0.100 offered", f"SCI delivered: {row(out, 'separate', '0')}")
         page = os.path.join(d, "page.md")
         with open(page, "w") as f:
             f.write("# p\n<!-- multicast_load.py torus: begin (generated; do not edit) -->\nold\n"
                     "<!-- multicast_load.py torus: end -->\n<!-- multicast_load.py hypercube: begin (generated; do "
-                    "not edit) -->\n<!-- multicast_load.py hypercube: end -->\n<!-- multicast_load.py fat_tree: "
+                    "not edit) -->\n<!-- multicast_load.py hypercube: end -->\n<!-- multicast_load.py sci_torus: "
+                    "begin (generated; do not edit) -->\n<!-- multicast_load.py sci_torus: end -->\n"
+                    "<!-- multicast_load.py fat_tree: "
                     "begin (generated; do not edit) -->\n<!-- multicast_load.py fat_tree: end -->\ntail\n")
         check_page_cycle(SCRIPT, d, page)
         rc, _, err = run_script(SCRIPT, "--data", d, "--save", os.path.join(d, "saved"))
         check(rc == 0 and all(os.path.exists(os.path.join(d, "saved", f"{n}_multicast_load_summary.csv"))
-                              for n in ("torus", "hypercube", "fat_tree")), f"--save ({err})")
+                              for n in ("torus", "hypercube", "sci_torus", "fat_tree")), f"--save ({err})")
     with tempfile.TemporaryDirectory() as d:
         path = write(d, drop="utorus")
         rc, _, err = run_script(SCRIPT, "--data", d)
