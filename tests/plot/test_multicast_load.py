@@ -27,52 +27,46 @@ SCHEMES = [("storus", "0", "utpr", 2, False), ("mdtorus", "0", "utpr", 1, True),
            ("mutorus", "2", "utpr", 0, False), ("utorus", "0", "utr", 3, False)]
 
 
+def write_summary(d, sweep, rows):
+    """DIR/<sweep>_summary.csv of a sweep without traffic.r and routing.function columns."""
+    path = os.path.join(d, f"{sweep}_summary.csv")
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow([c for c in COLS if c not in ("traffic.r", "routing.function")])
+        w.writerows(rows)
+    return path
+
+
 def write_fat_tree(d):
     """cyclic and opensm stable up to 0.05 (saturated from 0.06), unicast from 0.02; beside
     background 0.2, each from one load sooner."""
-    path = os.path.join(d, "fat_tree_multicast_load_summary.csv")
-    cols = [c for c in COLS if c not in ("traffic.r", "routing.function")]
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(cols)
-        for bg, sooner in ((0, 0), (0.2, 1)):
-            for k, (s, first_sat) in enumerate([("cyclic", 2), ("opensm", 2), ("unicast", 1)]):
-                for i, load in enumerate([0.01, 0.05, 0.06]):
-                    w.writerow([bg, load, s, 1000 * (k + 1) + i, 10, 900 * (k + 1), 1 if i >= first_sat - sooner else 0,
-                                0.01 * (i + 1), 0.2 + i / 10, 0.02])
-    return path
+    rows = [[bg, load, s, 1000 * (k + 1) + i, 10, 900 * (k + 1), 1 if i >= first_sat - sooner else 0,
+             0.01 * (i + 1), 0.2 + i / 10, 0.02]
+            for bg, sooner in ((0, 0), (0.2, 1))
+            for k, (s, first_sat) in enumerate([("cyclic", 2), ("opensm", 2), ("unicast", 1)])
+            for i, load in enumerate([0.01, 0.05, 0.06])]
+    return write_summary(d, "fat_tree_multicast_load", rows)
 
 
 def write_hypercube(d):
     """U-cube saturated from 0.03, the others stable at every load; beside background 0.1, W-sort
     from 0.05."""
-    path = os.path.join(d, "hypercube_multicast_load_summary.csv")
-    cols = [c for c in COLS if c not in ("traffic.r", "routing.function")]
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(cols)
-        for bg in (0, 0.1):
-            for k, s in enumerate(["ucube", "maxport", "combine", "wsort"]):
-                first_sat = 1 if s == "ucube" else 2 if (s == "wsort" and bg) else 9
-                for i, load in enumerate([0.01, 0.03, 0.05]):
-                    w.writerow([bg, load, s, 300 + 10 * k + i, 5, 200 + k, 1 if i >= first_sat else 0,
-                                0.008 * (i + 1), 0.3, 0.1])
-    return path
+    rows = [[bg, load, s, 300 + 10 * k + i, 5, 200 + k,
+             1 if i >= (1 if s == "ucube" else 2 if (s == "wsort" and bg) else 9) else 0, 0.008 * (i + 1), 0.3, 0.1]
+            for bg in (0, 0.1)
+            for k, s in enumerate(["ucube", "maxport", "combine", "wsort"])
+            for i, load in enumerate([0.01, 0.03, 0.05])]
+    return write_summary(d, "hypercube_multicast_load", rows)
 
 
 def write_sci(d):
     """Every SCI scheme saturated from 0.02 (x 5: 0.1), beside background 0.05 from 0.01."""
-    path = os.path.join(d, "sci_torus_multicast_load_summary.csv")
-    cols = [c for c in COLS if c not in ("traffic.r", "routing.function")]
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(cols)
-        for bg in (0, 0.05):
-            for k, s in enumerate(["sci-separate", "sci-utorus", "sci-storus", "sci-mdtorus", "sci-mutorus"]):
-                for i, load in enumerate([0.005, 0.01, 0.02]):
-                    w.writerow([bg, load, s, 2000 + 100 * k + i, 50, 1500 + k, 1 if i >= (1 if bg else 2) else 0,
-                                0.001 * (i + 1), 0.4, 0.2])
-    return path
+    rows = [[bg, load, s, 2000 + 100 * k + i, 50, 1500 + k, 1 if i >= (1 if bg else 2) else 0,
+             0.001 * (i + 1), 0.4, 0.2]
+            for bg in (0, 0.05)
+            for k, s in enumerate(["sci-separate", "sci-utorus", "sci-storus", "sci-mdtorus", "sci-mutorus"])
+            for i, load in enumerate([0.005, 0.01, 0.02])]
+    return write_summary(d, "sci_torus_multicast_load", rows)
 
 
 def write(d, drop=None, blank_column=None, backgrounds=(0, 0.01)):
